@@ -1,0 +1,242 @@
+"""The engine protocol: what every game engine offers the server, the tests and the CLI.
+
+An engine is pure rules: no I/O, no clock, no global random. All randomness comes
+through a :class:`Chance` passed to ``setup`` and ``apply``; states are plain Python
+objects that ``dump`` turns into JSON and ``load`` turns back.
+
+Member names are fixed (see the project's design notes):
+
+``slug, title, version, min_seats, max_seats, options, setup, to_move, legal_moves,
+apply, view, result, dump, load, describe`` and, for seats played by the server,
+``bot_move``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "Chance",
+    "Engine",
+    "IllegalMove",
+    "MalformedMove",
+    "Option",
+    "Result",
+    "ScriptedChance",
+    "SeededChance",
+    "canonical_json",
+    "resolve_options",
+    "state_hash",
+]
+
+
+class IllegalMove(Exception):
+    """A move the rules do not allow now. ``reason`` is a sentence fit to show the player."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class MalformedMove(IllegalMove):
+    """A move that is not a well-formed move of this game at all (wrong shape or type)."""
+
+
+@runtime_checkable
+class Chance(Protocol):
+    """The only source of randomness an engine may use."""
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``; ``n`` must be at least 1."""
+        ...
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option declared by an engine, offered when a game is created."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    label: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "label": self.label or self.name.replace("_", " ").capitalize(),
+            "default": self.default,
+            "help": self.help,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "type": type(self.default).__name__,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game. Ties stand: ``winners`` may hold several seats."""
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    breakdown: Mapping[str, Any] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "breakdown": dict(self.breakdown),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        return cls(
+            scores=tuple(data["scores"]),
+            winners=tuple(data["winners"]),
+            breakdown=dict(data.get("breakdown") or {}),
+            reason=data.get("reason", ""),
+        )
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """The protocol every game engine implements (an object, registered in ``REGISTRY``)."""
+
+    slug: str
+    title: str
+    version: int
+    min_seats: int
+    max_seats: int
+    options: tuple[Option, ...]
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> Any:
+        """The initial state for ``seats`` players (seat 0 first); setup draws via ``chance``."""
+        ...
+
+    def to_move(self, state: Any) -> frozenset[int]:
+        """The seats whose move is awaited now (several for simultaneous choices)."""
+        ...
+
+    def legal_moves(self, state: Any, seat: int) -> list[dict]:
+        """The moves ``seat`` may make now; never empty for a seat in ``to_move``."""
+        ...
+
+    def apply(self, state: Any, seat: int, move: Mapping[str, Any], chance: Chance) -> Any:
+        """The next state. Pure; raises :class:`IllegalMove` and then nothing happened."""
+        ...
+
+    def view(self, state: Any, seat: int | None) -> dict:
+        """Everything ``seat`` may know (``None``: a spectator), as JSON-safe data."""
+        ...
+
+    def result(self, state: Any) -> Result | None:
+        """The result once the game is over, else ``None``."""
+        ...
+
+    def dump(self, state: Any) -> dict:
+        """A lossless JSON-safe form of ``state`` (string keys only)."""
+        ...
+
+    def load(self, data: Mapping[str, Any]) -> Any:
+        """The state ``dump`` was made from."""
+        ...
+
+    def describe(
+        self, before: Any, seat: int, move: Mapping[str, Any], after: Any, viewer: int | None
+    ) -> list[str]:
+        """Readable lines of what ``seat``'s ``move`` did, as ``viewer`` may see it."""
+        ...
+
+    def bot_move(
+        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+    ) -> dict:
+        """A bot's choice for a seat, made from that seat's view and legal moves only."""
+        ...
+
+
+def canonical_json(data: Any) -> str:
+    """The one JSON text of ``data`` used for hashing: sorted keys, no spaces, UTF-8."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_hash(engine: Engine, state: Any) -> str:
+    """sha256 (hex) of the canonical JSON of ``engine.dump(state)``."""
+    return hashlib.sha256(canonical_json(engine.dump(state)).encode("utf-8")).hexdigest()
+
+
+def resolve_options(engine: Engine, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The engine's options with defaults filled in; ``ValueError`` names a bad option."""
+    given = dict(given or {})
+    resolved: dict[str, Any] = {}
+    declared = {option.name: option for option in engine.options}
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        raise ValueError(f"{engine.title} has no option {unknown[0]!r}.")
+    for name, option in declared.items():
+        value = given.get(name, option.default)
+        if isinstance(option.default, bool):
+            if isinstance(value, str):
+                lowered = value.strip().lower()
+                if lowered in ("1", "true", "yes", "on"):
+                    value = True
+                elif lowered in ("0", "false", "no", "off", ""):
+                    value = False
+            if not isinstance(value, bool):
+                raise ValueError(f"Option {name!r} must be true or false.")
+        elif isinstance(option.default, int) and not isinstance(option.default, bool):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"Option {name!r} must be a whole number.") from None
+        elif isinstance(option.default, str) and not isinstance(value, str):
+            raise ValueError(f"Option {name!r} must be text.")
+        if option.choices is not None and value not in option.choices:
+            choices = ", ".join(str(choice) for choice in option.choices)
+            raise ValueError(f"Option {name!r} must be one of: {choices}.")
+        resolved[name] = value
+    return resolved
+
+
+class SeededChance:
+    """A reproducible chance from an integer seed, for tests, self-play and benchmarks."""
+
+    def __init__(self, seed: int = 0):
+        self._rng = random.Random(seed)
+        self.drawn: list[int] = []
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ValueError(f"chance.below needs n >= 1, got {n}")
+        value = self._rng.randrange(n)
+        self.drawn.append(value)
+        return value
+
+
+class ScriptedChance:
+    """Feeds a fixed list of outcomes, to force any draw in a rules test.
+
+    Fails loudly when the script runs out or an outcome is out of range.
+    """
+
+    def __init__(self, outcomes: Sequence[int] = ()):
+        self._outcomes = list(outcomes)
+        self._next = 0
+
+    def below(self, n: int) -> int:
+        if self._next >= len(self._outcomes):
+            raise AssertionError(f"ScriptedChance ran out of outcomes (asked below({n}))")
+        value = self._outcomes[self._next]
+        self._next += 1
+        if not 0 <= value < n:
+            raise AssertionError(f"scripted outcome {value} is not in [0, {n})")
+        return value
+
+    @property
+    def remaining(self) -> int:
+        return len(self._outcomes) - self._next
