@@ -99,8 +99,13 @@ def self_play(
     raise AssertionError(f"game did not end within {max_moves} moves")
 
 
-def replay_hashes(engine: Engine, seats: int, options: dict, setup_draws: list[int],
-                  log: list[tuple[int, dict, list[int]]]) -> list[str]:
+def replay_hashes(
+    engine: Engine,
+    seats: int,
+    options: dict,
+    setup_draws: list[int],
+    log: list[tuple[int, dict, list[int]]],
+) -> list[str]:
     """State hashes after setup and after each logged move, replaying recorded draws."""
     from engines.api import ScriptedChance
 
