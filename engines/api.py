@@ -7,8 +7,8 @@ objects that ``dump`` turns into JSON and ``load`` turns back.
 Member names are fixed (see the project's design notes):
 
 ``slug, title, version, min_seats, max_seats, options, setup, to_move, legal_moves,
-apply, view, result, dump, load, describe`` and, for seats played by the server,
-``bot_move``.
+apply, view, result, dump, load, describe``; and, for the server's pages and bot
+seats, ``move_label`` (a short readable label of a legal move) and ``bot_move``.
 """
 
 from __future__ import annotations
@@ -151,6 +151,10 @@ class Engine(Protocol):
         self, before: Any, seat: int, move: Mapping[str, Any], after: Any, viewer: int | None
     ) -> list[str]:
         """Readable lines of what ``seat``'s ``move`` did, as ``viewer`` may see it."""
+        ...
+
+    def move_label(self, move: Mapping[str, Any]) -> str:
+        """A short readable label of a legal move, e.g. "Sail from Gotland Deep to Åland Sea"."""
         ...
 
     def bot_move(
