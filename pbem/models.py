@@ -1,0 +1,110 @@
+"""Database tables: the append-only event log, snapshots, the read model, secrets.
+
+The event table is the truth; everything else is derived from it (snapshots and the
+read model are caches updated in the same transaction as each event), except the seed
+and the seat tokens' hashes, which the log must not hold.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, Text
+from sqlmodel import Field, SQLModel
+
+SCHEMA_VERSION = 1
+
+
+class Event(SQLModel, table=True):
+    """One event of a game's log. Primary key (game_id, seq): a stale writer collides."""
+
+    __tablename__ = "events"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int = Field(primary_key=True)
+    kind: str = Field(max_length=32)
+    seat: int | None = None
+    payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    chance: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    state_hash: str = Field(max_length=64)
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+    actor: str = Field(default="", max_length=200)
+    created_at: str = Field(max_length=40)
+
+
+class Snapshot(SQLModel, table=True):
+    """A cached engine state after event ``seq``; deleting snapshots only costs speed."""
+
+    __tablename__ = "snapshots"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int = Field(primary_key=True)
+    engine_version: int
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
+class Game(SQLModel, table=True):
+    """Read model of a game: what lists, pages and the scheduler query."""
+
+    __tablename__ = "games"
+
+    id: str = Field(primary_key=True, max_length=32)
+    engine: str = Field(max_length=64, index=True)
+    engine_version: int
+    title: str = Field(default="", max_length=200)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seat_count: int
+    status: str = Field(default="active", max_length=16, index=True)
+    commitment: str = Field(max_length=64)
+    head_seq: int = 0
+    head_hash: str = Field(max_length=64)
+    head_state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    to_move: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    phase: str = Field(default="", max_length=200)
+    turn_started_at: datetime | None = None
+    result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    policy: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    creator_seat: int | None = None
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None = None
+
+
+class Seat(SQLModel, table=True):
+    """Read model of a seat: who holds it, whether it is due, since when."""
+
+    __tablename__ = "seats"
+    __table_args__ = (Index("ix_seats_due", "due", "due_since"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    name: str = Field(default="", max_length=200)
+    email: str = Field(default="", max_length=320)
+    token_hash: str | None = Field(default=None, max_length=64, unique=True)
+    is_bot: bool = False
+    due: bool = False
+    due_since: datetime | None = None
+    last_move_seq: int | None = None
+    timezone: str = Field(default="UTC", max_length=64)
+    notify: str = Field(default="every_turn", max_length=16)
+    created_at: datetime
+
+
+class GameSecret(SQLModel, table=True):
+    """The seed of a game, kept apart from the log until the game ends."""
+
+    __tablename__ = "game_secrets"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seed: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class SchemaInfo(SQLModel, table=True):
+    """The schema version of this database, for upgrades."""
+
+    __tablename__ = "schema_info"
+
+    id: int = Field(default=1, primary_key=True)
+    version: int

@@ -1,0 +1,661 @@
+"""Use cases: create a game, submit a move, read a state, export, import, verify.
+
+Each use case loads what it needs, asks the engine, and appends events in one
+transaction with the read model (and, through listeners, the outbox) updated alongside.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.engine import Engine as SqlEngine
+from sqlmodel import Session, col, select
+
+from engines import REGISTRY, get_engine
+from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
+from pbem import chance as chance_mod
+from pbem.errors import BadInput, Conflict, NotFound, Rejected
+from pbem.log import GENESIS_HASH, timestamp
+from pbem.models import Event, Game, GameSecret, Seat
+from pbem.store import EventStore, Head, game_engine
+
+EXPORT_FORMAT = "pbem-export/1"
+DEFAULT_POLICY = {
+    "reminder_after_hours": 24,
+    "reminder_every_hours": 24,
+    "deadline_after_days": 7,
+    "at_deadline": "wait",
+}
+AT_DEADLINE = ("wait", "bot_turn", "bot_seat", "replace")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A seat's secret link token: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass
+class SeatSpec:
+    """A seat at game creation: a person (name, email) or a bot."""
+
+    name: str
+    email: str = ""
+    is_bot: bool = False
+    timezone: str = "UTC"
+
+
+@dataclass
+class CreatedGame:
+    game_id: str
+    tokens: list[str | None]
+    commitment: str
+
+
+@dataclass
+class Transition:
+    """What one appended batch of events changed: passed to listeners in its transaction."""
+
+    game: Game
+    engine: Engine
+    events: list[dict[str, Any]]
+    before: Any
+    after: Any
+    due_before: frozenset[int]
+    due_after: frozenset[int]
+    finished: bool = False
+
+
+@dataclass
+class MoveOutcome:
+    seq: int
+    state: Any
+    head_hash: str
+    duplicate: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+Listener = Callable[[Session, Transition], None]
+
+
+class GameService:
+    """The application service over one database."""
+
+    def __init__(
+        self,
+        db: SqlEngine,
+        snapshot_every: int = 50,
+        clock: Callable[[], datetime] = utcnow,
+        listeners: Sequence[Listener] = (),
+    ):
+        self.db = db
+        self.store = EventStore(db, snapshot_every)
+        self.clock = clock
+        self.listeners: list[Listener] = list(listeners)
+
+    def session(self) -> Session:
+        return Session(self.db, expire_on_commit=False)
+
+    # Creating ------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        engine_slug: str,
+        seats: Sequence[SeatSpec],
+        options: Mapping[str, Any] | None = None,
+        *,
+        title: str = "",
+        policy: Mapping[str, Any] | None = None,
+        creator_seat: int | None = 0,
+        actor: str = "",
+        seed: bytes | None = None,
+        game_id: str | None = None,
+    ) -> CreatedGame:
+        """Creates a game: event 0 with the seed's commitment, one token per human seat."""
+        if engine_slug not in REGISTRY:
+            raise BadInput(f"There is no game called {engine_slug!r}.")
+        engine = get_engine(engine_slug)
+        if not engine.min_seats <= len(seats) <= engine.max_seats:
+            raise BadInput(
+                f"{engine.title} is for {engine.min_seats} to {engine.max_seats} players, "
+                f"not {len(seats)}."
+            )
+        try:
+            resolved = resolve_options(engine, options)
+        except ValueError as error:
+            raise BadInput(str(error)) from None
+        policy = check_policy(policy)
+        seed = seed or chance_mod.new_seed()
+        game_id = game_id or new_game_id()
+        now = self.clock()
+        recording = chance_mod.RecordingChance(seed, game_id, 0)
+        state = engine.setup(len(seats), resolved, recording)
+        digest = self.store.digest(engine, state)
+        payload = {
+            "engine": engine.slug,
+            "engine_version": engine.version,
+            "options": resolved,
+            "seats": len(seats),
+            "commitment": chance_mod.commitment(seed),
+            "title": title,
+        }
+        row = self.store.new_row(
+            game_id,
+            0,
+            GENESIS_HASH,
+            "created",
+            None,
+            payload,
+            recording.drawn,
+            digest,
+            actor,
+            timestamp(now),
+        )
+        tokens: list[str | None] = []
+        with self.session() as session:
+            game = Game(
+                id=game_id,
+                engine=engine.slug,
+                engine_version=engine.version,
+                title=title or engine.title,
+                options=resolved,
+                seat_count=len(seats),
+                commitment=payload["commitment"],
+                head_seq=0,
+                head_hash=row["hash"],
+                policy=policy,
+                creator_seat=creator_seat,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(game)
+            session.add(GameSecret(game_id=game_id, seed=seed.hex()))
+            for index, spec in enumerate(seats):
+                token = None if spec.is_bot else new_token()
+                tokens.append(token)
+                session.add(
+                    Seat(
+                        game_id=game_id,
+                        seat=index,
+                        name=spec.name.strip() or f"Player {index + 1}",
+                        email=spec.email.strip(),
+                        token_hash=hash_token(token) if token else None,
+                        is_bot=spec.is_bot,
+                        timezone=spec.timezone or "UTC",
+                        created_at=now,
+                    )
+                )
+            session.flush()
+            self.store.add_rows(session, engine, [row], [state])
+            self._finish_transition(session, game, engine, [row], None, state, frozenset())
+            self.store.commit(session, game_id, -1)
+        return CreatedGame(game_id, tokens, payload["commitment"])
+
+    # Reading -------------------------------------------------------------------------
+
+    def head(self, game_id: str) -> Head:
+        with self.session() as session:
+            return self.store.head(session, game_id)
+
+    def game(self, game_id: str) -> Game:
+        with self.session() as session:
+            return self.store.game(session, game_id)
+
+    def seats(self, game_id: str) -> list[Seat]:
+        with self.session() as session:
+            self.store.game(session, game_id)
+            return list(
+                session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
+            )
+
+    def games(self, status: str | None = None) -> list[Game]:
+        with self.session() as session:
+            query = select(Game).order_by(col(Game.updated_at).desc())
+            if status:
+                query = query.where(Game.status == status)
+            return list(session.exec(query))
+
+    def state_at(self, game_id: str, seq: int | None = None) -> tuple[Engine, Any, int]:
+        with self.session() as session:
+            game = self.store.game(session, game_id)
+            engine = game_engine(game)
+            at = game.head_seq if seq is None else seq
+            if at == game.head_seq and game.head_state is not None:
+                return engine, engine.load(game.head_state), at
+            return engine, self.store.state_at(session, game, engine, at), at
+
+    def view(self, game_id: str, seat: int | None, seq: int | None = None) -> dict:
+        engine, state, _ = self.state_at(game_id, seq)
+        return engine.view(state, seat)
+
+    def events(self, game_id: str, after: int = -1, upto: int | None = None) -> list[dict]:
+        with self.session() as session:
+            self.store.game(session, game_id)
+            return self.store.rows(session, game_id, after, upto)
+
+    def seat_for_token(self, token: str) -> Seat:
+        """The seat a link token opens; a forged or revoked token is simply not found."""
+        if not isinstance(token, str) or not 20 <= len(token) <= 100:
+            raise NotFound("This link is not valid (it may have been replaced).")
+        with self.session() as session:
+            seat = session.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
+            if seat is None:
+                raise NotFound("This link is not valid (it may have been replaced).")
+            return seat
+
+    def rotate_token(self, game_id: str, seat: int) -> str:
+        """A fresh link for a seat; the old one stops working at once."""
+        token = new_token()
+        with self.session() as session:
+            row = session.get(Seat, (game_id, seat))
+            if row is None:
+                raise NotFound("There is no such seat.")
+            row.token_hash = hash_token(token)
+            session.add(row)
+            session.commit()
+        return token
+
+    # Moving --------------------------------------------------------------------------
+
+    def submit_move(
+        self,
+        game_id: str,
+        seat: int,
+        move: Any,
+        expected_seq: int,
+        *,
+        kind: str = "move",
+        actor: str = "",
+    ) -> MoveOutcome:
+        """Applies a seat's move prepared at ``expected_seq`` and appends it.
+
+        A stale ``expected_seq`` gets :class:`Conflict`, unless the very same move by the
+        same seat already landed there: then it is answered as the success it was.
+        """
+        if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
+            raise BadInput('A move must be a JSON object with a "type".')
+        if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
+            raise BadInput("The move must say which event it was based on (a whole number).")
+        with self.session() as session:
+            head = self.store.head(session, game_id)
+            game, engine = head.game, head.engine
+            if head.seq != expected_seq:
+                duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
+                if duplicate is not None:
+                    return duplicate
+                raise Conflict("The game moved on since this page was shown.", head.seq)
+            if game.status != "active":
+                raise Rejected("This game is over; no more moves can be made.")
+            if not 0 <= seat < game.seat_count:
+                raise NotFound("There is no such seat in this game.")
+            due = engine.to_move(head.state)
+            if seat not in due:
+                raise Rejected("It is not your turn.")
+            seq = head.seq + 1
+            recording = chance_mod.RecordingChance(self._seed(session, game_id), game_id, seq)
+            try:
+                after = engine.apply(head.state, seat, dict(move), recording)
+            except IllegalMove as error:
+                raise Rejected(error.reason) from None
+            now = timestamp(self.clock())
+            row = self.store.new_row(
+                game_id,
+                seq,
+                head.hash,
+                kind,
+                seat,
+                {"move": dict(move)},
+                recording.drawn,
+                self.store.digest(engine, after),
+                actor,
+                now,
+            )
+            rows, states = [row], [after]
+            if not engine.to_move(after):
+                reveal = self._reveal_row(
+                    session, engine, game_id, seq + 1, row["hash"], after, now
+                )
+                rows.append(reveal)
+                states.append(after)
+            self.store.add_rows(session, engine, rows, states)
+            self._finish_transition(session, game, engine, rows, head.state, after, due)
+            self.store.commit(session, game_id, head.seq)
+            return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
+
+    def submit_move_by_token(
+        self, token: str, move: Any, expected_seq: int, actor: str = ""
+    ) -> MoveOutcome:
+        seat = self.seat_for_token(token)
+        return self.submit_move(seat.game_id, seat.seat, move, expected_seq, actor=actor)
+
+    def append_admin(
+        self,
+        game_id: str,
+        kind: str,
+        seat: int | None,
+        payload: Mapping[str, Any],
+        actor: str = "",
+        expected_seq: int | None = None,
+        change: Callable[[Session, Game], None] | None = None,
+    ) -> MoveOutcome:
+        """Appends an administrative event (seat handed to a bot, vacation, ...).
+
+        ``change`` updates the read model in the same transaction.
+        """
+        if kind in ("created", "move", "auto_move", "seed_revealed"):
+            raise ValueError(f"{kind} is not an administrative event")
+        with self.session() as session:
+            head = self.store.head(session, game_id)
+            if expected_seq is not None and expected_seq != head.seq:
+                raise Conflict("The game moved on since this page was shown.", head.seq)
+            state = head.state
+            if kind == "take_back":
+                target = payload.get("to_seq")
+                state = self.store.state_at(session, head.game, head.engine, target)
+            now = timestamp(self.clock())
+            row = self.store.new_row(
+                game_id,
+                head.seq + 1,
+                head.hash,
+                kind,
+                seat,
+                payload,
+                [],
+                self.store.digest(head.engine, state),
+                actor,
+                now,
+            )
+            self.store.add_rows(session, head.engine, [row], [state])
+            if change is not None:
+                change(session, head.game)
+            due = head.engine.to_move(head.state)
+            self._finish_transition(session, head.game, head.engine, [row], head.state, state, due)
+            self.store.commit(session, game_id, head.seq)
+            return MoveOutcome(row["seq"], state, row["hash"], events=[row])
+
+    def play_bots(self, game_id: str, max_moves: int = 500) -> int:
+        """Lets bot seats that are due move until a human is due or the game ends."""
+        moved = 0
+        rng = random.Random(secrets.randbits(64))
+        while moved < max_moves:
+            head = self.head(game_id)
+            if head.game.status != "active":
+                break
+            bots = {seat.seat for seat in self.seats(game_id) if seat.is_bot}
+            due = sorted(head.engine.to_move(head.state) & bots)
+            if not due:
+                break
+            seat = due[0]
+            legal = head.engine.legal_moves(head.state, seat)
+            move = head.engine.bot_move(head.engine.view(head.state, seat), legal, rng)
+            try:
+                self.submit_move(game_id, seat, move, head.seq, kind="auto_move", actor="bot")
+            except Conflict:
+                continue
+            moved += 1
+        return moved
+
+    # Export, import and verification -------------------------------------------------
+
+    def export_game(self, game_id: str, seat: int | None = None, full: bool = False) -> dict:
+        """The game's log as a file.
+
+        ``seat`` given: only what that seat may know (its own moves, what it saw of the
+        others, every event's hashes as receipts). Otherwise the full log, which carries
+        the seed once revealed; ``full=True`` includes it even while the game runs (for
+        an operator moving a game to another server).
+        """
+        with self.session() as session:
+            game = self.store.game(session, game_id)
+            rows = self.store.rows(session, game_id)
+            seed = self._seed(session, game_id).hex()
+        header = {
+            "id": game.id,
+            "engine": game.engine,
+            "engine_version": game.engine_version,
+            "title": game.title,
+            "options": game.options,
+            "seats": game.seat_count,
+            "commitment": game.commitment,
+            "status": game.status,
+            "head_seq": game.head_seq,
+            "head_hash": game.head_hash,
+        }
+        if seat is None:
+            if game.status != "finished" and not full:
+                raise Rejected("The full log is published when the game ends.")
+            export = {"format": EXPORT_FORMAT, "scope": "full", "game": header, "events": rows}
+            if full and game.status != "finished":
+                export["seed"] = seed
+            return export
+        if not 0 <= seat < game.seat_count:
+            raise NotFound("There is no such seat in this game.")
+        return {
+            "format": EXPORT_FORMAT,
+            "scope": "seat",
+            "seat": seat,
+            "game": header,
+            "events": self._seat_events(game, rows, seat),
+        }
+
+    def _seat_events(self, game: Game, rows: list[dict], seat: int) -> list[dict]:
+        engine = game_engine(game)
+        from pbem.log import fold
+
+        out = []
+        folded = None
+        for row in rows:
+            before = folded.state if folded else None
+            folded = fold(engine, [row], folded)
+            entry = {
+                name: row[name]
+                for name in ("seq", "kind", "seat", "created_at", "state_hash", "prev_hash", "hash")
+            }
+            if row["kind"] in ("move", "auto_move"):
+                move = row["payload"]["move"]
+                entry["lines"] = engine.describe(before, row["seat"], move, folded.state, seat)
+                if row["seat"] == seat:
+                    entry["move"] = move
+            elif row["kind"] == "created":
+                entry["payload"] = row["payload"]
+            else:
+                entry["payload"] = row["payload"]
+            out.append(entry)
+        if folded is not None:
+            out.append({"final_view": engine.view(folded.state, seat)})
+        return out
+
+    def import_game(self, data: Any, actor: str = "import") -> str:
+        """Imports a full exported log (verified first); the game carries on from there."""
+        from pbem.verify import verify_export
+
+        report = verify_export(data)
+        if not report.ok:
+            raise BadInput(f"The file does not verify: {report.message}")
+        if "seed" not in data and not report.seed_revealed:
+            raise BadInput("The file has no seed; only a full export can be imported.")
+        game_id = data["game"]["id"]
+        rows = data["events"]
+        seed = data.get("seed") or report.seed_hex
+        engine = get_engine(data["game"]["engine"])
+        with self.session() as session:
+            if session.get(Game, game_id) is not None:
+                raise BadInput(f"A game with the id {game_id} exists here already.")
+            created = rows[0]["payload"]
+            now = self.clock()
+            game = Game(
+                id=game_id,
+                engine=engine.slug,
+                engine_version=created["engine_version"],
+                title=created.get("title") or engine.title,
+                options=created["options"],
+                seat_count=created["seats"],
+                commitment=created["commitment"],
+                head_seq=0,
+                head_hash=rows[0]["hash"],
+                policy=check_policy(None),
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(game)
+            session.add(GameSecret(game_id=game_id, seed=seed))
+            for index in range(game.seat_count):
+                session.add(
+                    Seat(game_id=game_id, seat=index, name=f"Player {index + 1}", created_at=now)
+                )
+            session.flush()
+            states = report.states
+            self.store.add_rows(session, engine, rows, states)
+            self._finish_transition(
+                session, game, engine, list(rows), None, states[-1], frozenset()
+            )
+            self.store.commit(session, game_id, -1)
+        return game_id
+
+    def verify_game(self, game_id: str):
+        """Verifies the stored chain of a game: hashes, sequence, replayed state hashes."""
+        from pbem.verify import verify_rows
+
+        with self.session() as session:
+            game = self.store.game(session, game_id)
+            rows = self.store.rows(session, game_id)
+            seed = self._seed(session, game_id) if game.status == "finished" else None
+        return verify_rows(game.engine, rows, seed=seed, game_id=game_id)
+
+    # Internals -----------------------------------------------------------------------
+
+    def _seed(self, session: Session, game_id: str) -> bytes:
+        secret = session.get(GameSecret, game_id)
+        if secret is None:
+            raise NotFound("There is no such game.")
+        return bytes.fromhex(secret.seed)
+
+    def _reveal_row(
+        self,
+        session: Session,
+        engine: Engine,
+        game_id: str,
+        seq: int,
+        prev: str,
+        state: Any,
+        now: str,
+    ) -> dict:
+        seed = self._seed(session, game_id)
+        return self.store.new_row(
+            game_id,
+            seq,
+            prev,
+            "seed_revealed",
+            None,
+            {"seed": seed.hex()},
+            [],
+            self.store.digest(engine, state),
+            "server",
+            now,
+        )
+
+    def _duplicate(
+        self, session: Session, game_id: str, seat: int, move: Mapping, expected_seq: int
+    ) -> MoveOutcome | None:
+        landed = session.get(Event, (game_id, expected_seq + 1))
+        if (
+            landed is not None
+            and landed.kind in ("move", "auto_move")
+            and landed.seat == seat
+            and canonical_json(landed.payload.get("move")) == canonical_json(dict(move))
+        ):
+            head = self.store.head(session, game_id)
+            return MoveOutcome(landed.seq, head.state, landed.hash, duplicate=True)
+        return None
+
+    def _finish_transition(
+        self,
+        session: Session,
+        game: Game,
+        engine: Engine,
+        rows: list[dict],
+        before: Any,
+        after: Any,
+        due_before: frozenset[int],
+    ) -> None:
+        """Updates the read model for the appended rows, then calls the listeners."""
+        now = self.clock()
+        last = rows[-1]
+        due_after = engine.to_move(after)
+        game.head_seq = last["seq"]
+        game.head_hash = last["hash"]
+        game.head_state = engine.dump(after)
+        game.updated_at = now
+        if set(due_after) != set(game.to_move or []):
+            game.turn_started_at = now
+        game.to_move = sorted(due_after)
+        game.phase = str(engine.view(after, None).get("phase", ""))[:200]
+        result: Result | None = engine.result(after)
+        finished = result is not None and not due_after
+        if finished and game.status != "finished":
+            game.status = "finished"
+            game.result = result.to_json()
+            game.finished_at = now
+        session.add(game)
+        for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
+            is_due = seat.seat in due_after
+            if is_due and (not seat.due or seat.seat not in due_before):
+                seat.due_since = now
+            if not is_due:
+                seat.due_since = None
+            seat.due = is_due
+            for row in rows:
+                if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
+                    seat.last_move_seq = row["seq"]
+            session.add(seat)
+        transition = Transition(
+            game,
+            engine,
+            rows,
+            before,
+            after,
+            frozenset(due_before),
+            frozenset(due_after),
+            finished,
+        )
+        for listener in self.listeners:
+            listener(session, transition)
+
+
+def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A deadline policy with defaults filled in; :class:`BadInput` for a bad value."""
+    merged = dict(DEFAULT_POLICY)
+    for key, value in dict(policy or {}).items():
+        if key not in DEFAULT_POLICY:
+            raise BadInput(f"Unknown deadline setting {key!r}.")
+        merged[key] = value
+    for key in ("reminder_after_hours", "reminder_every_hours", "deadline_after_days"):
+        try:
+            merged[key] = float(merged[key])
+        except (TypeError, ValueError):
+            raise BadInput(f"The deadline setting {key!r} must be a number.") from None
+        if merged[key] < 0:
+            raise BadInput(f"The deadline setting {key!r} cannot be negative.")
+        if merged[key] == int(merged[key]):
+            merged[key] = int(merged[key])
+    if merged["at_deadline"] not in AT_DEADLINE:
+        raise BadInput("At the deadline: choose wait, bot_turn, bot_seat or replace.")
+    return merged
+
+
+def new_game_id() -> str:
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(10))

@@ -1,0 +1,198 @@
+"""The event store: append-only events, snapshots, and the state at any seq.
+
+Concurrency is the primary key (game_id, seq): two writers that prepared the same next
+event collide on it, and the loser's integrity error becomes a :class:`Conflict`. No
+locks are held while the engine thinks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete
+from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlmodel import Session, col, select
+
+from engines import get_engine
+from engines.api import Engine
+from pbem.errors import Conflict, NotFound, Rejected
+from pbem.log import (
+    TAKE_BACK_WINDOW,
+    Folded,
+    TakeBackOutOfWindow,
+    fold,
+    row_dict,
+    row_hash,
+    state_hash,
+)
+from pbem.models import Event, Game, Snapshot
+
+
+@dataclass
+class Head:
+    """A game's read-model row and its engine state after event ``seq``."""
+
+    game: Game
+    engine: Engine
+    state: Any
+    seq: int
+    hash: str
+
+
+def game_engine(game: Game) -> Engine:
+    """The engine a game runs on; refuses a game made with another engine version."""
+    try:
+        engine = get_engine(game.engine)
+    except KeyError as error:
+        raise Rejected(str(error.args[0])) from None
+    if engine.version != game.engine_version:
+        raise Rejected(
+            f"This game was created with version {game.engine_version} of {engine.title}, "
+            f"but this server runs version {engine.version}; it cannot go on here."
+        )
+    return engine
+
+
+class EventStore:
+    """Reads and appends one database's events; works on SQLite and PostgreSQL alike."""
+
+    def __init__(self, db: SqlEngine, snapshot_every: int = 50):
+        self.db = db
+        self.snapshot_every = max(1, int(snapshot_every))
+
+    # Reading -------------------------------------------------------------------------
+
+    def game(self, session: Session, game_id: str) -> Game:
+        game = session.get(Game, game_id) if isinstance(game_id, str) else None
+        if game is None:
+            raise NotFound("There is no such game.")
+        return game
+
+    def rows(
+        self, session: Session, game_id: str, after: int = -1, upto: int | None = None
+    ) -> list[dict[str, Any]]:
+        query = select(Event).where(Event.game_id == game_id, Event.seq > after)
+        if upto is not None:
+            query = query.where(Event.seq <= upto)
+        return [row_dict(event) for event in session.exec(query.order_by(col(Event.seq)))]
+
+    def head(self, session: Session, game_id: str, use_cache: bool = True) -> Head:
+        """The state after the newest event: from the cached head state, else replayed."""
+        game = self.game(session, game_id)
+        engine = game_engine(game)
+        if use_cache and game.head_state is not None:
+            state = engine.load(game.head_state)
+        else:
+            state = self.state_at(session, game, engine, game.head_seq, use_snapshots=use_cache)
+        return Head(game, engine, state, game.head_seq, game.head_hash)
+
+    def state_at(
+        self,
+        session: Session,
+        game: Game,
+        engine: Engine,
+        seq: int,
+        use_snapshots: bool = True,
+    ) -> Any:
+        """The engine state right after event ``seq`` (snapshot plus the events after it)."""
+        if not 0 <= seq <= game.head_seq:
+            raise NotFound(f"This game has no event {seq}.")
+        upper = seq
+        while True:
+            start = self._snapshot_before(session, game, upper) if use_snapshots else None
+            after = start.seq if start else -1
+            try:
+                return fold(engine, self.rows(session, game.id, after, seq), start).state
+            except TakeBackOutOfWindow:
+                if start is None:
+                    raise
+                upper = start.seq - TAKE_BACK_WINDOW
+
+    def _snapshot_before(self, session: Session, game: Game, seq: int) -> Folded | None:
+        if seq < 0:
+            return None
+        snapshot = session.exec(
+            select(Snapshot)
+            .where(
+                Snapshot.game_id == game.id,
+                Snapshot.seq <= seq,
+                Snapshot.engine_version == game.engine_version,
+            )
+            .order_by(col(Snapshot.seq).desc())
+            .limit(1)
+        ).first()
+        if snapshot is None:
+            return None
+        return Folded(get_engine(game.engine).load(snapshot.state), snapshot.seq)
+
+    # Writing -------------------------------------------------------------------------
+
+    def new_row(
+        self,
+        game_id: str,
+        seq: int,
+        prev_hash: str,
+        kind: str,
+        seat: int | None,
+        payload: Mapping[str, Any],
+        chance: Sequence[Any],
+        state_digest: str,
+        actor: str,
+        created_at: str,
+    ) -> dict[str, Any]:
+        row = {
+            "game_id": game_id,
+            "seq": seq,
+            "kind": kind,
+            "seat": seat,
+            "payload": dict(payload),
+            "chance": [list(pair) for pair in chance],
+            "state_hash": state_digest,
+            "prev_hash": prev_hash,
+            "actor": actor,
+            "created_at": created_at,
+        }
+        row["hash"] = row_hash(row)
+        return row
+
+    def add_rows(
+        self,
+        session: Session,
+        engine: Engine,
+        rows: Sequence[Mapping[str, Any]],
+        states: Sequence[Any],
+    ) -> None:
+        """Adds event rows (and the snapshots they are due) to the open transaction."""
+        for row, state in zip(rows, states, strict=True):
+            session.add(Event(**row))
+            if row["seq"] % self.snapshot_every == 0:
+                session.add(
+                    Snapshot(
+                        game_id=row["game_id"],
+                        seq=row["seq"],
+                        engine_version=engine.version,
+                        state=engine.dump(state),
+                    )
+                )
+
+    def commit(self, session: Session, game_id: str, expected_head: int) -> None:
+        """Commits, turning a lost race on the primary key into :class:`Conflict`."""
+        try:
+            session.commit()
+        except (IntegrityError, OperationalError) as error:
+            session.rollback()
+            if isinstance(error, OperationalError) and "locked" not in str(error).lower():
+                raise
+            fresh = session.get(Game, game_id)
+            fresh_seq = fresh.head_seq if fresh is not None else expected_head
+            raise Conflict("The game moved on: someone else moved first.", fresh_seq) from None
+
+    def drop_snapshots(self, session: Session, game_id: str) -> None:
+        session.exec(delete(Snapshot).where(Snapshot.game_id == game_id))
+
+    @staticmethod
+    def digest(engine: Engine, state: Any) -> str:
+        return state_hash(engine, state)

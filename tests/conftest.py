@@ -1,0 +1,84 @@
+"""Shared fixtures: the fixture engine, and databases (SQLite and PostgreSQL).
+
+PostgreSQL is at 127.0.0.1:5432 (database ``test``, trust auth) unless
+``PBEM_TEST_POSTGRES_URL`` says otherwise. Each test run makes its own schema there and
+drops it at the end. Without PostgreSQL the tests that need it are skipped locally,
+but under ``CI=true`` they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+import pytest
+
+from engines import REGISTRY
+from pbem.db import init_db, make_engine
+from pbem.service import GameService
+from tests.fixture_engine import PIG
+
+REGISTRY.setdefault(PIG.slug, PIG)
+
+POSTGRES_URL = os.environ.get(
+    "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+
+
+def _postgres_schema_url():
+    import sqlalchemy
+
+    schema = f"pbem_test_{os.getpid()}_{secrets.token_hex(4)}"
+    try:
+        admin = sqlalchemy.create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    except Exception as error:  # noqa: BLE001 - any failure means "no PostgreSQL here"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"PostgreSQL is required under CI=true but unreachable: {error}")
+        pytest.skip(f"PostgreSQL not reachable: {error}")
+    return admin, schema
+
+
+@pytest.fixture(scope="session")
+def postgres_schema():
+    """A fresh PostgreSQL schema for this test run: (url, connect_args)."""
+    admin, schema = _postgres_schema_url()
+    yield POSTGRES_URL, {"options": f"-csearch_path={schema}"}, schema
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+    admin.dispose()
+
+
+def _reset_postgres(db) -> None:
+    from sqlmodel import SQLModel
+
+    SQLModel.metadata.drop_all(db)
+    init_db(db)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request, tmp_path):
+    """A database engine with the schema created, on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
+        init_db(engine)
+    else:
+        url, connect_args, _ = request.getfixturevalue("postgres_schema")
+        engine = make_engine(url, connect_args=connect_args)
+        _reset_postgres(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def sqlite_db(tmp_path):
+    engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
+    init_db(engine)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def service(db):
+    return GameService(db, snapshot_every=10)

@@ -1,0 +1,137 @@
+"""Pig with a secret bonus: a tiny engine for testing the platform (not a product).
+
+Players take turns rolling a die: each roll adds to the turn's total, a 1 loses it and
+ends the turn, ``stop`` banks it. Each player also draws a secret bonus card (1-3) at
+setup that only they see until the end, when it is added to their score. The first to
+bank ``target`` points ends the game. Chance: die rolls and bonus draws. Hidden
+information: the bonus cards.
+
+Moves: ``{"type": "roll"}``, ``{"type": "stop"}``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.api import IllegalMove, MalformedMove, Option, Result
+
+
+class Pig:
+    slug = "pig"
+    title = "Pig (test fixture)"
+    version = 1
+    min_seats = 1
+    max_seats = 6
+    options = (
+        Option("target", 20, "Points that end the game.", label="Target"),
+        Option("cautious", False, "Stop at 10 points in a turn (bots only)."),
+    )
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance) -> dict:
+        bonus_cards = [1, 1, 2, 2, 3, 3, 1, 2, 3, 1, 2, 3]
+        bonus = []
+        for _ in range(seats):
+            bonus.append(bonus_cards.pop(chance.below(len(bonus_cards))))
+        return {
+            "target": int(options.get("target", 20)),
+            "scores": [0] * seats,
+            "bonus": bonus,
+            "turn": 0,
+            "pot": 0,
+            "rolls": 0,
+            "over": False,
+        }
+
+    def to_move(self, state: dict) -> frozenset[int]:
+        return frozenset() if state["over"] else frozenset({state["turn"]})
+
+    def legal_moves(self, state: dict, seat: int) -> list[dict]:
+        if seat not in self.to_move(state):
+            return []
+        return [{"type": "roll"}, {"type": "stop"}]
+
+    def apply(self, state: dict, seat: int, move: Mapping[str, Any], chance) -> dict:
+        if state["over"]:
+            raise IllegalMove("The game is over.")
+        if seat != state["turn"]:
+            raise IllegalMove("It is not your turn.")
+        if not isinstance(move, Mapping) or set(move) != {"type"}:
+            raise MalformedMove("A move is {'type': 'roll'} or {'type': 'stop'}.")
+        new = {**state, "scores": list(state["scores"])}
+        seats = len(state["scores"])
+        if move["type"] == "roll":
+            die = chance.below(6) + 1
+            new["rolls"] = state["rolls"] + 1
+            if die == 1:
+                new["pot"] = 0
+                new["turn"] = (seat + 1) % seats
+            else:
+                new["pot"] = state["pot"] + die
+        elif move["type"] == "stop":
+            new["scores"][seat] += state["pot"]
+            new["pot"] = 0
+            if new["scores"][seat] >= state["target"]:
+                new["over"] = True
+            else:
+                new["turn"] = (seat + 1) % seats
+        else:
+            raise MalformedMove(f"Unknown move type {move['type']!r}.")
+        return new
+
+    def view(self, state: dict, seat: int | None) -> dict:
+        view = {
+            "game": self.slug,
+            "seat": seat,
+            "to_move": sorted(self.to_move(state)),
+            "phase": f"Turn of player {state['turn'] + 1}" if not state["over"] else "Over",
+            "scores": list(state["scores"]),
+            "pot": state["pot"],
+            "target": state["target"],
+            "players": [{"score": score} for score in state["scores"]],
+            "finished": state["over"],
+        }
+        if seat is not None:
+            view["my_bonus"] = state["bonus"][seat]
+        if state["over"]:
+            view["bonus"] = list(state["bonus"])
+            view["result"] = self.result(state).to_json()
+        return view
+
+    def result(self, state: dict) -> Result | None:
+        if not state["over"]:
+            return None
+        totals = [
+            score + bonus for score, bonus in zip(state["scores"], state["bonus"], strict=True)
+        ]
+        best = max(totals)
+        return Result(
+            scores=tuple(totals),
+            winners=tuple(i for i, total in enumerate(totals) if total == best),
+            breakdown={"banked": list(state["scores"]), "bonus": list(state["bonus"])},
+            reason="target reached",
+        )
+
+    def dump(self, state: dict) -> dict:
+        return {**state, "scores": list(state["scores"]), "bonus": list(state["bonus"])}
+
+    def load(self, data: Mapping[str, Any]) -> dict:
+        return self.dump(dict(data))
+
+    def describe(self, before, seat, move, after, viewer) -> list[str]:
+        name = f"Player {seat + 1}"
+        if move["type"] == "roll":
+            if after["pot"] == 0:
+                return [f"{name} rolls a 1 and loses the turn's points."]
+            return [f"{name} rolls a {after['pot'] - before['pot']} (turn: {after['pot']})."]
+        return [f"{name} stops and banks {before['pot']} points."]
+
+    def move_label(self, move: Mapping[str, Any]) -> str:
+        return {"roll": "Roll the die", "stop": "Stop and bank"}.get(move.get("type"), "?")
+
+    def bot_move(self, view: Mapping, legal_moves: Sequence[dict], rng: random.Random) -> dict:
+        return {"type": "stop"} if view["pot"] >= 10 else {"type": "roll"}
+
+
+PIG = Pig()
