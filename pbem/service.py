@@ -77,6 +77,7 @@ class Transition:
     due_before: frozenset[int]
     due_after: frozenset[int]
     finished: bool = False
+    tokens: list[str | None] | None = None
 
 
 @dataclass
@@ -200,7 +201,9 @@ class GameService:
                 )
             session.flush()
             self.store.add_rows(session, engine, [row], [state])
-            self._finish_transition(session, game, engine, [row], None, state, frozenset())
+            self._finish_transition(
+                session, game, engine, [row], None, state, frozenset(), tokens=tokens
+            )
             self.store.commit(session, game_id, -1)
         return CreatedGame(game_id, tokens, payload["commitment"])
 
@@ -590,6 +593,7 @@ class GameService:
         before: Any,
         after: Any,
         due_before: frozenset[int],
+        tokens: list[str | None] | None = None,
     ) -> None:
         """Updates the read model for the appended rows, then calls the listeners."""
         now = self.clock()
@@ -630,6 +634,7 @@ class GameService:
             frozenset(due_before),
             frozenset(due_after),
             finished,
+            tokens,
         )
         for listener in self.listeners:
             listener(session, transition)

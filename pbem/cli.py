@@ -1,0 +1,266 @@
+"""The ``pbem`` command: run the server, manage games, export and verify logs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engines import REGISTRY
+from pbem.errors import PbemError
+
+
+def _runtime(args):
+    from pbem.runtime import build_runtime
+
+    overrides: dict[str, Any] = {}
+    if getattr(args, "database", None):
+        overrides["database"] = {"url": args.database}
+    return build_runtime(overrides)
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def link_for(runtime, token: str) -> str:
+    return f"{runtime.config['server']['base_url'].rstrip('/')}/play/{token}"
+
+
+# Commands ------------------------------------------------------------------------------
+
+
+def cmd_serve(args) -> int:
+    from pbem import demo, scheduler
+    from pbem.web import create_app
+
+    runtime = _runtime(args)
+    host = args.host or runtime.config["server"]["host"]
+    port = args.port or runtime.config["server"]["port"]
+    if args.production:
+        print(
+            "For production, run the web workers with gunicorn and one `pbem worker`:\n"
+            f"  gunicorn -w 4 -b {host}:{port} 'pbem.web:create_app()'\n"
+            "  pbem worker"
+        )
+        return 2
+    app = create_app(runtime=runtime)
+    if runtime.config["server"].get("demo") and not args.no_demo:
+        links = demo.ensure_demo(runtime)
+        if links:
+            print("\nDemo games are ready: bots hold every seat but yours. Open:")
+            for title, link in links:
+                print(f"  {title}: {link}")
+    print(f"\npbem is running at http://{host}:{port}/  (Ctrl-C stops it)\n", flush=True)
+    background = scheduler.start_background(runtime)
+    try:
+        app.run(host=host, port=port, debug=False, use_reloader=False, threaded=True)
+    finally:
+        background.shutdown(wait=False)
+    return 0
+
+
+def cmd_worker(args) -> int:
+    from pbem import scheduler
+
+    scheduler.run_worker(_runtime(args))
+    return 0
+
+
+def cmd_new(args) -> int:
+    from pbem.service import SeatSpec
+
+    runtime = _runtime(args)
+    options = json.loads(args.options) if args.options else {}
+    seats = []
+    for spec in args.seat:
+        if spec.lower() == "bot":
+            seats.append(SeatSpec(f"Bot {len(seats) + 1}", is_bot=True))
+        else:
+            name, _, email = spec.partition(":")
+            seats.append(SeatSpec(name, email))
+    created = runtime.service.create_game(args.game, seats, options, title=args.title or "")
+    print(f"Game {created.game_id} created (seed commitment {created.commitment}).")
+    for index, (spec, token) in enumerate(zip(seats, created.tokens, strict=True)):
+        where = link_for(runtime, token) if token else "(bot)"
+        print(f"  seat {index} {spec.name}: {where}")
+    runtime.service.play_bots(created.game_id)
+    return 0
+
+
+def cmd_games(args) -> int:
+    runtime = _runtime(args)
+    games = runtime.service.games(args.status)
+    if not games:
+        print("No games yet.")
+    for game in games:
+        turn = ",".join(str(seat) for seat in game.to_move) or "-"
+        print(
+            f"{game.id}  {game.engine:<14} {game.status:<9} seq {game.head_seq:<5} "
+            f"to move: {turn:<6} {game.phase}"
+        )
+    return 0
+
+
+def cmd_show(args) -> int:
+    runtime = _runtime(args)
+    view = runtime.service.view(args.game, args.seat, args.at)
+    _print_json(view)
+    return 0
+
+
+def cmd_move(args) -> int:
+    runtime = _runtime(args)
+    try:
+        move = json.loads(args.move)
+    except json.JSONDecodeError as error:
+        print(f"The move is not valid JSON: {error}", file=sys.stderr)
+        return 2
+    head = runtime.service.head(args.game)
+    expected = head.seq if args.expected_seq is None else args.expected_seq
+    outcome = runtime.service.submit_move(args.game, args.seat, move, expected, actor="cli")
+    print(f"Move accepted as event {outcome.seq}; head hash {outcome.head_hash}.")
+    for line in head.engine.describe(head.state, args.seat, move, outcome.state, args.seat):
+        print(f"  {line}")
+    bots = runtime.service.play_bots(args.game)
+    if bots:
+        print(f"Bots made {bots} moves.")
+    return 0
+
+
+def cmd_export(args) -> int:
+    runtime = _runtime(args)
+    if args.all:
+        folder = Path(args.output or "export")
+        folder.mkdir(parents=True, exist_ok=True)
+        for game in runtime.service.games():
+            data = runtime.service.export_game(game.id, full=True)
+            (folder / f"{game.id}.json").write_text(json.dumps(data, ensure_ascii=False))
+        print(f"Exported every game to {folder}/.")
+        return 0
+    if not args.game:
+        print("Name a game, or use --all.", file=sys.stderr)
+        return 2
+    data = runtime.service.export_game(args.game, seat=args.seat, full=args.full)
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+    else:
+        print(text)
+    return 0
+
+
+def _read_json_file(path: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text())
+    except OSError as error:
+        raise PbemError(f"Cannot read {path}: {error.strerror}.") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise PbemError(f"{path} is not a JSON file: {error}.") from None
+
+
+def cmd_import(args) -> int:
+    runtime = _runtime(args)
+    game_id = runtime.service.import_game(_read_json_file(args.file))
+    print(f"Imported game {game_id}; it carries on from its last event.")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    from pbem.verify import verify_export
+
+    report = verify_export(_read_json_file(args.file))
+    print(report.summary())
+    return 0 if report.ok else 1
+
+
+def cmd_bench(args) -> int:
+    from pbem import bench
+
+    bench.main(runs=args.runs, postgres_url=args.postgres)
+    return 0
+
+
+# Parser --------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pbem", description="Play slow board games by email, with verifiable logs."
+    )
+    parser.add_argument("--database", help="database URL (default: from the configuration)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="run the web server (and the scheduler)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--no-demo", action="store_true", help="do not set up demo games")
+    serve.add_argument("--production", action="store_true", help="print the production setup")
+    serve.set_defaults(func=cmd_serve)
+
+    worker = commands.add_parser("worker", help="run the scheduler and the mail dispatcher")
+    worker.set_defaults(func=cmd_worker)
+
+    new = commands.add_parser("new", help="create a game and print each seat's link")
+    new.add_argument("game", choices=sorted(REGISTRY), metavar="GAME")
+    new.add_argument(
+        "--seat", action="append", required=True, help="NAME:EMAIL, or 'bot' (once per seat)"
+    )
+    new.add_argument("--options", help="the game's options as a JSON object")
+    new.add_argument("--title")
+    new.set_defaults(func=cmd_new)
+
+    games = commands.add_parser("games", help="list the games")
+    games.add_argument("--status", choices=["active", "finished"])
+    games.set_defaults(func=cmd_games)
+
+    show = commands.add_parser("show", help="print a game's view (spectator or a seat's)")
+    show.add_argument("game")
+    show.add_argument("--seat", type=int)
+    show.add_argument("--at", type=int, help="the state after this event")
+    show.set_defaults(func=cmd_show)
+
+    move = commands.add_parser("move", help="make a move for a seat")
+    move.add_argument("game")
+    move.add_argument("seat", type=int)
+    move.add_argument("move", help='the move as JSON, e.g. \'{"type": "roll"}\'')
+    move.add_argument("--expected-seq", type=int)
+    move.set_defaults(func=cmd_move)
+
+    export = commands.add_parser("export", help="export a game's log as JSON")
+    export.add_argument("game", nargs="?")
+    export.add_argument("--seat", type=int, help="only what this seat may know")
+    export.add_argument("--full", action="store_true", help="with the seed, even mid-game")
+    export.add_argument("--all", action="store_true", help="every game, into a folder")
+    export.add_argument("-o", "--output")
+    export.set_defaults(func=cmd_export)
+
+    imp = commands.add_parser("import", help="import a full exported log and carry on")
+    imp.add_argument("file")
+    imp.set_defaults(func=cmd_import)
+
+    verify = commands.add_parser("verify", help="verify an exported log offline")
+    verify.add_argument("file")
+    verify.set_defaults(func=cmd_verify)
+
+    bench = commands.add_parser("bench", help="measure the event store and replay")
+    bench.add_argument("--runs", type=int, default=5)
+    bench.add_argument("--postgres", help="PostgreSQL URL (default: 127.0.0.1:5432/test)")
+    bench.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except PbemError as error:
+        print(error.message, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

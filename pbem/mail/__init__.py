@@ -1,0 +1,1 @@
+"""Mail: the outbox written with each event, rendering, and the SMTP/file dispatcher."""

@@ -1,0 +1,57 @@
+"""Wiring: configuration, database and services for one process (web, worker or CLI)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.engine import Engine as SqlEngine
+
+from pbem.config import load_config, secret_key
+from pbem.db import init_db, make_engine
+from pbem.service import GameService, utcnow
+
+
+@dataclass
+class Runtime:
+    """Everything a process needs: its configuration, database and game service."""
+
+    config: dict[str, dict[str, Any]]
+    db: SqlEngine
+    service: GameService
+    clock: Callable[[], datetime] = utcnow
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def secret_key(self) -> str:
+        return secret_key(self.config)
+
+    @property
+    def production(self) -> bool:
+        return bool(self.config["server"].get("production"))
+
+
+def build_runtime(
+    overrides: Mapping[str, Any] | None = None,
+    clock: Callable[[], datetime] = utcnow,
+    db: SqlEngine | None = None,
+    create_schema: bool = True,
+) -> Runtime:
+    """Loads the configuration, opens the database and wires the services together.
+
+    Mail's outbox listener is installed here, so every appended event writes its mails
+    in the same transaction wherever the event comes from (web, worker or CLI).
+    """
+    from pbem.mail import outbox  # registers the mail tables before the schema is made
+
+    config = load_config(overrides)
+    if db is None:
+        db = make_engine(config["database"]["url"])
+    if create_schema:
+        init_db(db)
+    service = GameService(db, snapshot_every=config["database"]["snapshot_every"], clock=clock)
+    runtime = Runtime(config=config, db=db, service=service, clock=clock)
+    outbox.install(runtime)
+    return runtime
