@@ -1,0 +1,112 @@
+"""Mercatores: a card game of trading colonial goods, for 2 to 4 players.
+
+There is chance (the deck is drawn one random card at a time) and hidden information
+(each hand is secret; the deck's contents are unknown). In the investment phase players
+trade with a face-up market and load goods and special cards into their resources; the
+first to hold 15 cards there takes the Captain and Unloading cards and every other
+player gets one more turn. In the profit phase players pay a tax and cash in one pile or
+special card per turn for coins. Most coins (the Captain adds 2) wins; ties stand.
+
+Cards are named by stable ids: goods ``corn-01`` .. ``coffee-08``, Warehouses ``w1`` ..
+``w6``, Quays ``q1`` .. ``q6``, Trade Routes ``t1`` .. ``t10`` (see ``data.py``). Legal
+move lists name one card of each class (same goods and ships, or same special), since
+such cards are alike in every rule; ``apply`` accepts any card of the class.
+
+Move types (JSON objects):
+
+``{"type": "trade", "give": card, "take": [card, ...]}``
+    Investment, first action: put ``give`` from the hand into the market and take
+    ``take`` from the market: 2 cards after a goods card, 3 after a special card (all
+    the market holds, if fewer). The card just given may not be taken back.
+``{"type": "load", "way": "one_kind" | "two_kinds" | "special", "cards": [card, ...]}``
+    Investment, second action: play cards from the hand to the resources, either one or
+    more goods cards of a single kind, exactly two goods cards of two different kinds,
+    or exactly one special card. The hand must keep a card, unless this turn brings the
+    resources to the end count or the end of the phase was already triggered. The
+    market is then refilled to 5 from the deck.
+``{"type": "tax", "card": card}``
+    Profit, first step: discard one goods card from one's resources (the Unloading
+    card's holder and a player without goods skip this step).
+``{"type": "cash", "pile": goods}`` or ``{"type": "cash", "special": card}`` or
+``{"type": "cash", "special": trade_route, "opponent": seat}``
+    Profit, second step: cash in a whole goods pile (``goods`` is ``corn``, ``cotton``,
+    ``tobacco``, ``cocoa`` or ``coffee``) or one special card, counted now; a Trade Route
+    names the opponent whose goods it counts. A thing that pays nothing is discarded
+    for nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.api import Chance, Option, Result
+from engines.mercatores import bot, rules, views
+from engines.mercatores.data import INVESTMENT_END_CARDS, MAX_PLAYERS, MIN_PLAYERS
+from engines.mercatores.state import State, dump_state, load_state
+
+
+class Mercatores:
+    slug = "mercatores"
+    title = "Mercatores"
+    version = 1
+    min_seats = MIN_PLAYERS
+    max_seats = MAX_PLAYERS
+    options = (
+        Option(
+            name="end_cards",
+            default=INVESTMENT_END_CARDS,
+            help=(
+                "How many cards in one player's resources end the investment phase. "
+                "15 is the standard game; a lower count makes a shorter game, which "
+                "may suit four players."
+            ),
+            choices=(10, 11, 12, 13, 14, 15),
+            label="Cards that end the investment phase",
+        ),
+    )
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise ValueError(f"Mercatores is for 2 to 4 players, not {seats}.")
+        return rules.setup(seats, options, chance)
+
+    def to_move(self, state: State) -> frozenset[int]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[dict]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
+        return rules.apply(state, seat, move, chance)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        return rules.result(state)
+
+    def dump(self, state: State) -> dict:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return load_state(data)
+
+    def describe(
+        self, before: State, seat: int, move: Mapping[str, Any], after: State, viewer: int | None
+    ) -> list[str]:
+        return views.describe(before, seat, move, after, viewer)
+
+    def move_label(self, move: Mapping[str, Any]) -> str:
+        return views.move_label(move)
+
+    def bot_move(
+        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+    ) -> dict:
+        return bot.choose_move(view, legal_moves, rng)
+
+
+ENGINE = Mercatores()
+
+__all__ = ["ENGINE", "Mercatores"]

@@ -1,0 +1,188 @@
+"""A Mercatores bot that plays from its own seat's view and legal moves only.
+
+Investment: it scores each legal trade and load by how well the resulting resources
+and hand fill the profit tables (piles of goods that reach a threshold, special cards
+whose counts look good on the table as it lies) and picks the best, so it builds large
+piles of paying goods. Profit: it taxes the card whose loss costs least, and cashes in
+what pays most now, preferring cards whose count may shrink (Trade Routes and Quays
+count other players' goods; a Warehouse loses a kind with every pile cashed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.mercatores.data import CARDS, GOODS_OF, GOODS_TABLES
+from engines.mercatores.rules import pays
+
+HAND_WEIGHT = 0.6  # a card in hand may still be loaded, or may be lost when the phase ends
+
+
+def progress(table: tuple[tuple[int, int], ...], count: float) -> float:
+    """Coins a count earns, plus part credit for the way to the next threshold."""
+    earned = pays(table, int(count))
+    lower = 0
+    for threshold, _coins in table:
+        if count < threshold:
+            return earned + 0.5 * (count - lower) / (threshold - lower)
+        lower = threshold
+    return float(earned)
+
+
+class Table:
+    """What the bot reads from its view: everyone's resources as simple counts."""
+
+    def __init__(self, view: Mapping[str, Any]):
+        self.seat = view["seat"]
+        self.seats = len(view["players"])
+        self.counts: list[dict[str, int]] = []
+        self.ship_counts: list[int] = []
+        for player in view["players"]:
+            piles = player["resources"]["piles"]
+            self.counts.append({kind: len(cards) for kind, cards in piles.items()})
+            self.ship_counts.append(player["ships"])
+
+    def neighbour_ships(self, arrows: Sequence[str]) -> int:
+        n, seat = self.seats, self.seat
+        if n == 2 and set(arrows) == {"left", "right"}:
+            return 2 * sum(self.ship_counts)
+        whose = {"left": (seat + 1) % n, "right": (seat - 1) % n}
+        return sum(self.ship_counts[whose[arrow]] for arrow in arrows if arrow != "self")
+
+    def best_opponent(self, kind: str) -> int:
+        """The most goods of a kind any one opponent holds."""
+        return max(
+            self.counts[other].get(kind, 0) for other in range(self.seats) if other != self.seat
+        )
+
+
+def special_worth(table: Table, card: str, kinds: dict[str, float], own_ships: float) -> float:
+    info = CARDS[card]
+    if info["kind"] == "warehouse":
+        return progress(info["table"], sum(1 for count in kinds.values() if count >= 1))
+    if info["kind"] == "quay":
+        if table.seats == 2 and set(info["arrows"]) == {"left", "right"}:
+            count = table.neighbour_ships(info["arrows"]) - 2 * table.ship_counts[table.seat]
+            count += 2 * own_ships
+        else:
+            count = table.neighbour_ships(info["arrows"])
+            if "self" in info["arrows"]:
+                count += own_ships
+        return progress(info["table"], count)
+    kind = info["goods"]
+    return progress(info["table"], kinds.get(kind, 0) + table.best_opponent(kind))
+
+
+def worth(table: Table, resources: Sequence[str], hand: Sequence[str], hand_weight: float) -> float:
+    """How well resources plus (discounted) hand fill the profit tables."""
+    kinds: dict[str, float] = {}
+    own_ships = 0.0
+    for weight, cards in ((1.0, resources), (hand_weight, hand)):
+        for card in cards:
+            if card in GOODS_OF:
+                kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
+                own_ships += weight * CARDS[card]["ships"]
+    total = sum(progress(GOODS_TABLES[kind], count - 1) for kind, count in kinds.items())
+    for weight, cards in ((1.0, resources), (hand_weight, hand)):
+        for card in cards:
+            if card not in GOODS_OF:
+                total += weight * special_worth(table, card, kinds, own_ships)
+    return total
+
+
+def own_resources(view: Mapping[str, Any]) -> list[str]:
+    mine = view["players"][view["seat"]]["resources"]
+    return [card for cards in mine["piles"].values() for card in cards] + mine["specials"]
+
+
+def cash_now(table: Table, resources: Sequence[str], move: Mapping[str, Any]) -> int:
+    """Coins a cash move pays, counted from the view."""
+    counts: dict[str, int] = {}
+    own_ships = 0
+    for card in resources:
+        if card in GOODS_OF:
+            counts[GOODS_OF[card]] = counts.get(GOODS_OF[card], 0) + 1
+            own_ships += CARDS[card]["ships"]
+    if "pile" in move:
+        return pays(GOODS_TABLES[move["pile"]], counts[move["pile"]])
+    info = CARDS[move["special"]]
+    if info["kind"] == "warehouse":
+        return pays(info["table"], len(counts))
+    if info["kind"] == "quay":
+        return pays(info["table"], quay_count(table, info["arrows"], own_ships))
+    kind = info["goods"]
+    return pays(info["table"], counts.get(kind, 0) + table.counts[move["opponent"]].get(kind, 0))
+
+
+def quay_count(table: Table, arrows: Sequence[str], own_ships: int) -> int:
+    if table.seats == 2 and set(arrows) == {"left", "right"}:
+        return 2 * (own_ships + table.ship_counts[1 - table.seat])
+    count = table.neighbour_ships(arrows)
+    return count + (own_ships if "self" in arrows else 0)
+
+
+def remaining_after(resources: list[str], move: Mapping[str, Any]) -> list[str]:
+    if move["type"] == "tax":
+        gone = [move["card"]]
+    elif "pile" in move:
+        gone = [card for card in resources if GOODS_OF.get(card) == move["pile"]]
+    else:
+        gone = [move["special"]]
+    return [card for card in resources if card not in gone]
+
+
+def future(table: Table, resources: list[str]) -> float:
+    """What is left is worth roughly what it would pay now, less for later taxes."""
+    total = 0.0
+    counts: dict[str, int] = {}
+    own_ships = 0
+    for card in resources:
+        if card in GOODS_OF:
+            counts[GOODS_OF[card]] = counts.get(GOODS_OF[card], 0) + 1
+            own_ships += CARDS[card]["ships"]
+    for kind, count in counts.items():
+        total += pays(GOODS_TABLES[kind], count)
+    for card in resources:
+        info = CARDS[card]
+        if info["kind"] == "warehouse":
+            total += pays(info["table"], len(counts))
+        elif info["kind"] == "quay":
+            total += pays(info["table"], quay_count(table, info["arrows"], own_ships))
+        elif info["kind"] == "trade_route":
+            kind = info["goods"]
+            total += pays(info["table"], counts.get(kind, 0) + table.best_opponent(kind))
+    return total
+
+
+def choose_move(view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random) -> dict:
+    """The bot's move: always one of ``legal_moves``."""
+    table = Table(view)
+    resources = own_resources(view)
+    hand = view.get("hand") or []
+    step = legal_moves[0]["type"]
+    last_turn = bool(view["end_triggered"])
+
+    def score(move: Mapping[str, Any]) -> float:
+        if step == "trade":
+            kept = [card for card in hand if card != move["give"]] + list(move["take"])
+            return worth(table, resources, kept, HAND_WEIGHT)
+        if step == "load":
+            kept = [card for card in hand if card not in move["cards"]]
+            loaded = resources + list(move["cards"])
+            return worth(table, loaded, kept, 0.0 if last_turn else HAND_WEIGHT)
+        left = remaining_after(resources, move)
+        if step == "tax":
+            return future(table, left)
+        return cash_now(table, resources, move) + 0.6 * future(table, left) + urgency(move)
+
+    scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal_moves)]
+    return legal_moves[max(scored)[1]]
+
+
+def urgency(move: Mapping[str, Any]) -> float:
+    """Cards whose count other players can shrink are worth cashing first."""
+    if "special" not in move:
+        return 0.0
+    return {"trade_route": 0.3, "quay": 0.2, "warehouse": 0.1}[CARDS[move["special"]]["kind"]]
