@@ -1,0 +1,133 @@
+"""Mare Balticum: fishing fleets on the Baltic Sea, for 3 to 5 players.
+
+Players sail connected fleets, fish salmon, flatfish, herring, cod and amber, unload fish
+in ports that demand them, and choose in secret, at each passage of time, the multiplier
+each kind of fish will score. Chance: tokens are drawn from a bag (setup, refills; passage
+of time tokens hide among them). Hidden information: which number token lies on which
+market space, until the game ends. Optional module 1 (demand management) lets players set
+the ports' demand; optional module 2 (trade contracts) adds the contract action. The rules
+implemented are the project's rules file for the game.
+
+Moves (JSON objects; every field is required unless marked optional):
+
+``{"type": "place_start", "port": port}``
+    At the start, in playing order: the player's first vessel starts in that port.
+``{"type": "sail", "to": location}``
+    An action, while vessels are still off the board: a new vessel goes to a sea area or
+    port next to one of the player's vessels.
+``{"type": "sail", "from": location, "to": location}``
+    An action, once all vessels are out: the vessel in ``from`` moves to any location
+    without one of the player's vessels; the fleet must stay connected afterwards.
+``{"type": "fish", "area": area, "kind": kind}``
+    An action: take one token of ``kind`` (salmon, flatfish, herring, cod or amber) from an
+    area holding one of the player's vessels. Amber goes to the warehouse, fish to the hold
+    (at most 5 fish in the hold).
+``{"type": "unload", "port": port, "fish": {kind: count}, "demand"?: {kind: circle}}``
+    An action in a port holding one of the player's vessels: the given fish go from the
+    hold to the warehouse (at least one fish; only kinds the port buys). Module 1: for each
+    unloaded kind the port does not show yet, ``demand`` names the free circle (index into
+    the port's circles) where that kind's demand token goes; a -1 circle costs one fish of
+    that kind at every unloading and needs at least 2 fish when the demand is placed.
+``{"type": "take_contract", "contract": id}``
+    An action, module 2 only: take a contract no one holds (c1..c6), returning one's own.
+``{"type": "overboard", "kind": fish, "count": n}``
+    Free during one's turn: throw ``n`` fish of that kind from the hold out of the game.
+``{"type": "end_turn"}``
+    End the turn before the third action (the third action ends it by itself).
+``{"type": "produce", "token": 0..3, "kind": fish}``
+    At a passage of time, in secret: the number token goes face down on that empty
+    market space.
+``{"type": "produce", "token": "tax", "discard": {"hold"?: {fish: n}, "warehouse"?: {kind: n}}}``
+    At a passage of time: the tax, discarding exactly 2 goods (all one has, 0 or 1, when
+    the tax is the last token; with fewer than 2 goods it is only allowed as the last).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.api import Chance, Option, Result
+
+from . import bot, rules, scoring, views
+from .state import State, dump_state, load_state
+
+
+class MareBalticum:
+    slug = "mare_balticum"
+    title = "Mare Balticum"
+    version = 1
+    min_seats = 3
+    max_seats = 5
+    options = (
+        Option(
+            name="demand_management",
+            default=False,
+            label="Module 1: demand management",
+            help=(
+                "Ports start without demand. The first time a kind of fish is unloaded in a "
+                "port, the player puts that kind's demand token on one of the port's circles; "
+                "a -1 circle loses one fish of that kind at every unloading."
+            ),
+        ),
+        Option(
+            name="trade_contracts",
+            default=False,
+            label="Module 2: trade contracts",
+            help=(
+                "Adds a fourth action: take one of six contracts (two kinds of fish and two "
+                "amber). At the end, each complete set of four tokens for your contract "
+                "scores 7 points; the engine picks the best use of your warehouse."
+            ),
+        ),
+        Option(
+            name="seat_order",
+            default="as_listed",
+            choices=("as_listed", "random"),
+            label="Seat order",
+            help="Play in the order the players were listed, or in an order drawn by chance.",
+        ),
+    )
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+        return rules.setup(seats, options, chance)
+
+    def to_move(self, state: State) -> frozenset[int]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[dict]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
+        return rules.apply(state, seat, move, chance)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        return scoring.result(state)
+
+    def dump(self, state: State) -> dict:
+        return dump_state(state)
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return load_state(data)
+
+    def describe(
+        self, before: State, seat: int, move: Mapping[str, Any], after: State, viewer: int | None
+    ) -> list[str]:
+        return views.describe(before, seat, move, after, viewer)
+
+    def move_label(self, move: Mapping[str, Any]) -> str:
+        return views.move_label(move)
+
+    def bot_move(
+        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+    ) -> dict:
+        return bot.choose_move(view, legal_moves, rng)
+
+
+ENGINE = MareBalticum()
+
+__all__ = ["ENGINE", "MareBalticum"]

@@ -1,0 +1,527 @@
+"""Setup, whose move it is, the legal moves and applying a move (rules file, 'A turn').
+
+Move shapes are checked in ``moves.py``; this module checks each move against the rules
+and carries it out on a copy of the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations_with_replacement, product
+from typing import Any
+
+from engines.api import Chance, IllegalMove
+
+from . import flow
+from .data import (
+    ACTIONS_PER_TURN,
+    AREA_IDS,
+    BAG_KINDS,
+    CAPACITY,
+    CIRCLES,
+    CONTRACT_BY_ID,
+    CONTRACT_IDS,
+    DEMAND_TOKENS,
+    FISH,
+    GOODS,
+    HOLD_SIZE,
+    LOCATION_INDEX,
+    NAMES,
+    NEIGHBOURS,
+    PORT_IDS,
+    PRODUCTION_TOKENS,
+    TIME_TOKENS,
+    TOKENS,
+    VESSELS_BY_PLAYERS,
+)
+from .moves import check_shape
+from .state import OVER, START, TIME, TURN, State, replace_at
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "demand_management": False,
+    "trade_contracts": False,
+    "seat_order": "as_listed",
+}
+
+
+# --------------------------------------------------------------------------- setup
+def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+    if seats not in VESSELS_BY_PLAYERS:
+        raise ValueError("Mare Balticum is played by 3 to 5 players.")
+    chosen = {name: options.get(name, default) for name, default in DEFAULT_OPTIONS.items()}
+    state = State.__new__(State)
+    state.seats = seats
+    state.options = chosen
+    # Setup 1: seat order as given, or drawn seat by seat.
+    if chosen["seat_order"] == "random":
+        left = list(range(seats))
+        state.order = tuple(left.pop(chance.below(len(left))) for _ in range(seats))
+    else:
+        state.order = tuple(range(seats))
+    state.vessels = VESSELS_BY_PLAYERS[seats]
+    state.goods = {area: () for area in AREA_IDS}
+    state.fleets = ((),) * seats
+    state.holds = ((0,) * len(FISH),) * seats
+    state.warehouses = ((0,) * len(GOODS),) * seats
+    state.markets = ((None,) * len(FISH),) * seats
+    state.played = ((),) * seats
+    state.contracts = (None,) * seats
+    state.pending = ()
+    state.bag = tuple(TOKENS.get(kind, 0) for kind in BAG_KINDS)
+    state.removed = (0,) * len(GOODS)
+    state.time_track = 0
+    # Setup 2: fill the board in data order, then add the time tokens.
+    for area in AREA_IDS:
+        for _ in range(CAPACITY[area]):
+            flow.place_good(state, area, flow.draw(state, chance))
+    state.bag = replace_at(state.bag, flow.TIME_INDEX, TIME_TOKENS)
+    # Setup 3: deal the demand tokens (module 1: the circles start empty).
+    state.demand = {port: (None,) * len(CIRCLES[port]) for port in PORT_IDS}
+    if not chosen["demand_management"]:
+        state.demand = deal_demand(chance)
+    state.phase = START
+    state.turn = 0
+    state.round = 0
+    state.actions = 0
+    state.refill = ()
+    state.final_turns = None
+    state.events = ()
+    return state
+
+
+def deal_demand(chance: Chance) -> dict[str, tuple[str | None, ...]]:
+    """Deals the 8 demand tokens over the circles, again until no port shows a kind twice."""
+    while True:
+        left = [kind for kind in FISH for _ in range(DEMAND_TOKENS[kind])]
+        demand = {
+            port: tuple(left.pop(chance.below(len(left))) for _ in CIRCLES[port])
+            for port in PORT_IDS
+        }
+        if all(len(set(shown)) == len(shown) for shown in demand.values()):
+            return demand
+
+
+# --------------------------------------------------------------------------- whose move
+def to_move(state: State) -> frozenset[int]:
+    if state.phase == OVER:
+        return frozenset()
+    if state.phase == TIME:
+        return frozenset(seat for seat, choice in enumerate(state.pending) if choice is None)
+    return frozenset((state.order[state.turn],))
+
+
+# --------------------------------------------------------------------------- helpers
+def connected(locations: set[str]) -> bool:
+    if not locations:
+        return True
+    start = next(iter(locations))
+    seen = {start}
+    stack = [start]
+    while stack:
+        for near in NEIGHBOURS[stack.pop()]:
+            if near in locations and near not in seen:
+                seen.add(near)
+                stack.append(near)
+    return len(seen) == len(locations)
+
+
+def demand_left(state: State, kind: str) -> int:
+    shown = sum(circles.count(kind) for circles in state.demand.values())
+    return DEMAND_TOKENS[kind] - shown
+
+
+def goods_count(state: State, seat: int) -> int:
+    return sum(state.holds[seat]) + sum(state.warehouses[seat])
+
+
+def unplayed(state: State, seat: int) -> tuple[int | str, ...]:
+    return tuple(token for token in PRODUCTION_TOKENS if token not in state.played[seat])
+
+
+def name(location: str) -> str:
+    return NAMES[location]
+
+
+# --------------------------------------------------------------------------- legal moves
+def legal_moves(state: State, seat: int) -> list[dict]:
+    if seat not in to_move(state):
+        return []
+    if state.phase == START:
+        return [{"type": "place_start", "port": port} for port in PORT_IDS]
+    if state.phase == TIME:
+        return production_moves(state, seat)
+    moves = sail_moves(state, seat)
+    moves += fish_moves(state, seat)
+    for port in state.fleets[seat]:
+        if port in CIRCLES:
+            moves += unload_moves(state, seat, port)
+    if state.options["trade_contracts"]:
+        held = set(state.contracts)
+        moves += [
+            {"type": "take_contract", "contract": contract}
+            for contract in CONTRACT_IDS
+            if contract not in held
+        ]
+    for kind, count in zip(FISH, state.holds[seat], strict=True):
+        moves += [{"type": "overboard", "kind": kind, "count": n} for n in range(1, count + 1)]
+    moves.append({"type": "end_turn"})
+    return moves
+
+
+def sail_moves(state: State, seat: int) -> list[dict]:
+    fleet = state.fleets[seat]
+    own = set(fleet)
+    if len(fleet) < state.vessels:
+        targets = {near for location in fleet for near in NEIGHBOURS[location]} - own
+        return [{"type": "sail", "to": to} for to in sorted(targets, key=LOCATION_INDEX.get)]
+    moves = []
+    for source in fleet:
+        rest = own - {source}
+        targets = {near for location in rest for near in NEIGHBOURS[location]} - own
+        whole = connected(rest)
+        for to in sorted(targets, key=LOCATION_INDEX.get):
+            if whole or connected(rest | {to}):
+                moves.append({"type": "sail", "from": source, "to": to})
+    return moves
+
+
+def fish_moves(state: State, seat: int) -> list[dict]:
+    room = sum(state.holds[seat]) < HOLD_SIZE
+    moves = []
+    for area in state.fleets[seat]:
+        for kind in sorted(set(state.goods.get(area, ())), key=GOODS.index):
+            if room or kind == "amber":
+                moves.append({"type": "fish", "area": area, "kind": kind})
+    return moves
+
+
+def unload_moves(state: State, seat: int, port: str) -> list[dict]:
+    """Every choice of counts per kind (and, in module 1, of circles for new demand)."""
+    hold = state.holds[seat]
+    shown = state.demand[port]
+    free = [index for index, kind in enumerate(shown) if kind is None]
+    sellable = []
+    for kind, count in zip(FISH, hold, strict=True):
+        if count and (kind in shown or (state.options["demand_management"] and free)):
+            if kind in shown or demand_left(state, kind) > 0:
+                sellable.append((kind, count))
+    moves = []
+    for counts in product(*(range(count + 1) for _, count in sellable)):
+        fish = {kind: n for (kind, _), n in zip(sellable, counts, strict=True) if n}
+        if not fish:
+            continue
+        new = [kind for kind in fish if kind not in shown]
+        if len(new) > len(free):
+            continue
+        for circles in _circle_choices(port, free, [fish[kind] for kind in new]):
+            move = {"type": "unload", "port": port, "fish": fish}
+            if new:
+                move["demand"] = dict(zip(new, circles, strict=True))
+            moves.append(move)
+    return moves
+
+
+def _circle_choices(port: str, free: list[int], counts: list[int]) -> list[tuple[int, ...]]:
+    """Distinct free circles for the new kinds; a -1 circle needs at least 2 fish."""
+    choices = []
+    for circles in product(free, repeat=len(counts)):
+        if len(set(circles)) < len(circles):
+            continue
+        if any(CIRCLES[port][c] < 0 and n < 2 for c, n in zip(circles, counts, strict=True)):
+            continue
+        choices.append(circles)
+    return choices
+
+
+def production_moves(state: State, seat: int) -> list[dict]:
+    moves = []
+    market = state.markets[seat]
+    left = unplayed(state, seat)
+    for token in left:
+        if token == "tax":
+            moves += tax_moves(state, seat, last=len(left) == 1)
+        else:
+            moves += [
+                {"type": "produce", "token": token, "kind": kind}
+                for kind, placed in zip(FISH, market, strict=True)
+                if placed is None
+            ]
+    return moves
+
+
+def tax_moves(state: State, seat: int, last: bool) -> list[dict]:
+    sources = [("hold", kind, n) for kind, n in zip(FISH, state.holds[seat], strict=True) if n]
+    sources += [
+        ("warehouse", kind, n) for kind, n in zip(GOODS, state.warehouses[seat], strict=True) if n
+    ]
+    total = sum(n for _, _, n in sources)
+    if total < 2:
+        if not last:
+            return []
+        picks = [tuple((place, kind) for place, kind, _ in sources)]
+    else:
+        picks = []
+        for pair in combinations_with_replacement(range(len(sources)), 2):
+            if pair[0] == pair[1] and sources[pair[0]][2] < 2:
+                continue
+            picks.append(tuple(sources[i][:2] for i in pair))
+    moves = []
+    for pick in picks:
+        discard: dict[str, dict[str, int]] = {}
+        for place, kind in pick:
+            discard.setdefault(place, {})
+            discard[place][kind] = discard[place].get(kind, 0) + 1
+        moves.append({"type": "produce", "token": "tax", "discard": discard})
+    return moves
+
+
+# --------------------------------------------------------------------------- apply
+def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
+    if state.phase == OVER:
+        raise IllegalMove("The game is over: no more moves can be made.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+        raise IllegalMove("There is no such seat in this game.")
+    kind = check_shape(move)
+    if seat not in to_move(state):
+        raise IllegalMove("It is not your turn.")
+    if state.phase == START and kind != "place_start":
+        raise IllegalMove("First choose the port where your first vessel starts.")
+    if state.phase == TIME and kind != "produce":
+        raise IllegalMove("Time passes: play one of your production tokens first.")
+    if state.phase == TURN and kind in ("place_start", "produce"):
+        raise IllegalMove("That can only be done when time passes or at the start.")
+    new = state.copy()
+    events: list[dict] = []
+    ACTIONS[kind](new, seat, move, chance, events)
+    new.events = tuple(events)
+    return new
+
+
+def _place_start(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    port = move["port"]
+    if port not in CIRCLES:
+        raise IllegalMove("Your first vessel must start in one of the five ports.")
+    state.fleets = replace_at(state.fleets, seat, (port,))
+    events.append({"type": "place_start", "seat": seat, "port": port})
+    if state.turn == state.seats - 1:
+        state.phase = TURN
+        state.turn = 0
+        state.round = 1
+    else:
+        state.turn += 1
+
+
+def _sail(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    fleet = state.fleets[seat]
+    own = set(fleet)
+    to = move["to"]
+    if to not in LOCATION_INDEX:
+        raise IllegalMove("There is no such sea area or port.")
+    if to in own:
+        raise IllegalMove(f"You already have a vessel in {name(to)}.")
+    if len(fleet) < state.vessels:
+        if "from" in move:
+            raise IllegalMove(
+                "You still have vessels off the board: sailing puts one of them out first."
+            )
+        if not any(near in own for near in NEIGHBOURS[to]):
+            raise IllegalMove(f"A new vessel must go next to one of yours; {name(to)} is not.")
+        fleet = (*fleet, to)
+        events.append({"type": "launch", "seat": seat, "to": to})
+    else:
+        if "from" not in move:
+            raise IllegalMove("All your vessels are out: say which vessel sails.")
+        source = move["from"]
+        if source not in own:
+            raise IllegalMove(f"You have no vessel in {name(source)}.")
+        if not connected((own - {source}) | {to}):
+            raise IllegalMove(
+                f"Sailing from {name(source)} to {name(to)} would split your fleet: "
+                "your vessels must stay connected."
+            )
+        fleet = tuple(location for location in fleet if location != source) + (to,)
+        events.append({"type": "sail", "seat": seat, "from": source, "to": to})
+    state.fleets = replace_at(state.fleets, seat, tuple(sorted(fleet, key=LOCATION_INDEX.get)))
+    _action_done(state, chance, events)
+
+
+def _fish(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    area, kind = move["area"], move["kind"]
+    if area not in CAPACITY:
+        raise IllegalMove("Fish can only be taken from a sea area, not from a port.")
+    if area not in state.fleets[seat]:
+        raise IllegalMove(f"You have no vessel in {name(area)}.")
+    if kind not in state.goods[area]:
+        raise IllegalMove(f"There is no {kind} in {name(area)}.")
+    if kind == "amber":
+        state.warehouses = _add(state.warehouses, seat, GOODS.index(kind), 1)
+    else:
+        if sum(state.holds[seat]) >= HOLD_SIZE:
+            raise IllegalMove("Your hold is full: throw a fish overboard or fish amber.")
+        state.holds = _add(state.holds, seat, FISH.index(kind), 1)
+    goods = list(state.goods[area])
+    goods.remove(kind)
+    state.goods = dict(state.goods)
+    state.goods[area] = tuple(goods)
+    events.append({"type": "fish", "seat": seat, "area": area, "kind": kind})
+    _action_done(state, chance, events)
+
+
+def _unload(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    port, fish = move["port"], move["fish"]
+    placing = move.get("demand", {})
+    if port not in CIRCLES:
+        raise IllegalMove("Fish can only be unloaded in a port.")
+    if port not in state.fleets[seat]:
+        raise IllegalMove(f"You have no vessel in {name(port)}.")
+    hold = list(state.holds[seat])
+    for kind, count in fish.items():
+        if count > hold[FISH.index(kind)]:
+            raise IllegalMove(f"Your hold does not have {count} {kind}.")
+    shown = list(state.demand[port])
+    for kind in placing:
+        if kind not in fish:
+            raise IllegalMove(f"A demand token for {kind} is placed only when unloading {kind}.")
+    for kind in fish:
+        if kind in shown:
+            if kind in placing:
+                raise IllegalMove(f"{name(port)} already buys {kind}.")
+            continue
+        if not state.options["demand_management"]:
+            raise IllegalMove(f"{name(port)} does not buy {kind}.")
+        if demand_left(state, kind) <= 0:
+            raise IllegalMove(f"{kind.capitalize()} is already demanded in two ports.")
+        if None not in shown:
+            raise IllegalMove(f"{name(port)} does not buy {kind} and has no free demand circle.")
+        if kind not in placing:
+            raise IllegalMove(f"Choose the circle of {name(port)} where {kind} demand goes.")
+        circle = placing[kind]
+        if not 0 <= circle < len(shown) or shown[circle] is not None:
+            raise IllegalMove(f"That circle of {name(port)} is not free.")
+        if CIRCLES[port][circle] < 0 and fish[kind] < 2:
+            raise IllegalMove("Demand may not go on a -1 circle when unloading a single fish.")
+        shown[circle] = kind
+    warehouse = list(state.warehouses[seat])
+    removed = list(state.removed)
+    lost = []
+    for kind, count in fish.items():
+        hold[FISH.index(kind)] -= count
+        if CIRCLES[port][shown.index(kind)] < 0:
+            # Module 1: a -1 circle costs one fish of that kind at every unloading.
+            count -= 1
+            removed[GOODS.index(kind)] += 1
+            lost.append(kind)
+        warehouse[GOODS.index(kind)] += count
+    state.holds = replace_at(state.holds, seat, tuple(hold))
+    state.warehouses = replace_at(state.warehouses, seat, tuple(warehouse))
+    state.removed = tuple(removed)
+    if placing:
+        state.demand = dict(state.demand)
+        state.demand[port] = tuple(shown)
+    events.append(
+        {
+            "type": "unload",
+            "seat": seat,
+            "port": port,
+            "fish": dict(fish),
+            "demand": dict(placing),
+            "lost": lost,
+        }
+    )
+    _action_done(state, chance, events)
+
+
+def _take_contract(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    if not state.options["trade_contracts"]:
+        raise IllegalMove("Trade contracts are not used in this game.")
+    contract = move["contract"]
+    if contract not in CONTRACT_BY_ID:
+        raise IllegalMove("There is no such trade contract.")
+    if state.contracts[seat] == contract:
+        raise IllegalMove("You already hold that trade contract.")
+    if contract in state.contracts:
+        raise IllegalMove("Another player holds that trade contract.")
+    events.append(
+        {
+            "type": "take_contract",
+            "seat": seat,
+            "contract": contract,
+            "returned": state.contracts[seat],
+        }
+    )
+    state.contracts = replace_at(state.contracts, seat, contract)
+    _action_done(state, chance, events)
+
+
+def _overboard(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    kind, count = move["kind"], move["count"]
+    index = FISH.index(kind)
+    if count > state.holds[seat][index]:
+        raise IllegalMove(f"Your hold does not have {count} {kind}.")
+    state.holds = _add(state.holds, seat, index, -count)
+    removed_index = GOODS.index(kind)
+    state.removed = replace_at(state.removed, removed_index, state.removed[removed_index] + count)
+    events.append({"type": "overboard", "seat": seat, "kind": kind, "count": count})
+
+
+def _end_turn(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    flow.end_turn(state, chance, events)
+
+
+def _produce(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
+    token = move["token"]
+    if token in state.played[seat]:
+        raise IllegalMove("You have already played that production token.")
+    if token == "tax":
+        left = len(unplayed(state, seat))
+        have = goods_count(state, seat)
+        if have < 2 and left > 1:
+            raise IllegalMove(
+                "You need at least 2 goods to pay the tax; play a number token instead."
+            )
+        needed = min(2, have)
+        discard = move["discard"]
+        hold_out = discard.get("hold", {})
+        warehouse_out = discard.get("warehouse", {})
+        for kind, count in hold_out.items():
+            if count > state.holds[seat][FISH.index(kind)]:
+                raise IllegalMove(f"Your hold does not have {count} {kind}.")
+        for kind, count in warehouse_out.items():
+            if count > state.warehouses[seat][GOODS.index(kind)]:
+                raise IllegalMove(f"Your warehouse does not have {count} {kind}.")
+        paid = sum(hold_out.values()) + sum(warehouse_out.values())
+        if paid != needed:
+            raise IllegalMove(f"The tax costs exactly {needed} goods; you chose {paid}.")
+        choice = {"token": "tax", "discard": discard}
+    else:
+        kind = move["kind"]
+        if state.markets[seat][FISH.index(kind)] is not None:
+            raise IllegalMove(f"Your {kind} market space already holds a production token.")
+        choice = {"token": token, "kind": kind}
+    state.pending = replace_at(state.pending, seat, choice)
+    events.append({"type": "chosen", "seat": seat})
+    if None not in state.pending:
+        flow.resolve_production(state, chance, events)
+
+
+def _action_done(state: State, chance: Chance, events: list) -> None:
+    state.actions += 1
+    if state.actions >= ACTIONS_PER_TURN:
+        flow.end_turn(state, chance, events)
+
+
+def _add(rows: tuple, seat: int, index: int, amount: int) -> tuple:
+    row = rows[seat]
+    return replace_at(rows, seat, replace_at(row, index, row[index] + amount))
+
+
+ACTIONS = {
+    "place_start": _place_start,
+    "sail": _sail,
+    "fish": _fish,
+    "unload": _unload,
+    "take_contract": _take_contract,
+    "overboard": _overboard,
+    "end_turn": _end_turn,
+    "produce": _produce,
+}

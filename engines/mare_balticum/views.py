@@ -1,0 +1,284 @@
+"""What each viewer may see (``view``), readable history lines (``describe``) and short
+move labels (``move_label``).
+
+Views are built by adding what the viewer may know: the board, holds, warehouses, the
+bag's counts, demand and contracts are public; which number token lies on which market
+space, and a choice made during a passage of time, are shown to their owner only, until
+the game ends (rules file, 'Hidden information').
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .data import (
+    ACTIONS_PER_TURN,
+    AREA_IDS,
+    BAG_KINDS,
+    CIRCLES,
+    COLOURS,
+    CONTRACT_BY_ID,
+    CONTRACT_IDS,
+    FISH,
+    GOODS,
+    NAMES,
+    PORT_IDS,
+    TIME_TOKENS,
+)
+from .rules import to_move, unplayed
+from .scoring import result
+from .state import OVER, START, TIME, State, counts_json
+
+
+def colour(seat: int) -> str:
+    return COLOURS[seat]
+
+
+def phase_text(state: State) -> str:
+    if state.phase == OVER:
+        return "Game over"
+    if state.phase == START:
+        return f"Starting ports — {colour(state.order[state.turn])} chooses"
+    if state.phase == TIME:
+        return f"Passage of time {state.time_track} of {TIME_TOKENS - 1} — production"
+    who = colour(state.order[state.turn])
+    action = f"action {state.actions + 1} of {ACTIONS_PER_TURN}"
+    if state.final_turns is not None:
+        return f"Final turns ({state.final_turns} left) — {who}, {action}"
+    return f"Round {state.round} — {who}, {action}"
+
+
+def contract_text(contract: str) -> str:
+    needs = CONTRACT_BY_ID[contract]["needs"]
+    parts = [kind if n == 1 else f"{n} {kind}" for kind, n in needs.items()]
+    return " + ".join(parts)
+
+
+def view(state: State, seat: int | None) -> dict:
+    finished = state.phase == OVER
+    players = []
+    for other in range(state.seats):
+        player: dict[str, Any] = {
+            "seat": other,
+            "colour": colour(other),
+            "position": state.order.index(other),
+            "fleet": list(state.fleets[other]),
+            "vessels_off_board": state.vessels - len(state.fleets[other]),
+            "hold": counts_json(state.holds[other], FISH),
+            "hold_count": sum(state.holds[other]),
+            "warehouse": counts_json(state.warehouses[other], GOODS),
+            "warehouse_count": sum(state.warehouses[other]),
+            "played": [token for token in state.played[other]],
+            "unplayed": list(unplayed(state, other)),
+            "face_down": sum(1 for token in state.markets[other] if token is not None),
+            "contract": state.contracts[other],
+        }
+        if state.phase == TIME:
+            player["chosen"] = state.pending[other] is not None
+        if finished or other == seat:
+            player["market"] = dict(zip(FISH, state.markets[other], strict=True))
+        players.append(player)
+    data: dict[str, Any] = {
+        "game": "mare_balticum",
+        "seat": seat,
+        "to_move": sorted(to_move(state)),
+        "phase": phase_text(state),
+        "stage": state.phase,
+        "round": state.round,
+        "players": players,
+        "finished": finished,
+        "options": dict(state.options),
+        "order": list(state.order),
+        "current": None if state.phase in (TIME, OVER) else state.order[state.turn],
+        "actions_left": ACTIONS_PER_TURN - state.actions if state.phase != TIME else 0,
+        "vessels_per_player": state.vessels,
+        "goods": {area: list(state.goods[area]) for area in AREA_IDS},
+        "demand": {port: list(state.demand[port]) for port in PORT_IDS},
+        "circles": {port: list(CIRCLES[port]) for port in PORT_IDS},
+        "bag": {kind: state.bag[i] for i, kind in enumerate(BAG_KINDS)},
+        "bag_count": sum(state.bag),
+        "removed": counts_json(state.removed, GOODS),
+        "time_track": state.time_track,
+        "time_tokens": TIME_TOKENS,
+        "final_turns": state.final_turns,
+    }
+    if state.options.get("trade_contracts"):
+        held = set(state.contracts)
+        data["contracts"] = [
+            {"id": contract, "text": contract_text(contract), "held": contract in held}
+            for contract in CONTRACT_IDS
+        ]
+    if seat is not None and state.phase == TIME and state.pending[seat] is not None:
+        data["my_choice"] = dict(state.pending[seat])
+    if finished:
+        outcome = result(state)
+        assert outcome is not None
+        data["result"] = outcome.to_json()
+        data["scores"] = list(outcome.scores)
+    return data
+
+
+# --------------------------------------------------------------------------- labels
+def _fish_list(counts: Mapping[str, int]) -> str:
+    parts = [f"{count} {kind}" for kind, count in counts.items()]
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _token(token: int | str) -> str:
+    return "the tax" if token == "tax" else f"x{token}"
+
+
+def move_label(move: Mapping[str, Any]) -> str:
+    kind = move.get("type")
+    if kind == "place_start":
+        return f"Start in {NAMES[move['port']]}"
+    if kind == "sail":
+        if "from" in move:
+            return f"Sail from {NAMES[move['from']]} to {NAMES[move['to']]}"
+        return f"Put a new vessel out to {NAMES[move['to']]}"
+    if kind == "fish":
+        return f"Fish {move['kind']} in {NAMES[move['area']]}"
+    if kind == "unload":
+        label = f"Unload {_fish_list(move['fish'])} at {NAMES[move['port']]}"
+        for fish, circle in move.get("demand", {}).items():
+            label += f" ({fish} demand on the {CIRCLES[move['port']][circle]} circle)"
+        return label
+    if kind == "take_contract":
+        return f"Take contract {move['contract']} ({contract_text(move['contract'])})"
+    if kind == "overboard":
+        return f"Throw {move['count']} {move['kind']} overboard"
+    if kind == "end_turn":
+        return "End the turn"
+    if kind == "produce":
+        if move["token"] == "tax":
+            discard = move["discard"]
+            paid = [
+                f"{_fish_list(discard[place])} from the {place}"
+                for place in ("hold", "warehouse")
+                if place in discard
+            ]
+            return "Pay the tax" + (", discarding " + " and ".join(paid) if paid else "")
+        return f"Play x{move['token']} on {move['kind']}"
+    return str(kind)
+
+
+# --------------------------------------------------------------------------- describe
+def describe(
+    before: State, seat: int, move: Mapping[str, Any], after: State, viewer: int | None
+) -> list[str]:
+    lines: list[str] = []
+    refills: list[tuple[str, list[str]]] = []
+
+    def flush() -> None:
+        for area, kinds in refills:
+            lines.append(f"Refill: {NAMES[area]} gets {' and '.join(kinds)}.")
+        refills.clear()
+
+    for event in after.events:
+        what = event["type"]
+        who = colour(event["seat"]) if "seat" in event else ""
+        if what == "refill":
+            if refills and refills[-1][0] == event["area"]:
+                refills[-1][1].append(event["kind"])
+            else:
+                refills.append((event["area"], [event["kind"]]))
+            continue
+        flush()
+        if what == "place_start":
+            lines.append(f"{who} starts in {NAMES[event['port']]}.")
+        elif what == "launch":
+            lines.append(f"{who} puts a new vessel out to {NAMES[event['to']]}.")
+        elif what == "sail":
+            lines.append(f"{who} sails from {NAMES[event['from']]} to {NAMES[event['to']]}.")
+        elif what == "fish":
+            where = "warehouse" if event["kind"] == "amber" else "hold"
+            lines.append(
+                f"{who} fishes {event['kind']} in {NAMES[event['area']]} (to the {where})."
+            )
+        elif what == "unload":
+            lines += _unload_lines(who, event)
+        elif what == "take_contract":
+            line = f"{who} takes contract {event['contract']} ({contract_text(event['contract'])})"
+            if event["returned"]:
+                line += f", returning {event['returned']}"
+            lines.append(line + ".")
+        elif what == "overboard":
+            lines.append(f"{who} throws {event['count']} {event['kind']} overboard.")
+        elif what == "turn_ended":
+            lines.append(f"{who}'s turn ends.")
+        elif what == "time":
+            lines.append(
+                f"A passage of time token is drawn ({event['number']} of {TIME_TOKENS})"
+                f" while refilling {NAMES[event['area']]}."
+            )
+            if event["number"] < TIME_TOKENS:
+                lines.append("Every player now plays a production token in secret.")
+        elif what == "final_turns":
+            lines.append(f"Winter is coming: {event['turns']} more turns, then the game ends.")
+        elif what == "bag_empty":
+            lines.append("The bag is empty: the refill stops.")
+        elif what == "chosen":
+            if viewer == event["seat"]:
+                lines.append(f"You play {_choice_text(move)}.")
+            else:
+                lines.append(f"{who} has chosen a production token.")
+        elif what == "production":
+            lines += _production_lines(event, viewer)
+        elif what == "game_over":
+            lines += _game_over_lines(after)
+    flush()
+    return lines
+
+
+def _choice_text(move: Mapping[str, Any]) -> str:
+    if move["token"] == "tax":
+        return "the tax token" + move_label(move).removeprefix("Pay the tax")
+    return f"x{move['token']} face down on your {move['kind']} market space"
+
+
+def _unload_lines(who: str, event: Mapping[str, Any]) -> list[str]:
+    port = NAMES[event["port"]]
+    lines = [f"{who} unloads {_fish_list(event['fish'])} at {port}."]
+    for kind, circle in event["demand"].items():
+        lines.append(
+            f"{port} now buys {kind} (demand token on its {CIRCLES[event['port']][circle]} circle)."
+        )
+    for kind in event["lost"]:
+        lines.append(f"One {kind} is lost to the -1 circle.")
+    return lines
+
+
+def _production_lines(event: Mapping[str, Any], viewer: int | None) -> list[str]:
+    lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
+    for choice in event["choices"]:
+        who = colour(choice["seat"])
+        if choice["token"] == "tax":
+            paid = [
+                f"{_fish_list(choice['discard'][place])} from the {place}"
+                for place in ("hold", "warehouse")
+                if place in choice["discard"]
+            ]
+            text = " and ".join(paid) if paid else "nothing (no goods)"
+            lines.append(f"{who} pays the tax, discarding {text}.")
+        elif choice["seat"] == viewer:
+            lines.append(f"You placed x{choice['token']} on your {choice['kind']} market space.")
+        else:
+            lines.append(f"{who} places x{choice['token']} face down on a market space.")
+    return lines
+
+
+def _game_over_lines(state: State) -> list[str]:
+    outcome = result(state)
+    assert outcome is not None
+    lines = ["The sea freezes over: the game is over."]
+    for detail in outcome.breakdown["seats"]:
+        line = f"{colour(detail['seat'])}: {detail['total']} points"
+        if detail["contract_sets"]:
+            line += f" ({detail['contract_sets']} contract sets for {detail['contract_points']})"
+        lines.append(line + ".")
+    names = " and ".join(colour(seat) for seat in outcome.winners)
+    lines.append(f"{names} {'win' if len(outcome.winners) > 1 else 'wins'}.")
+    return lines
