@@ -177,18 +177,28 @@ class EventStore:
                         state=engine.dump(state),
                     )
                 )
+        game_id = rows[0]["game_id"]
+        try:
+            session.flush()
+        except IntegrityError:
+            self._lost_race(session, game_id, rows[0]["seq"] - 1)
 
     def commit(self, session: Session, game_id: str, expected_head: int) -> None:
         """Commits, turning a lost race on the primary key into :class:`Conflict`."""
         try:
             session.commit()
         except (IntegrityError, OperationalError) as error:
-            session.rollback()
             if isinstance(error, OperationalError) and "locked" not in str(error).lower():
+                session.rollback()
                 raise
-            fresh = session.get(Game, game_id)
-            fresh_seq = fresh.head_seq if fresh is not None else expected_head
-            raise Conflict("The game moved on: someone else moved first.", fresh_seq) from None
+            self._lost_race(session, game_id, expected_head)
+
+    def _lost_race(self, session: Session, game_id: str, expected_head: int) -> None:
+        """Rolls back a write that collided on the key and raises :class:`Conflict`."""
+        session.rollback()
+        fresh = session.get(Game, game_id)
+        fresh_seq = fresh.head_seq if fresh is not None else expected_head
+        raise Conflict("The game moved on: someone else moved first.", fresh_seq) from None
 
     def drop_snapshots(self, session: Session, game_id: str) -> None:
         session.exec(delete(Snapshot).where(Snapshot.game_id == game_id))

@@ -6,7 +6,8 @@ setup that only they see until the end, when it is added to their score. The fir
 bank ``target`` points ends the game. Chance: die rolls and bonus draws. Hidden
 information: the bonus cards.
 
-Moves: ``{"type": "roll"}``, ``{"type": "stop"}``.
+Moves: ``{"type": "roll"}`` (one die), ``{"type": "roll", "dice": n}`` (n dice at once,
+2 to 20: all are lost if any shows a 1), ``{"type": "stop"}``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.api import IllegalMove, MalformedMove, Option, Result
+
+MAX_DICE = 20
 
 
 class Pig:
@@ -50,25 +53,36 @@ class Pig:
     def legal_moves(self, state: dict, seat: int) -> list[dict]:
         if seat not in self.to_move(state):
             return []
-        return [{"type": "roll"}, {"type": "stop"}]
+        return [
+            {"type": "roll"},
+            {"type": "stop"},
+            *({"type": "roll", "dice": n} for n in range(2, MAX_DICE + 1)),
+        ]
 
     def apply(self, state: dict, seat: int, move: Mapping[str, Any], chance) -> dict:
         if state["over"]:
             raise IllegalMove("The game is over.")
         if seat != state["turn"]:
             raise IllegalMove("It is not your turn.")
-        if not isinstance(move, Mapping) or set(move) != {"type"}:
+        if not isinstance(move, Mapping) or not set(move) <= {"type", "dice"}:
             raise MalformedMove("A move is {'type': 'roll'} or {'type': 'stop'}.")
+        dice = move.get("dice", 1)
+        if (
+            type(dice) is not int
+            or not 1 <= dice <= MAX_DICE
+            or ("dice" in move and (move["type"] != "roll" or dice == 1))
+        ):
+            raise MalformedMove(f"Roll 2 to {MAX_DICE} dice, or leave out 'dice' for one.")
         new = {**state, "scores": list(state["scores"])}
         seats = len(state["scores"])
         if move["type"] == "roll":
-            die = chance.below(6) + 1
+            rolled = [chance.below(6) + 1 for _ in range(dice)]
             new["rolls"] = state["rolls"] + 1
-            if die == 1:
+            if 1 in rolled:
                 new["pot"] = 0
                 new["turn"] = (seat + 1) % seats
             else:
-                new["pot"] = state["pot"] + die
+                new["pot"] = state["pot"] + sum(rolled)
         elif move["type"] == "stop":
             new["scores"][seat] += state["pot"]
             new["pot"] = 0
@@ -124,10 +138,12 @@ class Pig:
         if move["type"] == "roll":
             if after["pot"] == 0:
                 return [f"{name} rolls a 1 and loses the turn's points."]
-            return [f"{name} rolls a {after['pot'] - before['pot']} (turn: {after['pot']})."]
+            return [f"{name} rolls {after['pot'] - before['pot']} (turn: {after['pot']})."]
         return [f"{name} stops and banks {before['pot']} points."]
 
     def move_label(self, move: Mapping[str, Any]) -> str:
+        if move.get("type") == "roll" and move.get("dice", 1) > 1:
+            return f"Roll {move['dice']} dice"
         return {"roll": "Roll the die", "stop": "Stop and bank"}.get(move.get("type"), "?")
 
     def bot_move(self, view: Mapping, legal_moves: Sequence[dict], rng: random.Random) -> dict:

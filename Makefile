@@ -1,0 +1,50 @@
+# Two commands for a newcomer: `make run` and `make test`. See README.md.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+
+.PHONY: run test soak lint bench system-deps clean
+
+$(PY):
+	@$(PYTHON) -m venv $(VENV) || (scripts/install-system-deps.sh venv && $(PYTHON) -m venv $(VENV))
+
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	@touch $@
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	@touch $@ $(RUN_STAMP)
+
+## run: install, initialise var/pbem.sqlite3 and serve http://127.0.0.1:5000 with demo games
+run: $(RUN_STAMP)
+	$(VENV)/bin/pbem serve
+
+## test: install everything the tests need (Debian packages too), then ruff and pytest
+test: $(TEST_STAMP) system-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/pytest -q
+
+## soak: the same tests' long self-play and soak counts
+soak: $(TEST_STAMP) system-deps
+	PBEM_SOAK=1 $(VENV)/bin/pytest -q -m soak
+
+lint: $(TEST_STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+## bench: the event store and replay figures
+bench: $(RUN_STAMP)
+	$(VENV)/bin/pbem bench
+
+system-deps:
+	@scripts/install-system-deps.sh
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache test-artifacts
