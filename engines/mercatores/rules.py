@@ -413,7 +413,7 @@ def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> S
     if seat not in to_move(state):
         raise IllegalMove(f"It is not your turn: {SEAT_NAMES[state.turn]} is to move.")
     if move["type"] != state.step:
-        raise IllegalMove(WRONG_STEP[state.step])
+        raise IllegalMove(wrong_step(state, seat, move["type"]))
     if state.step == TRADE:
         return apply_trade(state, seat, move, chance)
     if state.step == LOAD:
@@ -429,6 +429,19 @@ WRONG_STEP = {
     TAX: "First pay the tax: discard one goods card from your resources.",
     CASH: "Now cash in one goods pile or one special card.",
 }
+
+
+def wrong_step(state: State, seat: int, kind: str) -> str:
+    """Why a move of this type is not the one expected now."""
+    if kind == TAX and state.step == CASH:
+        if seat == state.unloading:
+            return "You hold the Unloading card, so you pay no tax: " + WRONG_STEP[CASH].lower()
+        return "You owe no more tax this turn: " + WRONG_STEP[CASH].lower()
+    if kind in (TAX, CASH) and state.phase == INVESTMENT:
+        return "Taxes and cash-ins belong to the profit phase. " + WRONG_STEP[state.step]
+    if kind in (TRADE, LOAD) and state.phase == PROFIT:
+        return "The investment phase is over. " + WRONG_STEP[state.step]
+    return WRONG_STEP[state.step]
 
 
 def apply_trade(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
