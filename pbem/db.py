@@ -17,9 +17,9 @@ def make_engine(url: str, **kwargs) -> SqlEngine:
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs
-        )
+        connect_args = {"check_same_thread": False, "timeout": 30, **kwargs.pop("connect_args", {})}
+        kwargs.pop("pool_size", None)
+        engine = create_engine(url, connect_args=connect_args, **kwargs)
 
         @event.listens_for(engine, "connect")
         def _on_connect(dbapi_connection, _record):

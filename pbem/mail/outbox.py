@@ -1,9 +1,308 @@
-"""The outbox: mail rows written in the same transaction as the event that caused them."""
+"""The outbox: mail rows written in the same transaction as the event that caused them.
+
+:func:`install` adds :func:`on_transition` to the game service's listeners. For every
+appended batch of events it keeps each seat's clock (:class:`SeatClock`: when the turn
+began, the next reminder, the deadline) and writes the mails the batch calls for:
+
+- ``invitation`` to every person at creation (with the seed commitment and the link);
+- ``your_turn`` to each seat that *became* due (never again while it stays due), with
+  what happened since its last move as that seat may see it;
+- ``game_over`` to every person when the game ends, with the result and the seed.
+
+Reminders, deadlines and digests come from the sweep (:mod:`pbem.scheduler`), rescue
+notices from :mod:`pbem.rescue`; all of them go through :func:`enqueue`.
+"""
 
 from __future__ import annotations
 
+import secrets
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engines.api import Engine
+from pbem.log import MOVE_KINDS, fold
+from pbem.log import Folded as _Folded
+from pbem.mail import render
+from pbem.mail.models import Mail, SeatClock, SeatLink, naive
+from pbem.models import Game, Seat
+from pbem.service import Transition
+
+HISTORY_LIMIT = 40
 
 
 def install(runtime: Any) -> None:
     """Adds the outbox listener to the runtime's game service."""
+    runtime.service.listeners.append(partial(on_transition, runtime))
+
+
+def secret(runtime: Any) -> str:
+    """The server's secret key, read once per runtime."""
+    if "secret_key" not in runtime.extras:
+        runtime.extras["secret_key"] = runtime.secret_key
+    return runtime.extras["secret_key"]
+
+
+# The listener ------------------------------------------------------------------------
+
+
+def on_transition(runtime: Any, session: Session, transition: Transition) -> None:
+    """Keeps the seats' clocks and writes this batch's mails, inside its transaction."""
+    game = transition.game
+    now = naive(runtime.clock())
+    seats = {row.seat: row for row in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    clocks = {
+        row.seat: row
+        for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
+    }
+    created = transition.events[0]["kind"] == "created"
+    newly_due = transition.due_after - transition.due_before
+    for number, seat in seats.items():
+        clock = clocks.get(number)
+        if clock is None:
+            clock = clocks[number] = SeatClock(game_id=game.id, seat=number)
+        if created and transition.tokens and transition.tokens[number]:
+            store_link(session, runtime, game.id, number, transition.tokens[number])
+        if number not in transition.due_after or transition.finished:
+            stop_turn(clock)
+        elif number in newly_due and not seat.is_bot:
+            start_turn(clock, game.policy, now)
+        session.add(clock)
+    if created and transition.tokens:
+        for number, seat in seats.items():
+            mail_seat(
+                session,
+                runtime,
+                game,
+                seat,
+                "invitation",
+                f"invitation:{game.id}:{number}:{game.head_seq}",
+                due=number in transition.due_after,
+                deadline=clocks[number].deadline_at,
+            )
+    elif transition.finished:
+        _game_over(session, runtime, transition, seats)
+    elif not created:
+        for number in sorted(newly_due):
+            seat = seats[number]
+            if seat.notify != "every_turn":
+                continue
+            mail_seat(
+                session,
+                runtime,
+                game,
+                seat,
+                "your_turn",
+                f"your_turn:{game.id}:{number}:{game.head_seq}",
+                lines=since_last_move(session, runtime, game, transition.engine, seat),
+                others=[seats[other].name for other in sorted(transition.due_after - {number})],
+                deadline=clocks[number].deadline_at,
+            )
+
+
+def start_turn(clock: SeatClock, policy: dict[str, Any], now: datetime) -> None:
+    """Starts a seat's timers for a new turn (after any vacation it is on)."""
+    clock.turn_since = now
+    clock.reminders = 0
+    base = max(now, clock.paused_until) if clock.paused_until else now
+    first = float(policy.get("reminder_after_hours", 0))
+    days = float(policy.get("deadline_after_days", 0))
+    clock.remind_at = base + timedelta(hours=first) if first > 0 else None
+    clock.deadline_at = base + timedelta(days=days) if days > 0 else None
+
+
+def stop_turn(clock: SeatClock) -> None:
+    clock.turn_since = None
+    clock.remind_at = None
+    clock.deadline_at = None
+    clock.reminders = 0
+
+
+def _game_over(
+    session: Session, runtime: Any, transition: Transition, seats: dict[int, Seat]
+) -> None:
+    game = transition.game
+    sent = set(
+        session.exec(
+            select(Mail.key).where(Mail.game_id == game.id, Mail.kind == "game_over")
+        )
+    )
+    seed = next(
+        (row["payload"]["seed"] for row in transition.events if row["kind"] == "seed_revealed"),
+        "",
+    )
+    result = game.result or {"scores": [], "winners": [], "reason": ""}
+    standings = [
+        {
+            "name": seats[number].name,
+            "score": score,
+            "winner": number in result["winners"],
+        }
+        for number, score in enumerate(result["scores"])
+        if number in seats
+    ]
+    for number, seat in seats.items():
+        key = f"game_over:{game.id}:{number}"
+        if key in sent:
+            continue
+        mail_seat(
+            session,
+            runtime,
+            game,
+            seat,
+            "game_over",
+            key,
+            lines=since_last_move(session, runtime, game, transition.engine, seat),
+            standings=standings,
+            reason=result.get("reason", ""),
+            seed=seed,
+        )
+
+
+# What happened since a seat's last move ---------------------------------------------
+
+
+def since_last_move(
+    session: Session, runtime: Any, game: Game, engine: Engine, seat: Seat
+) -> list[str]:
+    """The history lines since ``seat`` last moved, as that seat may see them."""
+    from pbem.rescue import describe_admin
+
+    store = runtime.service.store
+    start = max(seat.last_move_seq or 0, game.head_seq - HISTORY_LIMIT, 0)
+    state = store.state_at(session, game, engine, start)
+    lines: list[str] = []
+    for row in store.rows(session, game.id, after=start):
+        if row["kind"] == "take_back":
+            after = store.state_at(session, game, engine, row["seq"])
+        else:
+            after = fold(engine, [row], _Folded(state, row["seq"] - 1)).state
+        if row["kind"] in MOVE_KINDS:
+            lines.extend(engine.describe(state, row["seat"], row["payload"]["move"], after, seat.seat))
+        else:
+            line = describe_admin(row)
+            if line:
+                lines.append(line)
+        state = after
+    return lines
+
+
+# Links -------------------------------------------------------------------------------
+
+
+def store_link(session: Session, runtime: Any, game_id: str, seat: int, token: str) -> None:
+    """Keeps a seat's current token sealed, so later mails can carry the link."""
+    from pbem.service import hash_token
+
+    link = session.get(SeatLink, (game_id, seat)) or SeatLink(game_id=game_id, seat=seat)
+    link.sealed = render.seal(secret(runtime), token)
+    link.token_hash = hash_token(token)
+    session.add(link)
+
+
+def seat_token(session: Session, runtime: Any, seat: Seat) -> str | None:
+    """The seat's current link token, if the outbox holds it (not for a revoked one)."""
+    link = session.get(SeatLink, (seat.game_id, seat.seat))
+    if link is None or seat.token_hash is None or link.token_hash != seat.token_hash:
+        return None
+    return render.unseal(secret(runtime), link.sealed)
+
+
+def settings_link(runtime: Any, seat: Seat) -> str:
+    return render.settings_url(
+        runtime.config, secret(runtime), seat.game_id, seat.seat, seat.token_hash or ""
+    )
+
+
+# Writing mails -----------------------------------------------------------------------
+
+
+def mail_seat(
+    session: Session,
+    runtime: Any,
+    game: Game,
+    seat: Seat,
+    kind: str,
+    key: str,
+    **extra: Any,
+) -> Mail | None:
+    """Writes a mail of ``kind`` to a seat's player (none for a bot or a seat without an
+    address), with the context every seat mail shares."""
+    if seat.is_bot or not seat.email:
+        return None
+    token = seat_token(session, runtime, seat)
+    deadline = extra.pop("deadline", None)
+    context = {
+        "title": game.title,
+        "game_id": game.id,
+        "name": seat.name,
+        "seat": seat.seat,
+        "link": render.play_url(runtime.config, token) if token else "",
+        "settings": settings_link(runtime, seat) if seat.token_hash else "",
+        "head_hash": game.head_hash,
+        "head_seq": game.head_seq,
+        "phase": game.phase,
+        "commitment": game.commitment,
+        "policy": game.policy,
+        "deadline": render.when(deadline, seat.timezone),
+        "lines": [],
+        "others": [],
+        **extra,
+    }
+    return enqueue(
+        session,
+        runtime,
+        kind,
+        key=key,
+        recipient=seat.email,
+        context=context,
+        game_id=game.id,
+        seat=seat.seat,
+        unsubscribe=context["settings"],
+    )
+
+
+def enqueue(
+    session: Session,
+    runtime: Any,
+    kind: str,
+    *,
+    key: str,
+    recipient: str,
+    context: dict[str, Any],
+    game_id: str | None = None,
+    seat: int | None = None,
+    unsubscribe: str = "",
+) -> Mail:
+    """Renders a mail and adds it to the outbox in the open transaction."""
+    subject, text, html = render.render(kind, {"base_url": render.base_url(runtime.config), **context})
+    host = render.domain(runtime.config["mail"]["sender"])
+    now = naive(runtime.clock())
+    thread = f"<{game_id}.{seat}@{host}>" if game_id is not None else ""
+    if kind == "invitation":
+        message_id = thread
+    else:
+        message_id = f"<{kind}.{secrets.token_hex(8)}.{game_id or 'pbem'}@{host}>"
+    mail = Mail(
+        key=key[:200],
+        kind=kind,
+        game_id=game_id,
+        seat=seat,
+        recipient=recipient,
+        subject=subject,
+        body_text=text,
+        body_html=html,
+        message_id=message_id,
+        thread_id=thread if thread != message_id else "",
+        unsubscribe=unsubscribe,
+        next_attempt_at=now,
+        created_at=now,
+    )
+    session.add(mail)
+    return mail
+
+
+def has_mail(session: Session, key: str) -> bool:
+    return session.exec(select(col(Mail.id)).where(Mail.key == key)).first() is not None

@@ -1,0 +1,175 @@
+"""``pbem bench``: figures for the event store, as medians of several runs.
+
+- events appended per second through the game service (SQLite, and PostgreSQL when
+  reachable), one move per transaction as in play;
+- replay speed: events folded per second through the engine from recorded draws;
+- the time to load the head state of games with 100, 1,000 and 10,000 events: from the
+  cached head state, from the newest snapshot plus the events after it, and by replaying
+  the whole log without snapshots.
+
+It uses the small fixture engine (``tests/fixture_engine.py``) so the figures measure
+the platform, not a game's rules.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from engines import REGISTRY
+from pbem.chance import RecordingChance
+from pbem.config import ROOT
+from pbem.db import init_db, make_engine
+from pbem.log import fold, timestamp
+from pbem.service import GameService, SeatSpec
+
+DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def fixture_engine():
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.fixture_engine import PIG
+
+    REGISTRY.setdefault(PIG.slug, PIG)
+    return PIG
+
+
+def median_of(runs: int, measure: Callable[[], float]) -> float:
+    return statistics.median(measure() for _ in range(runs))
+
+
+def next_move(state: dict) -> dict:
+    return {"type": "stop"} if state["pot"] >= 6 else {"type": "roll"}
+
+
+def bulk_game(service: GameService, events: int) -> str:
+    """A game of ``events`` events, written in large transactions (setup for the bench)."""
+    engine = fixture_engine()
+    created = service.create_game(
+        engine.slug, [SeatSpec("A"), SeatSpec("B")], {"target": 10**9}, seed=b"\x01" * 32
+    )
+    game_id = created.game_id
+    head = service.head(game_id)
+    state, prev, seq = head.state, head.hash, head.seq
+    seed = b"\x01" * 32
+    while seq < events:
+        rows, states = [], []
+        with service.session() as session:
+            game = service.store.game(session, game_id)
+            for _ in range(min(1000, events - seq)):
+                seq += 1
+                seat = min(engine.to_move(state))
+                move = next_move(state)
+                chance = RecordingChance(seed, game_id, seq)
+                state = engine.apply(state, seat, move, chance)
+                row = service.store.new_row(
+                    game_id,
+                    seq,
+                    prev,
+                    "move",
+                    seat,
+                    {"move": move},
+                    chance.drawn,
+                    service.store.digest(engine, state),
+                    "bench",
+                    timestamp(service.clock()),
+                )
+                prev = row["hash"]
+                rows.append(row)
+                states.append(state)
+            service.store.add_rows(session, engine, rows, states)
+            game.head_seq, game.head_hash, game.head_state = seq, prev, engine.dump(state)
+            session.add(game)
+            session.commit()
+    return game_id
+
+
+def append_rate(service: GameService, moves: int = 300) -> float:
+    """Moves per second through ``submit_move`` (one transaction each)."""
+    created = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {"target": 10**9})
+    head = service.head(created.game_id)
+    state, seq = head.state, head.seq
+    start = time.perf_counter()
+    for _ in range(moves):
+        seat = min(head.engine.to_move(state))
+        outcome = service.submit_move(created.game_id, seat, next_move(state), seq)
+        state, seq = outcome.state, outcome.seq
+    return moves / (time.perf_counter() - start)
+
+
+def replay_rate(service: GameService, game_id: str, check_hashes: bool = False) -> float:
+    engine = fixture_engine()
+    rows = service.events(game_id)
+    start = time.perf_counter()
+    fold(engine, rows, check_hashes=check_hashes)
+    return len(rows) / (time.perf_counter() - start)
+
+
+def head_times(service: GameService, game_id: str) -> dict[str, float]:
+    """Seconds to load the head state three ways."""
+    times = {}
+    with service.session() as session:
+        start = time.perf_counter()
+        service.store.head(session, game_id, use_cache=True)
+        times["cached head"] = time.perf_counter() - start
+        game = service.store.game(session, game_id)
+        engine = fixture_engine()
+        start = time.perf_counter()
+        service.store.state_at(session, game, engine, game.head_seq, use_snapshots=True)
+        times["snapshot + tail"] = time.perf_counter() - start
+        start = time.perf_counter()
+        service.store.state_at(session, game, engine, game.head_seq, use_snapshots=False)
+        times["full replay"] = time.perf_counter() - start
+    return times
+
+
+def bench_database(label: str, url: str, runs: int, connect_args: dict | None = None) -> None:
+    db = make_engine(url, connect_args=connect_args or {})
+    init_db(db)
+    service = GameService(db, snapshot_every=50)
+    rate = median_of(runs, lambda: append_rate(service))
+    print(f"[{label}] events appended per second (submit_move, one per transaction): {rate:,.0f}")
+    games = {size: bulk_game(service, size) for size in (100, 1_000, 10_000)}
+    rate = median_of(runs, lambda: replay_rate(service, games[10_000]))
+    print(f"[{label}] replay speed: {rate:,.0f} events per second (10,000-event log)")
+    rate = median_of(runs, lambda: replay_rate(service, games[10_000], check_hashes=True))
+    print(f"[{label}] replay checking every state hash: {rate:,.0f} events per second")
+    print(f"[{label}] time to load the head state (median of {runs} runs, milliseconds):")
+    results = {}
+    for size, game_id in games.items():
+        samples = [head_times(service, game_id) for _ in range(runs)]
+        results[size] = {key: statistics.median(s[key] for s in samples) for key in samples[0]}
+        cells = "  ".join(f"{key}: {value * 1000:8.2f}" for key, value in results[size].items())
+        print(f"    {size:>6} events  {cells}")
+    for key in ("cached head", "snapshot + tail"):
+        ratio = results[10_000][key] / results[100][key]
+        print(f"[{label}] 10,000 vs 100 events, {key}: {ratio:.2f}x")
+    db.dispose()
+
+
+def main(runs: int = 5, postgres_url: str | None = None) -> None:
+    fixture_engine()
+    with tempfile.TemporaryDirectory() as folder:
+        bench_database("SQLite", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", runs)
+    url = postgres_url or DEFAULT_POSTGRES
+    try:
+        import sqlalchemy
+
+        admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
+        schema = f"pbem_bench_{int(time.time())}"
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    except Exception as error:  # noqa: BLE001 - report and carry on without PostgreSQL
+        print(f"[PostgreSQL] skipped: {error}")
+        return
+    try:
+        bench_database("PostgreSQL", url, runs, {"options": f"-csearch_path={schema}"})
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.dispose()

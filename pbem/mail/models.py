@@ -1,0 +1,109 @@
+"""Mail's tables: the outbox, each seat's clock (reminders and deadline), sealed links,
+rescue votes and the worker's heartbeat.
+
+All times here are naive UTC (both databases store them so); :func:`naive` converts.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, Index, Text
+from sqlmodel import Field, SQLModel
+
+
+def naive(moment: datetime) -> datetime:
+    """``moment`` as a naive UTC datetime, the form stored in these tables."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+class Mail(SQLModel, table=True):
+    """One mail of the outbox, written in the transaction of the event that caused it.
+
+    ``key`` is unique: a reminder or a digest recorded twice collides instead of going out
+    twice. The dispatcher claims rows by setting ``status='sending'`` with a lease.
+    """
+
+    __tablename__ = "mail_outbox"
+    __table_args__ = (Index("ix_mail_outbox_ready", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=200, unique=True)
+    kind: str = Field(max_length=32)
+    game_id: str | None = Field(default=None, max_length=32, index=True)
+    seat: int | None = None
+    recipient: str = Field(max_length=320)
+    subject: str = Field(max_length=300)
+    body_text: str = Field(sa_column=Column(Text, nullable=False))
+    body_html: str = Field(sa_column=Column(Text, nullable=False))
+    message_id: str = Field(max_length=200)
+    thread_id: str = Field(default="", max_length=200)
+    unsubscribe: str = Field(default="", max_length=500)
+    status: str = Field(default="pending", max_length=16)
+    attempts: int = 0
+    next_attempt_at: datetime
+    lease_owner: str = Field(default="", max_length=64)
+    lease_until: datetime | None = None
+    last_error: str = Field(default="", max_length=500)
+    created_at: datetime
+    sent_at: datetime | None = None
+
+
+class SeatClock(SQLModel, table=True):
+    """A seat's timers for its current turn: next reminder, deadline, vacation.
+
+    ``turn_since`` names the turn (when the seat became due); the sweep advances
+    ``remind_at`` and clears ``deadline_at`` with conditional updates, so two sweeps
+    never act twice on one turn.
+    """
+
+    __tablename__ = "seat_clocks"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    turn_since: datetime | None = None
+    remind_at: datetime | None = Field(default=None, index=True)
+    deadline_at: datetime | None = Field(default=None, index=True)
+    reminders: int = 0
+    paused_until: datetime | None = None
+    vacation_days_used: float = 0.0
+
+
+class SeatLink(SQLModel, table=True):
+    """A seat's current link token, sealed with the server's key so mails can carry it.
+
+    The seats table keeps only the token's hash; a seal whose hash no longer matches
+    belongs to a revoked link and is never used.
+    """
+
+    __tablename__ = "seat_links"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    sealed: str = Field(max_length=300)
+    token_hash: str = Field(max_length=64)
+
+
+class RescueVote(SQLModel, table=True):
+    """One seat's vote for a rescue action (``action`` names it with its arguments)."""
+
+    __tablename__ = "rescue_votes"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    action: str = Field(primary_key=True, max_length=400)
+    voter: int = Field(primary_key=True)
+    created_at: datetime
+
+
+class Heartbeat(SQLModel, table=True):
+    """The worker's last sign of life, for the health page."""
+
+    __tablename__ = "worker_heartbeats"
+
+    name: str = Field(primary_key=True, max_length=100)
+    pid: int
+    started_at: datetime
+    beat_at: datetime
+    last_sweep: str = Field(default="", max_length=300)

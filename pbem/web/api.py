@@ -1,0 +1,76 @@
+"""The JSON API: a game's spectator view, a seat's view with its legal moves, and moves.
+
+A move is posted as ``{"move": {...}, "expected_seq": N}`` with ``Content-Type:
+application/json`` (which a cross-site form cannot send, so no CSRF token is needed).
+A stale seq answers 409 with ``fresh_seq``; an illegal move 422 with the engine's reason.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, request
+
+from pbem.errors import BadInput
+from pbem.web.openapi import OPENAPI
+from pbem.web.present import runtime
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def game_summary(game) -> dict:
+    return {
+        "id": game.id,
+        "game": game.engine,
+        "title": game.title,
+        "status": game.status,
+        "seq": game.head_seq,
+        "head_hash": game.head_hash,
+        "to_move": list(game.to_move or []),
+        "phase": game.phase,
+    }
+
+
+@bp.get("/games/<game_id>")
+def spectator(game_id: str):
+    head = runtime().service.head(game_id)
+    return jsonify({**game_summary(head.game), "view": head.engine.view(head.state, None)})
+
+
+def seat_answer(token: str) -> dict:
+    service = runtime().service
+    seat = service.seat_for_token(token)
+    head = service.head(seat.game_id)
+    due = seat.seat in head.engine.to_move(head.state)
+    legal = head.engine.legal_moves(head.state, seat.seat) if due else []
+    return {
+        **game_summary(head.game),
+        "seat": seat.seat,
+        "view": head.engine.view(head.state, seat.seat),
+        "legal_moves": [{"move": move, "label": head.engine.move_label(move)} for move in legal],
+    }
+
+
+@bp.get("/play/<token>")
+def seat_view(token: str):
+    return jsonify(seat_answer(token))
+
+
+@bp.post("/play/<token>/moves")
+def post_move(token: str):
+    service = runtime().service
+    seat = service.seat_for_token(token)
+    body = request.get_json(silent=True) if request.is_json else None
+    if not isinstance(body, dict):
+        raise BadInput('Send a JSON object {"move": {...}, "expected_seq": N}.')
+    outcome = service.submit_move(
+        seat.game_id, seat.seat, body.get("move"), body.get("expected_seq"), actor="api"
+    )
+    response = jsonify(
+        {"seq": outcome.seq, "head_hash": outcome.head_hash, "duplicate": outcome.duplicate}
+    )
+    response.call_on_close(lambda: service.play_bots(seat.game_id))
+    return response
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(OPENAPI)

@@ -1,0 +1,42 @@
+"""Cross-site request forgery protection: a random token per browser session.
+
+Every form that changes something carries ``csrf_token()``; a POST from a form without
+the matching token is refused before anything runs. The JSON API is exempt because it
+accepts only ``application/json``, which a cross-site form cannot send.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import Flask, request, session
+
+from pbem.errors import PbemError
+
+
+class CsrfRefused(PbemError):
+    status = 400
+
+
+def csrf_token() -> str:
+    """This session's token (made on first use)."""
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(32)
+    return session["csrf"]
+
+
+def check_csrf() -> None:
+    if request.method != "POST" or request.path.startswith("/api/"):
+        return
+    expected = session.get("csrf")
+    given = request.form.get("csrf_token", "")
+    if not expected or not hmac.compare_digest(str(expected), given):
+        raise CsrfRefused(
+            "This form has expired or did not come from this site. Reload the page and try again."
+        )
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(check_csrf)
+    app.jinja_env.globals["csrf_token"] = csrf_token

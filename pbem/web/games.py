@@ -1,0 +1,98 @@
+"""Public pages of a game: the spectator page, the history, the audit and the full export."""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, render_template, request
+
+from pbem.errors import Rejected
+from pbem.web.present import (
+    board_template,
+    chart,
+    players,
+    recent_lines,
+    runtime,
+    score_series,
+    step_entry,
+)
+
+bp = Blueprint("games", __name__, url_prefix="/games/<game_id>")
+
+
+def final_scores(game, engine, viewer: int | None) -> dict:
+    """The score chart (running scores) or, failing that, the final breakdown."""
+    series = score_series(game, engine, viewer) if game.status == "finished" else []
+    return {"chart": chart(series), "result": game.result}
+
+
+@bp.get("")
+def spectate(game_id: str):
+    service = runtime().service
+    head = service.head(game_id)
+    game, engine = head.game, head.engine
+    view = engine.view(head.state, None)
+    return render_template(
+        "game.html",
+        game=game,
+        view=view,
+        players=players(view, service.seats(game_id)),
+        board=board_template(game.engine),
+        lines=recent_lines(game, engine, None, 0),
+        scores=final_scores(game, engine, None),
+    )
+
+
+def render_history(game_id: str, viewer: int | None, token: str | None = None) -> str:
+    """The history step at ``?at=SEQ`` for ``viewer`` (a seat, or None for a spectator)."""
+    service = runtime().service
+    game = service.game(game_id)
+    try:
+        at = int(request.args.get("at", game.head_seq))
+    except ValueError:
+        at = game.head_seq
+    at = min(max(at, 0), game.head_seq)
+    engine, state, _ = service.state_at(game_id, at)
+    view = engine.view(state, viewer)
+    series = score_series(game, engine, viewer)
+    return render_template(
+        "history.html",
+        game=game,
+        view=view,
+        at=at,
+        viewer=viewer,
+        token=token,
+        players=players(view, service.seats(game_id)),
+        board=board_template(game.engine),
+        entry=step_entry(game, engine, viewer, at),
+        chart=chart(series),
+    )
+
+
+@bp.get("/history")
+def history(game_id: str):
+    return render_history(game_id, None)
+
+
+@bp.get("/audit")
+def audit(game_id: str):
+    service = runtime().service
+    game = service.game(game_id)
+    report = service.verify_game(game_id)
+    seed = None
+    if game.status == "finished":
+        revealed = [row for row in service.events(game_id) if row["kind"] == "seed_revealed"]
+        seed = revealed[-1]["payload"]["seed"] if revealed else None
+    return render_template("audit.html", game=game, report=report, seed=seed)
+
+
+@bp.get("/export.json")
+def export(game_id: str):
+    service = runtime().service
+    game = service.game(game_id)
+    if game.status != "finished":
+        raise Rejected(
+            "The full log is published when the game ends; each seat may download its own "
+            "export from its page meanwhile."
+        )
+    response = jsonify(service.export_game(game_id))
+    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
+    return response

@@ -1,0 +1,91 @@
+"""The lobby: open and finished games, and the form that creates a game."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from engines import REGISTRY
+from pbem.errors import BadInput
+from pbem.service import AT_DEADLINE, DEFAULT_POLICY, SeatSpec
+from pbem.web.present import runtime
+
+bp = Blueprint("lobby", __name__)
+
+MAX_SEATS = 6
+AT_DEADLINE_TEXT = {
+    "wait": "wait for the player",
+    "bot_turn": "a bot plays that turn",
+    "bot_seat": "a bot takes the seat (the player may reclaim it)",
+    "replace": "offer the seat to a replacement",
+}
+
+
+def product_engines() -> list:
+    """The games offered in the lobby (test fixtures are left out when real games exist)."""
+    engines = [engine for slug, engine in sorted(REGISTRY.items()) if slug != "pig"]
+    return engines or list(REGISTRY.values())
+
+
+@bp.get("/")
+def index():
+    service = runtime().service
+    return render_template(
+        "lobby.html",
+        active=service.games("active"),
+        finished=service.games("finished")[:50],
+        engines=[engine for engine in product_engines()],
+        seat_rows=range(MAX_SEATS),
+        policy=DEFAULT_POLICY,
+        at_deadline=[(key, AT_DEADLINE_TEXT[key]) for key in AT_DEADLINE],
+        form={},
+    )
+
+
+def seats_from(form) -> list[SeatSpec]:
+    seats = []
+    for index in range(MAX_SEATS):
+        name = form.get(f"seat_name_{index}", "").strip()
+        email = form.get(f"seat_email_{index}", "").strip()
+        if not name and not email:
+            continue
+        if email.lower() == "bot" or name.lower() == "bot":
+            seats.append(
+                SeatSpec(name if name.lower() != "bot" else f"Bot {index + 1}", is_bot=True)
+            )
+            continue
+        if "@" not in email or len(email) > 320 or any(c.isspace() for c in email):
+            raise BadInput(f"Seat {index + 1} needs an email address (or the word bot).")
+        seats.append(SeatSpec(name[:200] or email.split("@")[0], email))
+    return seats
+
+
+@bp.post("/games")
+def create():
+    service = runtime().service
+    slug = request.form.get("game", "")
+    engine = REGISTRY.get(slug)
+    if engine is None:
+        raise BadInput("Choose one of the games offered.")
+    options = {
+        option.name: request.form.get(f"option_{slug}_{option.name}", "")
+        for option in engine.options
+    }
+    for option in engine.options:
+        if isinstance(option.default, bool):
+            options[option.name] = f"option_{slug}_{option.name}" in request.form
+    policy = {key: request.form.get(key, DEFAULT_POLICY[key]) for key in DEFAULT_POLICY}
+    seats = seats_from(request.form)
+    if not any(not seat.is_bot for seat in seats):
+        raise BadInput("At least one seat must be a person with an email address.")
+    created = service.create_game(
+        slug,
+        seats,
+        options,
+        title=request.form.get("title", "").strip()[:200],
+        policy=policy,
+        creator_seat=0,
+        actor="lobby",
+    )
+    service.play_bots(created.game_id)
+    first_human = next(token for token in created.tokens if token)
+    return redirect(url_for("play.page", token=first_human, created=1), code=303)

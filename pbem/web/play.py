@@ -1,0 +1,134 @@
+"""A seat's pages by magic link: the turn page, moves, take-back, history and export.
+
+Every page here is built from ``view(state, seat)`` for the link's seat only. A form
+carries the seq it was rendered at: a stale one answers "the game moved on" with the
+fresh page, an illegal one the engine's reason; in both cases nothing is applied.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+
+from pbem.errors import BadInput, Conflict, PbemError, Rejected
+from pbem.models import Seat
+from pbem.takeback import take_back, take_back_target
+from pbem.web.games import render_history
+from pbem.web.present import board_template, players, recent_lines, runtime
+
+bp = Blueprint("play", __name__, url_prefix="/play/<token>")
+
+
+def move_groups(engine, moves: list[dict]) -> list[dict]:
+    """Legal moves grouped by type, each with its readable label and its JSON."""
+    groups: dict[str, list[dict]] = {}
+    for move in moves:
+        entry = {"label": engine.move_label(move), "json": json.dumps(move, sort_keys=True)}
+        groups.setdefault(str(move.get("type")), []).append(entry)
+    return [{"type": kind, "moves": entries} for kind, entries in groups.items()]
+
+
+def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, int]:
+    service = runtime().service
+    head = service.head(seat.game_id)
+    game, engine = head.game, head.engine
+    view = engine.view(head.state, seat.seat)
+    seats = service.seats(game.id)
+    due = seat.seat in engine.to_move(head.state)
+    legal = engine.legal_moves(head.state, seat.seat) if due else []
+    since = seat.last_move_seq if seat.last_move_seq is not None else 0
+    page = render_template(
+        "play.html",
+        game=game,
+        seat=seat,
+        view=view,
+        players=players(view, seats),
+        board=board_template(game.engine),
+        groups=move_groups(engine, legal),
+        due=due,
+        seq=head.seq,
+        lines=recent_lines(game, engine, seat.seat, since),
+        can_take_back=take_back_target(service, game.id, seat.seat) is not None,
+        message=message,
+        token=request.view_args["token"],
+    )
+    return page, status
+
+
+@bp.get("")
+def page(token: str):
+    seat = runtime().service.seat_for_token(token)
+    message = (
+        "Your game is set up; invitations are on their way." if request.args.get("created") else ""
+    )
+    return render_page(seat, message)
+
+
+def form_seq() -> int:
+    try:
+        return int(request.form.get("seq", ""))
+    except ValueError:
+        raise BadInput(
+            "The form does not say which event it was made at; reload the page."
+        ) from None
+
+
+def after_move(seat: Seat) -> Response:
+    """Redirects to the fresh page, then lets bot seats that are due move."""
+    response = redirect(url_for("play.page", token=request.view_args["token"]), code=303)
+    service = runtime().service
+    response.call_on_close(lambda: service.play_bots(seat.game_id))
+    return response
+
+
+def refused(seat: Seat, error: PbemError):
+    if isinstance(error, Conflict):
+        message = "The game moved on while this page was open. Nothing was applied; here is the fresh page."
+    else:
+        message = f"That move was not made: {error.message}"
+    return render_page(seat, message, error.status)
+
+
+@bp.post("/move")
+def move(token: str):
+    service = runtime().service
+    seat = service.seat_for_token(token)
+    seq = form_seq()
+    try:
+        chosen = json.loads(request.form.get("move", ""))
+    except ValueError:
+        raise BadInput("The move in this form is not readable; reload the page.") from None
+    try:
+        service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
+    except (Conflict, Rejected) as error:
+        return refused(seat, error)
+    return after_move(seat)
+
+
+@bp.post("/take-back")
+def take_back_move(token: str):
+    service = runtime().service
+    seat = service.seat_for_token(token)
+    try:
+        take_back(service, seat.game_id, seat.seat, form_seq())
+    except (Conflict, Rejected) as error:
+        return refused(seat, error)
+    return redirect(url_for("play.page", token=token), code=303)
+
+
+@bp.get("/history")
+def history(token: str):
+    seat = runtime().service.seat_for_token(token)
+    return render_history(seat.game_id, seat.seat, token)
+
+
+@bp.get("/export.json")
+def export(token: str):
+    service = runtime().service
+    seat = service.seat_for_token(token)
+    response = jsonify(service.export_game(seat.game_id, seat=seat.seat))
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'
+    )
+    return response

@@ -1,0 +1,202 @@
+"""What the pages share: the runtime, seat colours, event lines, boards and score series.
+
+Everything a page shows of a game is built from ``engine.view(state, viewer)`` and
+``engine.describe(..., viewer)`` for that page's viewer, never from the raw state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+
+from engines.api import Engine
+from pbem.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
+from pbem.models import Game, Seat
+from pbem.runtime import Runtime
+
+# Colours told apart with colour blindness (Okabe and Ito); every mark also has a letter.
+NAMED_COLOURS = {
+    "red": "#D55E00",
+    "blue": "#0072B2",
+    "green": "#009E73",
+    "yellow": "#F0E442",
+    "purple": "#CC79A7",
+    "black": "#404040",
+    "white": "#F5F5F5",
+    "orange": "#E69F00",
+}
+PALETTE = ("#D55E00", "#0072B2", "#009E73", "#F0E442", "#CC79A7", "#56B4E9")
+HISTORY_LINES = 40
+_SERIES_CACHE: OrderedDict[tuple, list] = OrderedDict()
+
+
+def runtime() -> Runtime:
+    return current_app.extensions["pbem"]
+
+
+def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, Any]]:
+    """Each seat's display: who holds it, its colour and letter (from the engine's name)."""
+    shown = []
+    engine_players = view.get("players") or []
+    for seat in seats:
+        info = engine_players[seat.seat] if seat.seat < len(engine_players) else {}
+        colour_name = str(info.get("name") or info.get("colour") or "") if info else ""
+        colour = NAMED_COLOURS.get(colour_name.lower(), PALETTE[seat.seat % len(PALETTE)])
+        letter = (colour_name or chr(ord("A") + seat.seat))[0].upper()
+        shown.append(
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "colour_name": colour_name,
+                "colour": colour,
+                "letter": letter,
+                "is_bot": seat.is_bot,
+                "due": seat.seat in (view.get("to_move") or []),
+                "text": "#000" if colour in ("#F0E442", "#F5F5F5", "#56B4E9") else "#fff",
+            }
+        )
+    return shown
+
+
+def event_lines(
+    engine: Engine,
+    rows: Sequence[Mapping[str, Any]],
+    state: Any,
+    viewer: int | None,
+    names: Sequence[str],
+) -> list[dict[str, Any]]:
+    """History entries for ``rows``, folded from ``state`` (the state before the first)."""
+    entries = []
+    earlier: dict[int, Any] = {}
+    if rows:
+        earlier[rows[0]["seq"] - 1] = state
+    for row in rows:
+        after = apply_event(engine, state, row, earlier) if row["kind"] != "created" else state
+        entries.append(
+            {
+                "seq": row["seq"],
+                "kind": row["kind"],
+                "seat": row["seat"],
+                "at": str(row["created_at"])[:16].replace("T", " "),
+                "lines": row_lines(engine, row, state, after, viewer, names),
+            }
+        )
+        earlier[row["seq"]] = after
+        earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
+        state = after
+    return entries
+
+
+def row_lines(
+    engine: Engine,
+    row: Mapping[str, Any],
+    before: Any,
+    after: Any,
+    viewer: int | None,
+    names: Sequence[str],
+) -> list[str]:
+    """The readable lines of one event, as ``viewer`` may see it."""
+    seat = row["seat"]
+    who = names[seat] if seat is not None and 0 <= seat < len(names) else "The server"
+    kind = row["kind"]
+    if kind in MOVE_KINDS:
+        lines = engine.describe(before, seat, row["payload"]["move"], after, viewer)
+        return lines + (["(played by the server for this seat)"] if kind == "auto_move" else [])
+    if kind == "created":
+        return ["The game was set up; the seed's commitment was published."]
+    if kind == "take_back":
+        return [
+            f"{who} took back a move: the game is back as it was after event "
+            f"{row['payload'].get('to_seq')}."
+        ]
+    if kind == "seed_revealed":
+        return ["The game is over: the seed was revealed, so anyone can check every draw."]
+    return [f"{kind.replace('_', ' ').capitalize()}: {who}."]
+
+
+def seat_names(seats: Sequence[Seat]) -> list[str]:
+    return [seat.name for seat in seats]
+
+
+def recent_lines(game: Game, engine: Engine, viewer: int | None, since: int) -> list[dict]:
+    """What happened after event ``since`` (at most the last few dozen events)."""
+    service = runtime().service
+    start = max(since, game.head_seq - HISTORY_LINES, 0)
+    rows = service.events(game.id, after=start)
+    if not rows:
+        return []
+    _, state, _ = service.state_at(game.id, start)
+    entries = event_lines(engine, rows, state, viewer, seat_names(service.seats(game.id)))
+    return list(reversed(entries))
+
+
+def step_entry(game: Game, engine: Engine, viewer: int | None, seq: int) -> dict:
+    """One event's entry for the history page."""
+    service = runtime().service
+    rows = service.events(game.id, after=seq - 1, upto=seq)
+    _, before, _ = service.state_at(game.id, max(seq - 1, 0))
+    names = seat_names(service.seats(game.id))
+    return event_lines(engine, rows, before, viewer, names)[0]
+
+
+def score_series(game: Game, engine: Engine, viewer: int | None) -> list[list[float]]:
+    """Each seat's public running score after every move, when the view carries scores."""
+    key = (game.id, game.head_hash, viewer)
+    if key in _SERIES_CACHE:
+        return _SERIES_CACHE[key]
+    service = runtime().service
+    rows = service.events(game.id)
+    series: list[list[float]] = []
+    earlier: dict[int, Any] = {}
+    _, state, _ = service.state_at(game.id, 0)
+    for row in rows:
+        if row["kind"] != "created":
+            state = apply_event(engine, state, row, earlier)
+        earlier[row["seq"]] = state
+        earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
+        scores = engine.view(state, viewer).get("scores")
+        if not isinstance(scores, list) or not all(isinstance(s, int | float) for s in scores):
+            series = []
+            break
+        if row["kind"] in MOVE_KINDS or row["kind"] == "created":
+            series.append([float(score) for score in scores])
+    _SERIES_CACHE[key] = series
+    while len(_SERIES_CACHE) > 64:
+        _SERIES_CACHE.popitem(last=False)
+    return series
+
+
+def chart(series: list[list[float]], width: int = 600, height: int = 160) -> dict | None:
+    """Polyline points for the score chart, one line per seat."""
+    if len(series) < 2:
+        return None
+    top = max(max(step) for step in series) or 1
+    count = len(series) - 1
+    lines = []
+    for seat in range(len(series[0])):
+        points = " ".join(
+            f"{index * width / count:.1f},{height - step[seat] * height / top:.1f}"
+            for index, step in enumerate(series)
+        )
+        lines.append({"seat": seat, "points": points, "last": series[-1][seat]})
+    return {"width": width, "height": height, "top": top, "lines": lines, "steps": count}
+
+
+def board_template(slug: str) -> str:
+    """The SVG partial that draws this game's board (a plain summary when none exists)."""
+    name = f"_board_{slug}.html"
+    if (Path(current_app.template_folder) / name).exists():
+        return name
+    return "_board_generic.html"
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals["board_template"] = board_template
+    app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )

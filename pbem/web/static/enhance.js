@@ -1,0 +1,15 @@
+// Optional improvements; every page works without them.
+document.addEventListener("DOMContentLoaded", function () {
+  var slider = document.querySelector("form.stepper input[type=range]");
+  if (slider) {
+    var label = document.getElementById("at-label");
+    slider.addEventListener("input", function () { if (label) label.textContent = slider.value; });
+    slider.addEventListener("change", function () { slider.form.submit(); });
+  }
+  document.querySelectorAll("[data-pick]").forEach(function (mark) {
+    mark.addEventListener("click", function () {
+      var target = document.getElementById(mark.getAttribute("data-pick"));
+      if (target) { target.open = true; target.scrollIntoView({behavior: "smooth"}); }
+    });
+  });
+});

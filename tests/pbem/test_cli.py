@@ -1,0 +1,174 @@
+"""The pbem command: games from the shell, export, import, and offline verification."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlmodel import Session, delete
+
+from pbem.cli import main
+from pbem.models import Event
+
+
+@pytest.fixture
+def database(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
+    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+
+
+def pbem(database, *args):
+    return main(["--database", database, *args])
+
+
+def game_id_from(output: str) -> str:
+    return output.split("Game ", 1)[1].split(" ", 1)[0]
+
+
+def finished_game(database, capsys, target=15):
+    assert (
+        pbem(
+            database,
+            "new",
+            "pig",
+            "--seat",
+            "Ann:ann@example.org",
+            "--seat",
+            "bot",
+            "--options",
+            json.dumps({"target": target}),
+        )
+        == 0
+    )
+    game_id = game_id_from(capsys.readouterr().out)
+    for _ in range(400):
+        if pbem(database, "show", game_id) != 0:
+            break
+        view = json.loads(capsys.readouterr().out)
+        if view["finished"]:
+            break
+        move = '{"type": "stop"}' if view["pot"] >= 8 else '{"type": "roll"}'
+        assert pbem(database, "move", game_id, "0", move) == 0
+        capsys.readouterr()
+    return game_id
+
+
+def test_new_prints_a_link_per_human_seat(database, capsys):
+    assert pbem(database, "new", "pig", "--seat", "Ann:ann@example.org", "--seat", "bot") == 0
+    out = capsys.readouterr().out
+    assert "/play/" in out and "(bot)" in out
+    assert pbem(database, "games") == 0
+    assert game_id_from(out) in capsys.readouterr().out
+
+
+def test_finished_game_exports_and_verifies(database, capsys, tmp_path):
+    game_id = finished_game(database, capsys)
+    path = tmp_path / "game.json"
+    assert pbem(database, "export", game_id, "-o", str(path)) == 0
+    assert pbem(database, "verify", str(path)) == 0
+    out = capsys.readouterr().out
+    assert "events verified" in out and "draws re-derived from the seed" in out
+
+
+def test_one_changed_byte_in_an_export_names_the_first_bad_event(database, capsys, tmp_path):
+    game_id = finished_game(database, capsys)
+    path = tmp_path / "game.json"
+    pbem(database, "export", game_id, "-o", str(path))
+    data = json.loads(path.read_text())
+    for seq in (1, len(data["events"]) // 2, len(data["events"]) - 2):
+        tampered = json.loads(path.read_text())
+        stamp = tampered["events"][seq]["created_at"]
+        changed = stamp[:-2] + ("1" if stamp[-2] != "1" else "2") + stamp[-1]
+        tampered["events"][seq]["created_at"] = changed
+        bad = tmp_path / f"bad{seq}.json"
+        bad.write_text(json.dumps(tampered))
+        capsys.readouterr()
+        assert pbem(database, "verify", str(bad)) == 1
+        assert f"event {seq}:" in capsys.readouterr().out
+
+
+def test_a_changed_draw_with_a_recomputed_chain_still_fails(database, capsys, tmp_path):
+    """A forger who rehashes the whole chain is caught by the revealed seed."""
+    from pbem.log import row_hash
+
+    game_id = finished_game(database, capsys)
+    path = tmp_path / "game.json"
+    pbem(database, "export", game_id, "-o", str(path))
+    data = json.loads(path.read_text())
+    target = next(e["seq"] for e in data["events"] if e["kind"] != "created" and e["chance"])
+    event = data["events"][target]
+    bound, value = event["chance"][0]
+    event["chance"][0] = [bound, (value + 1) % bound]
+    prev = data["events"][target - 1]["hash"]
+    for row in data["events"][target:]:
+        row["prev_hash"] = prev
+        row["hash"] = prev = row_hash(row)
+    data["game"]["head_hash"] = prev
+    path.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert pbem(database, "verify", str(path)) == 1
+    assert f"event {target}:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tamper", ["change", "delete", "reorder"])
+def test_tampering_with_the_database_is_caught_by_verify(database, capsys, tmp_path, tamper):
+    from pbem.db import make_engine
+
+    game_id = finished_game(database, capsys)
+    db = make_engine(database)
+    with Session(db) as session:
+        if tamper == "change":
+            event = session.get(Event, (game_id, 3))
+            event.actor = "mallory"
+            session.add(event)
+        elif tamper == "delete":
+            session.exec(delete(Event).where(Event.game_id == game_id, Event.seq == 3))
+        else:
+            third, fourth = session.get(Event, (game_id, 3)), session.get(Event, (game_id, 4))
+            payloads = (dict(fourth.payload), dict(third.payload))
+            chances = (list(fourth.chance), list(third.chance))
+            third.payload, fourth.payload = payloads
+            third.chance, fourth.chance = chances
+            session.add_all([third, fourth])
+        session.commit()
+    db.dispose()
+    path = tmp_path / "tampered.json"
+    assert pbem(database, "export", game_id, "-o", str(path)) == 0
+    capsys.readouterr()
+    assert pbem(database, "verify", str(path)) == 1
+    assert "event 3:" in capsys.readouterr().out
+
+
+def test_export_import_carries_on_in_another_database(database, capsys, tmp_path):
+    assert pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "B:b@x.org") == 0
+    game_id = game_id_from(capsys.readouterr().out)
+    pbem(database, "move", game_id, "0", '{"type": "roll"}')
+    path = tmp_path / "running.json"
+    assert pbem(database, "export", game_id, "--full", "-o", str(path)) == 0
+    other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    assert pbem(other, "import", str(path)) == 0
+    assert pbem(other, "show", game_id) == 0
+    capsys.readouterr()
+    assert pbem(other, "import", str(path)) == 1
+    assert "exists here already" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "content", ["not json at all", "{}", '{"format": "pbem-export/1", "game": {}, "events": []}']
+)
+def test_malformed_files_are_refused_clearly(database, capsys, tmp_path, content):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert pbem(database, "import", str(path)) == 1
+    assert pbem(database, "verify", str(path)) == 1
+    assert pbem(database, "games") == 0
+    assert "No games yet." in capsys.readouterr().out
+
+
+def test_bad_move_from_the_shell_is_refused(database, capsys):
+    pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "B:b@x.org")
+    game_id = game_id_from(capsys.readouterr().out)
+    assert pbem(database, "move", game_id, "1", '{"type": "roll"}') == 1
+    assert "not your turn" in capsys.readouterr().err
+    assert pbem(database, "move", game_id, "0", "{oops") == 2
+    assert pbem(database, "move", "nosuchgame", "0", '{"type": "roll"}') == 1
