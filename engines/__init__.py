@@ -7,8 +7,13 @@ so importing this package has no side effects beyond importing the engines liste
 from __future__ import annotations
 
 from engines.api import Engine
+from engines.mare_balticum import ENGINE as MARE_BALTICUM
+from engines.mercatores import ENGINE as MERCATORES
 
-REGISTRY: dict[str, Engine] = {}
+REGISTRY: dict[str, Engine] = {
+    MARE_BALTICUM.slug: MARE_BALTICUM,
+    MERCATORES.slug: MERCATORES,
+}
 
 
 def get_engine(slug: str) -> Engine:
