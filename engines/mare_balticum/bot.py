@@ -114,7 +114,8 @@ def _unload_gain(view: Mapping[str, Any], move: Mapping[str, Any]) -> float:
     gain = 0.0
     for kind, count in move["fish"].items():
         circle = move["demand"][kind] if kind in move.get("demand", {}) else shown.index(kind)
-        gain += count - (1 if circles[circle] < 0 else 0)
+        lossy = view["options"].get("demand_management") and circles[circle] < 0
+        gain += count - (1 if lossy else 0)
     # Prefer keeping the 0 circles of a port for later, in module 1: place as few as needed.
     return gain - 0.01 * len(move.get("demand", {}))
 

@@ -406,7 +406,7 @@ def _unload(state: State, seat: int, move: Mapping, chance: Chance, events: list
     lost = []
     for kind, count in fish.items():
         hold[FISH.index(kind)] -= count
-        if CIRCLES[port][shown.index(kind)] < 0:
+        if state.options["demand_management"] and CIRCLES[port][shown.index(kind)] < 0:
             # Module 1: a -1 circle costs one fish of that kind at every unloading.
             count -= 1
             removed[GOODS.index(kind)] += 1

@@ -175,3 +175,23 @@ def balance(state: State) -> State:
         assert bag[index] >= 0, f"too many {kind} in the crafted state"
     state.bag = tuple(bag)
     return state
+
+
+def outcomes_for(bag: tuple[int, ...], kinds: Iterable[str]) -> list[int]:
+    """The chance outcomes that draw ``kinds`` in turn from ``bag`` (canonical order)."""
+    from engines.mare_balticum.data import BAG_KINDS
+
+    left = list(bag)
+    outcomes = []
+    for kind in kinds:
+        index = BAG_KINDS.index(kind)
+        assert left[index] > 0, f"no {kind} left in the bag"
+        outcomes.append(sum(left[:index]))
+        left[index] -= 1
+    return outcomes
+
+
+def no_refill(state: State) -> State:
+    """Every area holds a good, so that no refill happens unless a test empties one."""
+    goods = {area: state.goods[area] or ("amber",) for area in AREA_IDS}
+    return balance(craft(state, goods=goods))
