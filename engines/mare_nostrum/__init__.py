@@ -1,0 +1,124 @@
+"""Mare Nostrum: trade, build and war around the ancient Mediterranean, for 3 to 5 players.
+
+Each player leads a civilisation (Rome, Greece, Carthage, Egypt, Babylon); the others
+stand neutral and only defend. A turn is Trade (income, then a picking trade of secret
+offers), Build (card sets buy control markers, buildings, units, heroes and wonders) and
+War (moves, battles, occupation, pillage, assimilation). Whoever builds the Pyramids or
+owns four heroes and wonders wins at once; the optional turn limit ends the game sooner.
+Chance: the neutral set-up needs none; battle dice, random civilisations and set-up title
+ties are drawn through the engine's chance. Hidden information: hands, and the offers
+until every trader has chosen.
+
+Moves (JSON objects; ``seat`` fields are seat numbers, civilisations are ids such as
+``"rome"``, provinces and seas are the ids of :mod:`engines.mare_nostrum.data`, cards are
+``"coin"`` or a goods id):
+
+- ``{"type": "choose_civ", "civ": civ}``: option civilisations=choose; seats choose in order.
+- ``{"type": "setup_build", "item": item, ...place}``: experienced set-up, paid with the
+  36 build points (same ``item`` and place fields as ``build``, no ``pay``).
+- ``{"type": "end_setup"}``: the seat's experienced set-up is done.
+- ``{"type": "choose_title_holder", "title": "navigator"|"lawgiver"|"general", "seat": s}``:
+  the holder hands a title to one of several tied challengers.
+- ``{"type": "choose_good", "good": goods}``: the Temple of Artemis card from the bank.
+- ``{"type": "set_trade", "n": n}``: the Navigator names how many cards each trader offers.
+- ``{"type": "offer", "cards": [card, ...]}``: a secret offer of exactly n cards.
+- ``{"type": "take", "from_seat": s, "card": card}``: take one card from another offer.
+- ``{"type": "compensate", "to_seat": s, "card": card}``: the Navigator's compensation.
+- ``{"type": "name_builder", "seat": s}``: the Lawgiver names the next builder.
+- ``{"type": "build", "item": item, "pay": [card, ...], ...place}``: one purchase. ``item``
+  is control_marker, legion, fortress or trireme (place: ``province``), city, temple,
+  caravan or market (place: ``province`` and ``site``: a city name for city and temple, a
+  goods id for caravan and market), or a hero or wonder id (no place). ``pay`` is the card
+  set; Hammurabi's free marker is ``"pay": []``.
+- ``{"type": "exchange", "give": card, "get": card}``: Cleopatra's swap with the bank.
+- ``{"type": "end_build"}``: the builder is done.
+- ``{"type": "keep", "cards": [card, ...]}``: the Mausoleum's up to four kept cards.
+- ``{"type": "name_warrior", "seat": s}``: the General names the next player at war.
+- ``{"type": "launch", "province": p, "sea": sea}``: a trireme in dock puts to sea.
+- ``{"type": "move", "unit": "legion"|"trireme", "from": space, "to": space}``.
+- ``{"type": "attack", "space": space, "target": civ}``: all eligible units there attack.
+- ``{"type": "pillage", "province": p}``: pillage an occupied province (not a capital).
+- ``{"type": "end_war"}``: the war turn is done (assimilations happen now).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.api import Chance, Option, Result
+from engines.mare_nostrum import bot, rules, views
+from engines.mare_nostrum.state import State, clone
+
+
+class MareNostrum:
+    slug = "mare_nostrum"
+    title = "Mare Nostrum"
+    version = 1
+    min_seats = 3
+    max_seats = 5
+    options = (
+        Option(
+            "civilisations",
+            "recommended",
+            "Who plays which civilisation: the set recommended for the number of players "
+            "(in seat order), each seat choosing in turn, or a random draw.",
+            choices=("recommended", "choose", "random"),
+        ),
+        Option(
+            "setup",
+            "starting",
+            "The printed starting positions, or the experienced set-up where each player "
+            "spends 36 build points around their capital.",
+            choices=("starting", "experienced"),
+        ),
+        Option(
+            "turn_limit",
+            0,
+            "End the game after this many turns (0: no limit). At the limit the most "
+            "heroes and wonders win, then the most provinces.",
+        ),
+    )
+
+    def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+        return rules.setup(seats, options, chance)
+
+    def to_move(self, state: State) -> frozenset[int]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[dict]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
+        return rules.apply(state, seat, move, chance)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        return rules.result(state)
+
+    def dump(self, state: State) -> dict:
+        return clone(state)
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return clone(dict(data))
+
+    def describe(
+        self, before: State, seat: int, move: Mapping[str, Any], after: State, viewer: int | None
+    ) -> list[str]:
+        return views.describe(before, seat, dict(move), after, viewer)
+
+    def move_label(self, move: Mapping[str, Any]) -> str:
+        return views.move_label(dict(move))
+
+    def bot_move(
+        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+    ) -> dict:
+        return bot.choose_move(view, legal_moves, rng)
+
+
+ENGINE = MareNostrum()
+
+__all__ = ["ENGINE", "MareNostrum"]

@@ -1,0 +1,745 @@
+"""Mare Nostrum board and cards as plain data (copied from the project's rules data).
+
+Ids, names, sites and borders come from the design data; ``x``/``y`` are layout hints
+for drawing the map on a 1100 x 540 canvas. Derived lookups sit at the bottom.
+"""
+
+from __future__ import annotations
+
+GOODS = {
+    "incense": 5,
+    "papyrus": 5,
+    "gold": 5,
+    "gems": 5,
+    "oil": 7,
+    "wine": 7,
+    "cattle": 7,
+    "fruit": 7,
+    "iron": 7,
+    "grain": 11,
+    "fish": 11,
+    "slaves": 11,
+}
+
+COINS = 35
+
+PROVINCES = [
+    {
+        "id": "hispania",
+        "name": "Hispania",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Gades"],
+        "resources": ["iron"],
+        "coasts": ["s1"],
+        "x": 80,
+        "y": 200,
+    },
+    {
+        "id": "gallia",
+        "name": "Gallia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Massilia"],
+        "resources": ["wine"],
+        "coasts": ["s1", "s2"],
+        "x": 200,
+        "y": 110,
+    },
+    {
+        "id": "sardinia",
+        "name": "Sardinia",
+        "island": True,
+        "capital_of": None,
+        "cities": ["Caralis"],
+        "resources": ["fish"],
+        "coasts": ["s1", "s2", "s3"],
+        "x": 270,
+        "y": 230,
+    },
+    {
+        "id": "etruria",
+        "name": "Etruria",
+        "island": False,
+        "capital_of": None,
+        "cities": [],
+        "resources": ["iron"],
+        "coasts": ["s2", "s4"],
+        "x": 320,
+        "y": 130,
+    },
+    {
+        "id": "latium",
+        "name": "Latium",
+        "island": False,
+        "capital_of": "rome",
+        "cities": ["Roma"],
+        "resources": ["slaves"],
+        "coasts": ["s2"],
+        "x": 360,
+        "y": 175,
+    },
+    {
+        "id": "magna_graecia",
+        "name": "Magna Graecia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Tarentum"],
+        "resources": ["wine"],
+        "coasts": ["s2", "s4", "s5"],
+        "x": 420,
+        "y": 215,
+    },
+    {
+        "id": "sicilia",
+        "name": "Sicilia",
+        "island": True,
+        "capital_of": None,
+        "cities": ["Syracusae"],
+        "resources": ["grain"],
+        "coasts": ["s2", "s3", "s5"],
+        "x": 370,
+        "y": 290,
+    },
+    {
+        "id": "illyria",
+        "name": "Illyria",
+        "island": False,
+        "capital_of": None,
+        "cities": [],
+        "resources": ["fish"],
+        "coasts": ["s4", "s5"],
+        "x": 430,
+        "y": 120,
+    },
+    {
+        "id": "mauretania",
+        "name": "Mauretania",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Tingis"],
+        "resources": ["gems"],
+        "coasts": ["s1"],
+        "x": 80,
+        "y": 330,
+    },
+    {
+        "id": "numidia",
+        "name": "Numidia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Cirta"],
+        "resources": ["cattle"],
+        "coasts": ["s1", "s3"],
+        "x": 200,
+        "y": 350,
+    },
+    {
+        "id": "africa",
+        "name": "Africa",
+        "island": False,
+        "capital_of": "carthage",
+        "cities": ["Carthago"],
+        "resources": ["grain"],
+        "coasts": ["s3"],
+        "x": 300,
+        "y": 360,
+    },
+    {
+        "id": "tripolitania",
+        "name": "Tripolitania",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Leptis"],
+        "resources": ["oil"],
+        "coasts": ["s3", "s5"],
+        "x": 400,
+        "y": 400,
+    },
+    {
+        "id": "cyrenaica",
+        "name": "Cyrenaica",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Cyrene"],
+        "resources": ["slaves"],
+        "coasts": ["s5", "s8"],
+        "x": 540,
+        "y": 420,
+    },
+    {
+        "id": "marmarica",
+        "name": "Marmarica",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Paraetonium"],
+        "resources": [],
+        "coasts": ["s8", "s9"],
+        "x": 650,
+        "y": 440,
+    },
+    {
+        "id": "aegyptus",
+        "name": "Aegyptus",
+        "island": False,
+        "capital_of": "egypt",
+        "cities": ["Alexandria", "Memphis"],
+        "resources": ["papyrus", "grain"],
+        "coasts": ["s9"],
+        "x": 760,
+        "y": 450,
+    },
+    {
+        "id": "thebais",
+        "name": "Thebais",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Thebae"],
+        "resources": ["papyrus", "gold"],
+        "coasts": [],
+        "x": 790,
+        "y": 500,
+    },
+    {
+        "id": "nabataea",
+        "name": "Nabataea",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Petra"],
+        "resources": ["incense"],
+        "coasts": [],
+        "x": 860,
+        "y": 420,
+    },
+    {
+        "id": "judaea",
+        "name": "Judaea",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Hierosolyma"],
+        "resources": ["fruit"],
+        "coasts": ["s10"],
+        "x": 850,
+        "y": 370,
+    },
+    {
+        "id": "phoenicia",
+        "name": "Phoenicia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Tyrus"],
+        "resources": ["fish"],
+        "coasts": ["s10"],
+        "x": 860,
+        "y": 320,
+    },
+    {
+        "id": "syria",
+        "name": "Syria",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Antiochia"],
+        "resources": ["slaves"],
+        "coasts": ["s10"],
+        "x": 880,
+        "y": 270,
+    },
+    {
+        "id": "mesopotamia",
+        "name": "Mesopotamia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Ninive"],
+        "resources": ["grain"],
+        "coasts": [],
+        "x": 960,
+        "y": 260,
+    },
+    {
+        "id": "babylonia",
+        "name": "Babylonia",
+        "island": False,
+        "capital_of": "babylon",
+        "cities": ["Babylon"],
+        "resources": ["incense", "slaves"],
+        "coasts": [],
+        "x": 990,
+        "y": 360,
+    },
+    {
+        "id": "susiana",
+        "name": "Susiana",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Susa"],
+        "resources": ["gems"],
+        "coasts": [],
+        "x": 1060,
+        "y": 320,
+    },
+    {
+        "id": "cilicia",
+        "name": "Cilicia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Tarsus"],
+        "resources": ["iron"],
+        "coasts": ["s10"],
+        "x": 820,
+        "y": 230,
+    },
+    {
+        "id": "cappadocia",
+        "name": "Cappadocia",
+        "island": False,
+        "capital_of": None,
+        "cities": [],
+        "resources": ["cattle"],
+        "coasts": ["s7"],
+        "x": 870,
+        "y": 170,
+    },
+    {
+        "id": "asia",
+        "name": "Asia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Troas"],
+        "resources": ["oil"],
+        "coasts": ["s6", "s7", "s10"],
+        "x": 730,
+        "y": 200,
+    },
+    {
+        "id": "thracia",
+        "name": "Thracia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Byzantium"],
+        "resources": ["cattle"],
+        "coasts": ["s6", "s7"],
+        "x": 650,
+        "y": 110,
+    },
+    {
+        "id": "macedonia",
+        "name": "Macedonia",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Pella"],
+        "resources": ["gold"],
+        "coasts": ["s5", "s6"],
+        "x": 540,
+        "y": 140,
+    },
+    {
+        "id": "attica",
+        "name": "Attica",
+        "island": False,
+        "capital_of": "greece",
+        "cities": ["Athenae"],
+        "resources": ["oil"],
+        "coasts": ["s6"],
+        "x": 590,
+        "y": 240,
+    },
+    {
+        "id": "peloponnesus",
+        "name": "Peloponnesus",
+        "island": False,
+        "capital_of": None,
+        "cities": ["Corinthus"],
+        "resources": ["fruit"],
+        "coasts": ["s5", "s6"],
+        "x": 540,
+        "y": 270,
+    },
+    {
+        "id": "creta",
+        "name": "Creta",
+        "island": True,
+        "capital_of": None,
+        "cities": ["Cnossus"],
+        "resources": ["wine"],
+        "coasts": ["s6", "s8", "s9"],
+        "x": 620,
+        "y": 340,
+    },
+    {
+        "id": "rhodus",
+        "name": "Rhodus",
+        "island": True,
+        "capital_of": None,
+        "cities": ["Rhodus"],
+        "resources": ["fish"],
+        "coasts": ["s6", "s9", "s10"],
+        "x": 720,
+        "y": 290,
+    },
+    {
+        "id": "cyprus",
+        "name": "Cyprus",
+        "island": True,
+        "capital_of": None,
+        "cities": ["Salamis"],
+        "resources": ["fruit"],
+        "coasts": ["s9", "s10"],
+        "x": 790,
+        "y": 320,
+    },
+]
+
+SEAS = [
+    {"id": "s1", "name": "Mare Hispanum", "x": 150, "y": 270},
+    {"id": "s2", "name": "Mare Tyrrhenum", "x": 300, "y": 200},
+    {"id": "s3", "name": "Mare Africum", "x": 300, "y": 300},
+    {"id": "s4", "name": "Mare Hadriaticum", "x": 400, "y": 160},
+    {"id": "s5", "name": "Mare Ionium", "x": 470, "y": 300},
+    {"id": "s6", "name": "Mare Aegaeum", "x": 630, "y": 210},
+    {"id": "s7", "name": "Pontus Euxinus", "x": 760, "y": 120},
+    {"id": "s8", "name": "Mare Libycum", "x": 580, "y": 380},
+    {"id": "s9", "name": "Mare Aegyptium", "x": 700, "y": 380},
+    {"id": "s10", "name": "Mare Syriacum", "x": 790, "y": 270},
+]
+
+LAND_EDGES = [
+    ("hispania", "gallia"),
+    ("gallia", "etruria"),
+    ("etruria", "latium"),
+    ("etruria", "illyria"),
+    ("latium", "magna_graecia"),
+    ("magna_graecia", "sicilia"),
+    ("illyria", "macedonia"),
+    ("mauretania", "numidia"),
+    ("numidia", "africa"),
+    ("africa", "tripolitania"),
+    ("tripolitania", "cyrenaica"),
+    ("cyrenaica", "marmarica"),
+    ("marmarica", "aegyptus"),
+    ("aegyptus", "thebais"),
+    ("aegyptus", "nabataea"),
+    ("nabataea", "judaea"),
+    ("nabataea", "babylonia"),
+    ("judaea", "phoenicia"),
+    ("phoenicia", "syria"),
+    ("syria", "cilicia"),
+    ("syria", "mesopotamia"),
+    ("mesopotamia", "cappadocia"),
+    ("mesopotamia", "babylonia"),
+    ("mesopotamia", "susiana"),
+    ("babylonia", "susiana"),
+    ("cilicia", "cappadocia"),
+    ("cilicia", "asia"),
+    ("cappadocia", "asia"),
+    ("asia", "thracia"),
+    ("thracia", "macedonia"),
+    ("macedonia", "attica"),
+    ("attica", "peloponnesus"),
+]
+
+SEA_EDGES = [
+    ("s1", "s2"),
+    ("s1", "s3"),
+    ("s2", "s3"),
+    ("s2", "s5"),
+    ("s3", "s5"),
+    ("s4", "s5"),
+    ("s5", "s6"),
+    ("s5", "s8"),
+    ("s6", "s7"),
+    ("s6", "s8"),
+    ("s6", "s9"),
+    ("s6", "s10"),
+    ("s8", "s9"),
+    ("s9", "s10"),
+]
+
+CIVS = [
+    {
+        "id": "rome",
+        "name": "Rome",
+        "capital": "latium",
+        "hero": "julius_caesar",
+        "start": {
+            "provinces": ["latium", "etruria", "magna_graecia"],
+            "fortresses": ["latium", "magna_graecia"],
+            "cities": [["latium", "Roma"]],
+            "temples": [],
+            "caravans": [["latium", "slaves"], ["etruria", "iron"], ["magna_graecia", "wine"]],
+            "markets": [],
+            "legions": {"latium": 2, "magna_graecia": 2},
+            "triremes": {"s2": 1, "s4": 1},
+        },
+        "start_title": "general",
+    },
+    {
+        "id": "carthage",
+        "name": "Carthage",
+        "capital": "africa",
+        "hero": "hannibal",
+        "start": {
+            "provinces": ["africa", "numidia", "tripolitania"],
+            "fortresses": ["africa"],
+            "cities": [["africa", "Carthago"]],
+            "temples": [],
+            "caravans": [["africa", "grain"], ["numidia", "cattle"], ["tripolitania", "oil"]],
+            "markets": [["africa", "grain"]],
+            "legions": {"africa": 1, "tripolitania": 1},
+            "triremes": {"s3": 2, "s1": 1},
+        },
+        "start_title": "navigator",
+    },
+    {
+        "id": "greece",
+        "name": "Greece",
+        "capital": "attica",
+        "hero": "pericles",
+        "start": {
+            "provinces": ["attica", "peloponnesus", "macedonia"],
+            "fortresses": ["attica"],
+            "cities": [["attica", "Athenae"], ["peloponnesus", "Corinthus"]],
+            "temples": [],
+            "caravans": [["attica", "oil"], ["peloponnesus", "fruit"], ["macedonia", "gold"]],
+            "markets": [],
+            "legions": {"attica": 1, "peloponnesus": 1, "macedonia": 1},
+            "triremes": {"s6": 2, "s5": 1},
+        },
+        "start_title": None,
+    },
+    {
+        "id": "egypt",
+        "name": "Egypt",
+        "capital": "aegyptus",
+        "hero": "cleopatra",
+        "start": {
+            "provinces": ["aegyptus", "thebais", "marmarica"],
+            "fortresses": ["aegyptus"],
+            "cities": [
+                ["aegyptus", "Alexandria"],
+                ["aegyptus", "Memphis"],
+                ["thebais", "Thebae"],
+                ["marmarica", "Paraetonium"],
+            ],
+            "temples": [["aegyptus", "Alexandria"]],
+            "caravans": [["aegyptus", "papyrus"], ["aegyptus", "grain"]],
+            "markets": [],
+            "legions": {"aegyptus": 1, "marmarica": 1},
+            "triremes": {"s9": 1},
+        },
+        "start_title": "lawgiver",
+    },
+    {
+        "id": "babylon",
+        "name": "Babylon",
+        "capital": "babylonia",
+        "hero": "hammurabi",
+        "start": {
+            "provinces": ["babylonia", "mesopotamia", "syria"],
+            "fortresses": ["babylonia", "mesopotamia"],
+            "cities": [["babylonia", "Babylon"]],
+            "temples": [],
+            "caravans": [["babylonia", "incense"], ["mesopotamia", "grain"]],
+            "markets": [["babylonia", "incense"]],
+            "legions": {"babylonia": 2, "mesopotamia": 1, "syria": 2},
+            "triremes": {},
+        },
+        "start_title": None,
+    },
+]
+
+HEROES = [
+    {
+        "id": "julius_caesar",
+        "name": "Julius Caesar",
+        "civ": "rome",
+        "effect": "Your legions and fortresses cost 2 cards instead of 3.",
+    },
+    {
+        "id": "hannibal",
+        "name": "Hannibal",
+        "civ": "carthage",
+        "effect": "Your legions get +1 on each die in combat.",
+    },
+    {
+        "id": "pericles",
+        "name": "Pericles",
+        "civ": "greece",
+        "effect": "Your triremes cost 2 cards instead of 3 and get +1 on each die in combat.",
+    },
+    {
+        "id": "cleopatra",
+        "name": "Cleopatra",
+        "civ": "egypt",
+        "effect": "Once each Build phase you may swap 1 goods card for 1 coin card with the bank, or "
+        "the other way round.",
+    },
+    {
+        "id": "hammurabi",
+        "name": "Hammurabi",
+        "civ": "babylon",
+        "effect": "Each Build phase you may place 1 control marker free of charge, following the "
+        "normal placement rules.",
+    },
+    {
+        "id": "agamemnon",
+        "name": "Agamemnon",
+        "civ": None,
+        "effect": "Your legions get +1 on each die when attacking, on top of any other bonus.",
+    },
+    {
+        "id": "archimedes",
+        "name": "Archimedes",
+        "civ": None,
+        "effect": "Adds 2 to your count for the Great General title.",
+    },
+    {
+        "id": "helen_of_troy",
+        "name": "Helen of Troy",
+        "civ": None,
+        "effect": "Once per land battle in which you defend, before the dice, one attacking legion "
+        "deserts: it is removed and, if you have one in stock, replaced by one of your "
+        "legions in that province.",
+    },
+    {
+        "id": "nebuchadnezzar",
+        "name": "Nebuchadnezzar",
+        "civ": None,
+        "effect": "Your take-overs succeed at once, at the end of the war turn in which the province "
+        "was occupied, with no wait.",
+    },
+    {
+        "id": "solomon",
+        "name": "Solomon",
+        "civ": None,
+        "effect": "You take 2 extra coin cards from the bank each Trade phase.",
+    },
+    {
+        "id": "ulysses",
+        "name": "Ulysses",
+        "civ": None,
+        "effect": "Your triremes may move up to 2 sea areas.",
+    },
+]
+
+WONDERS = [
+    {
+        "id": "colossus",
+        "name": "Colossus",
+        "cost": 9,
+        "effect": "Adds 2 to your count for the Great Navigator title.",
+    },
+    {
+        "id": "hanging_gardens",
+        "name": "Hanging Gardens",
+        "cost": 9,
+        "effect": "Adds 2 to your count for the Great Lawgiver title.",
+    },
+    {
+        "id": "temple_of_artemis",
+        "name": "Temple of Artemis",
+        "cost": 9,
+        "effect": "Each Trade phase you take 1 goods card of your choice from the bank, if one is "
+        "available.",
+    },
+    {
+        "id": "statue_of_zeus",
+        "name": "Statue of Zeus",
+        "cost": 9,
+        "effect": "Adds 2 to your count for the Great General title.",
+    },
+    {
+        "id": "lighthouse",
+        "name": "Lighthouse",
+        "cost": 9,
+        "effect": "Your triremes get +1 on each die in sea battles.",
+    },
+    {
+        "id": "mausoleum",
+        "name": "Mausoleum",
+        "cost": 9,
+        "effect": "At the end of the Build phase you may keep up to 4 cards of any kind instead of 2 "
+        "coins.",
+    },
+    {
+        "id": "pyramids",
+        "name": "Pyramids",
+        "cost": 12,
+        "effect": "Paid with 12 coins or one card of each of the 12 goods kinds; building them wins "
+        "the game at once.",
+    },
+]
+
+COSTS = {
+    "control_marker": 3,
+    "city": 3,
+    "caravan": 3,
+    "legion": 3,
+    "fortress": 3,
+    "trireme": 3,
+    "temple": 6,
+    "market": 6,
+    "hero": 9,
+    "wonder": 9,
+    "pyramids": 12,
+}
+
+POOLS_BY_PLAYERS = {
+    3: {"caravan": 18, "city": 8, "market": 8, "temple": 4},
+    4: {"caravan": 23, "city": 10, "market": 10, "temple": 5},
+    5: {"caravan": 28, "city": 12, "market": 12, "temple": 6},
+}
+
+PIECES_PER_PLAYER = {"control_marker": 12, "legion": 8, "trireme": 5, "fortress": 8}
+
+RECOMMENDED_CIVS = {
+    3: ["greece", "carthage", "babylon"],
+    4: ["greece", "carthage", "rome", "egypt"],
+    5: ["rome", "carthage", "greece", "egypt", "babylon"],
+}
+TITLES = ("navigator", "lawgiver", "general")
+TITLE_NAMES = {
+    "navigator": "Great Navigator",
+    "lawgiver": "Great Lawgiver",
+    "general": "Great General",
+}
+GOODS_KINDS = tuple(GOODS)
+CARD_KINDS = ("coin", *GOODS_KINDS)
+CARD_NAMES = {"coin": "coin", **{kind: kind for kind in GOODS_KINDS}}
+BUILDINGS = ("city", "temple", "caravan", "market")
+UNITS = ("legion", "fortress", "trireme")
+PIECES = ("control_marker", "legion", "trireme", "fortress")
+
+PROVINCE = {province["id"]: province for province in PROVINCES}
+SEA = {sea["id"]: sea for sea in SEAS}
+CIV = {civ["id"]: civ for civ in CIVS}
+CIV_IDS = tuple(civ["id"] for civ in CIVS)
+PROVINCE_IDS = tuple(PROVINCE)
+SEA_IDS = tuple(SEA)
+HERO = {hero["id"]: hero for hero in HEROES}
+WONDER = {wonder["id"]: wonder for wonder in WONDERS}
+GREAT_CARDS = {**HERO, **WONDER}
+CAPITALS = {civ["capital"]: civ["id"] for civ in CIVS}
+
+
+def _neighbours(edges: list[tuple[str, str]], nodes: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {node: [] for node in nodes}
+    for a, b in edges:
+        found[a].append(b)
+        found[b].append(a)
+    order = {node: index for index, node in enumerate(nodes)}
+    return {node: tuple(sorted(near, key=order.__getitem__)) for node, near in found.items()}
+
+
+LAND_NEIGHBOURS = _neighbours(LAND_EDGES, PROVINCE_IDS)
+SEA_NEIGHBOURS = _neighbours(SEA_EDGES, SEA_IDS)
+COASTS = {province["id"]: tuple(province["coasts"]) for province in PROVINCES}
+SHORES = {sea: tuple(p for p in PROVINCE_IDS if sea in COASTS[p]) for sea in SEA_IDS}
+# Experienced set-up: Greece may also settle these provinces (rules 'Setup').
+GREEK_EXTRA_PROVINCES = ("asia", "thracia", "rhodus", "creta")
+
+
+def space_name(space: str) -> str:
+    """The readable name of a province or sea id."""
+    if space in PROVINCE:
+        return PROVINCE[space]["name"]
+    return SEA[space]["name"]

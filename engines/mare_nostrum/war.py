@@ -1,0 +1,366 @@
+"""War phase: moving, battles, occupation, pillage and assimilation (rules 'War').
+
+During a war turn the acting power's units are tracked per space in three counts:
+``moved`` (moved, not yet attacked), ``attacked`` (attacked, not moved) and ``both``.
+Every other unit there is fresh. Each unit moves at most once and attacks at most once.
+"""
+
+from __future__ import annotations
+
+from engines.api import Chance, IllegalMove
+from engines.mare_nostrum.data import CIV, COASTS, PROVINCE, SEA, SEA_IDS, space_name
+from engines.mare_nostrum.flow import next_warrior
+from engines.mare_nostrum.income import describe_cards, full_income, take_from_bank
+from engines.mare_nostrum.reach import linked, seas_within
+from engines.mare_nostrum.state import (
+    State,
+    add,
+    civ_name,
+    civ_of,
+    is_capital,
+    military_powers,
+    owns_card,
+    say,
+)
+
+FORTRESS_VALUE = 6
+HIT_EVERY = 5
+
+
+def update_occupation(state: State, pid: str) -> None:
+    """Rules 'War' 6: legions in another power's province where that power has no legion
+    or fortress left occupy it; the occupation ends when the owner returns."""
+    province = state["provinces"][pid]
+    owner = province["marker"]
+    if owner is None or province["legions"].get(owner) or province["fortress"] == owner:
+        province["occupier"] = None
+        province["occupied_at"] = 0
+        return
+    foreign = sorted(civ for civ, n in province["legions"].items() if n and civ != owner)
+    if province["occupier"] in foreign:
+        return
+    if len(foreign) == 1:
+        province["occupier"] = foreign[0]
+        province["occupied_at"] = state["war_serial"]
+        say(state, f"{civ_name(foreign[0])} occupies {PROVINCE[pid]['name']}.")
+    else:
+        province["occupier"] = None
+        province["occupied_at"] = 0
+
+
+def units_at(state: State, civ: str, space: str) -> int:
+    if space in state["seas"]:
+        return state["seas"][space].get(civ, 0)
+    return state["provinces"][space]["legions"].get(civ, 0)
+
+
+def unmoved(state: State, civ: str, space: str) -> int:
+    war = state["war"]
+    return units_at(state, civ, space) - war["moved"].get(space, 0) - war["both"].get(space, 0)
+
+
+def unattacked(state: State, civ: str, space: str) -> int:
+    war = state["war"]
+    return units_at(state, civ, space) - war["attacked"].get(space, 0) - war["both"].get(space, 0)
+
+
+def _shift(state: State, civ: str, space: str, amount: int) -> None:
+    if space in state["seas"]:
+        add(state["seas"][space], civ, amount)
+    else:
+        add(state["provinces"][space]["legions"], civ, amount)
+
+
+def _lose_attackers(state: State, space: str, lost: int) -> None:
+    """Removes lost attacking units from the turn's counts (moved-and-attacked first)."""
+    war = state["war"]
+    for key in ("both", "attacked"):
+        gone = min(lost, war[key].get(space, 0))
+        add(war[key], space, -gone)
+        lost -= gone
+
+
+def current_civ(state: State) -> str:
+    return civ_of(state, state["war"]["current"])
+
+
+def launch(state: State, seat: int, move: dict, chance: Chance) -> None:
+    civ = civ_of(state, seat)
+    pid, sea = move["province"], move["sea"]
+    if pid not in PROVINCE or not state["provinces"][pid]["dock"].get(civ):
+        raise IllegalMove("You have no trireme in dock there.")
+    if sea not in COASTS[pid]:
+        raise IllegalMove(
+            f"{PROVINCE[pid]['name']} does not touch {space_name(sea) if sea in SEA else repr(sea)}."
+        )
+    add(state["provinces"][pid]["dock"], civ, -1)
+    add(state["seas"][sea], civ, 1)
+    add(state["war"]["moved"], sea, 1)
+    say(
+        state,
+        f"{civ_name(civ)} puts a trireme to sea from {PROVINCE[pid]['name']} into {space_name(sea)}.",
+    )
+
+
+def legion_destinations(state: State, civ: str, origin: str) -> list[str]:
+    reach = linked(state, civ, origin)
+    return [pid for pid in PROVINCE if pid in reach]
+
+
+def trireme_destinations(state: State, civ: str, origin: str) -> list[str]:
+    return seas_within(origin, 2 if owns_card(state, civ, "ulysses") else 1)
+
+
+def move_unit(state: State, seat: int, move: dict, chance: Chance) -> None:
+    civ = civ_of(state, seat)
+    unit, origin, goal = move["unit"], move["from"], move["to"]
+    if unit == "legion":
+        if origin not in PROVINCE or goal not in PROVINCE:
+            raise IllegalMove("Legions move from a province to a province.")
+        if goal not in legion_destinations(state, civ, origin):
+            raise IllegalMove(
+                f"A legion moves one province by land, or along a chain of your triremes: "
+                f"{PROVINCE[goal]['name']} is out of reach from {PROVINCE[origin]['name']}."
+            )
+    elif unit == "trireme":
+        if origin not in SEA or goal not in SEA:
+            raise IllegalMove("Triremes at sea move from a sea to a sea.")
+        if goal not in trireme_destinations(state, civ, origin):
+            raise IllegalMove(
+                f"{SEA[goal]['name']} is too far for a trireme from {SEA[origin]['name']}."
+            )
+    else:
+        raise IllegalMove("Only legions and triremes move.")
+    if unmoved(state, civ, origin) < 1:
+        raise IllegalMove(
+            f"You have no {unit} in {space_name(origin)} that has not moved this turn."
+        )
+    war = state["war"]
+    _shift(state, civ, origin, -1)
+    _shift(state, civ, goal, 1)
+    if war["attacked"].get(origin):
+        add(war["attacked"], origin, -1)
+        add(war["both"], goal, 1)
+    else:
+        add(war["moved"], goal, 1)
+    say(state, f"{civ_name(civ)} moves a {unit} from {space_name(origin)} to {space_name(goal)}.")
+    for space in (origin, goal):
+        if space in PROVINCE:
+            update_occupation(state, space)
+
+
+def _bonus(state: State, civ: str, land: bool, attacking: bool) -> int:
+    if land:
+        return owns_card(state, civ, "hannibal") + (
+            attacking and owns_card(state, civ, "agamemnon")
+        )
+    return owns_card(state, civ, "pericles") + owns_card(state, civ, "lighthouse")
+
+
+def attack(state: State, seat: int, move: dict, chance: Chance) -> None:
+    civ = civ_of(state, seat)
+    space, target = move["space"], move["target"]
+    land = space in PROVINCE
+    if not land and space not in SEA:
+        raise IllegalMove(f"There is no province or sea called {space!r}.")
+    if target not in CIV or target == civ:
+        raise IllegalMove("Name another power to attack.")
+    if target not in military_powers(state, space):
+        raise IllegalMove(f"{civ_name(target)} has no military units in {space_name(space)}.")
+    attackers = unattacked(state, civ, space)
+    if attackers < 1:
+        raise IllegalMove(
+            f"You have no unit in {space_name(space)} that has not attacked this turn."
+        )
+    war = state["war"]
+    moved = war["moved"].pop(space, 0)
+    add(war["both"], space, moved)
+    add(war["attacked"], space, attackers - moved)
+    supply = state["supply"]
+    unit = "legion" if land else "trireme"
+    where = space_name(space)
+    if land and owns_card(state, target, "helen_of_troy"):
+        # Helen of Troy: one attacking legion deserts to the defender before the dice.
+        _shift(state, civ, space, -1)
+        _lose_attackers(state, space, 1)
+        supply[civ]["legion"] += 1
+        attackers -= 1
+        joined = supply[target]["legion"] > 0
+        if joined:
+            supply[target]["legion"] -= 1
+            _shift(state, target, space, 1)
+        say(
+            state,
+            f"Helen of Troy: a {civ_name(civ)} legion deserts in {where}"
+            + (f" and joins {civ_name(target)}." if joined else "."),
+        )
+    defenders = units_at(state, target, space)
+    fortress = land and state["provinces"][space]["fortress"] == target
+    if attackers < 1:
+        update_occupation(state, space)
+        return
+    bonus = _bonus(state, civ, land, attacking=True)
+    rolls = [chance.below(6) + 1 for _ in range(attackers)]
+    defence_bonus = _bonus(state, target, land, attacking=False)
+    defence = [chance.below(6) + 1 for _ in range(defenders)]
+    total = sum(rolls) + bonus * attackers
+    defended = sum(defence) + defence_bonus * defenders + (FORTRESS_VALUE if fortress else 0)
+    hits, counter = total // HIT_EVERY, defended // HIT_EVERY
+    # Losses at the same time; legions fall before the fortress (rules 'War' 4).
+    lost_units = min(hits, defenders)
+    lost_fortress = fortress and hits > defenders
+    lost_attackers = min(counter, attackers)
+    _shift(state, target, space, -lost_units)
+    supply[target][unit] += lost_units
+    if lost_fortress:
+        state["provinces"][space]["fortress"] = None
+        supply[target]["fortress"] += 1
+    _shift(state, civ, space, -lost_attackers)
+    _lose_attackers(state, space, lost_attackers)
+    supply[civ][unit] += lost_attackers
+    say(
+        state,
+        battle_line(
+            civ,
+            target,
+            where,
+            rolls,
+            bonus,
+            defence,
+            defence_bonus,
+            fortress,
+            total,
+            defended,
+            lost_units + lost_fortress,
+            lost_attackers,
+        ),
+    )
+    if land:
+        update_occupation(state, space)
+
+
+def _dice(rolls: list[int], bonus: int, fortress: bool = False) -> str:
+    parts = [str(roll + bonus) for roll in rolls]
+    if fortress:
+        parts.append(f"{FORTRESS_VALUE} (fortress)")
+    return " + ".join(parts) if parts else "0"
+
+
+def battle_line(
+    civ,
+    target,
+    where,
+    rolls,
+    bonus,
+    defence,
+    defence_bonus,
+    fortress,
+    total,
+    defended,
+    lost_defender,
+    lost_attacker,
+) -> str:
+    return (
+        f"{civ_name(civ)} attacks {civ_name(target)} in {where}: "
+        f"{_dice(rolls, bonus)} = {total} against {_dice(defence, defence_bonus, fortress)} = "
+        f"{defended}; {civ_name(target)} loses {lost_defender}, {civ_name(civ)} loses {lost_attacker}."
+    )
+
+
+def pillage(state: State, seat: int, move: dict, chance: Chance) -> None:
+    civ = civ_of(state, seat)
+    pid = move["province"]
+    if pid not in PROVINCE:
+        raise IllegalMove(f"There is no province called {pid!r}.")
+    province = state["provinces"][pid]
+    name = PROVINCE[pid]["name"]
+    if province["occupier"] != civ:
+        raise IllegalMove(f"You do not occupy {name}.")
+    if is_capital(pid):
+        raise IllegalMove(f"{name} is a capital: capitals are never pillaged.")
+    got = take_from_bank(state, seat, full_income(province))
+    pool = state["pool"]
+    pool["city"] += len(province["cities"])
+    pool["caravan"] += len(province["caravans"])
+    pool["temple"] += province["temple"] is not None
+    pool["market"] += province["market"] is not None
+    state["supply"][province["marker"]]["control_marker"] += 1
+    owner = province["marker"]
+    province.update(
+        cities=[], caravans=[], temple=None, market=None, marker=None, occupier=None, occupied_at=0
+    )
+    say(
+        state,
+        f"{civ_name(civ)} pillages {name}, taking {describe_cards(got)}; "
+        f"{civ_name(owner)} loses the province and its buildings.",
+    )
+
+
+def assimilate(state: State, civ: str) -> None:
+    """Rules 'War' 7: at the end of the occupier's next war turn (Nebuchadnezzar: this
+    one) the owner's marker goes and the occupier's comes, with the buildings."""
+    serial = state["war_serial"]
+    at_once = owns_card(state, civ, "nebuchadnezzar")
+    for pid, province in state["provinces"].items():
+        if province["occupier"] != civ or not (at_once or province["occupied_at"] < serial):
+            continue
+        owner = province["marker"]
+        state["supply"][owner]["control_marker"] += 1
+        supply = state["supply"][civ]
+        if supply["control_marker"]:
+            supply["control_marker"] -= 1
+            province["marker"] = civ
+            say(
+                state,
+                f"{civ_name(civ)} assimilates {PROVINCE[pid]['name']} from {civ_name(owner)}.",
+            )
+        else:
+            province["marker"] = None
+            say(
+                state,
+                f"{civ_name(owner)} loses {PROVINCE[pid]['name']}; {civ_name(civ)} has no "
+                "control marker left to place there.",
+            )
+        province["occupier"] = None
+        province["occupied_at"] = 0
+        update_occupation(state, pid)
+
+
+def end_war(state: State, seat: int, move: dict, chance: Chance) -> None:
+    assimilate(state, civ_of(state, seat))
+    state["war"]["done"].append(seat)
+    say(state, f"{civ_name(civ_of(state, seat))} ends the war turn.")
+    next_warrior(state)
+
+
+def war_moves(state: State, seat: int) -> list[dict]:
+    civ = civ_of(state, seat)
+    moves: list[dict] = []
+    provinces = state["provinces"]
+    for pid, province in provinces.items():
+        if province["dock"].get(civ):
+            moves += [{"type": "launch", "province": pid, "sea": sea} for sea in COASTS[pid]]
+    for pid in provinces:
+        if units_at(state, civ, pid) and unmoved(state, civ, pid) > 0:
+            moves += [
+                {"type": "move", "unit": "legion", "from": pid, "to": goal}
+                for goal in legion_destinations(state, civ, pid)
+            ]
+    for sea in SEA_IDS:
+        if units_at(state, civ, sea) and unmoved(state, civ, sea) > 0:
+            moves += [
+                {"type": "move", "unit": "trireme", "from": sea, "to": goal}
+                for goal in trireme_destinations(state, civ, sea)
+            ]
+    for space in (*provinces, *SEA_IDS):
+        if units_at(state, civ, space) and unattacked(state, civ, space) > 0:
+            moves += [
+                {"type": "attack", "space": space, "target": target}
+                for target in military_powers(state, space)
+                if target != civ
+            ]
+    for pid, province in provinces.items():
+        if province["occupier"] == civ and not is_capital(pid):
+            moves.append({"type": "pillage", "province": pid})
+    moves.append({"type": "end_war"})
+    return moves
