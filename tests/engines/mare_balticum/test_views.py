@@ -1,0 +1,115 @@
+"""Views, history lines and move labels."""
+
+from __future__ import annotations
+
+import random
+
+from engines.api import ScriptedChance, SeededChance
+from engines.mare_balticum import ENGINE
+from engines.mare_balticum.rules import legal_moves
+from engines.mare_balticum.state import TIME
+
+from .helpers import balance, craft, fresh, in_turn, no_refill, outcomes_for
+
+REQUIRED = {"game", "seat", "to_move", "phase", "players", "finished"}
+
+
+def test_a_view_holds_the_common_keys_and_the_board():
+    state = fresh(4, {"trade_contracts": True})
+    for viewer in (None, 0, 3):
+        view = ENGINE.view(state, viewer)
+        assert REQUIRED <= set(view)
+        assert view["game"] == "mare_balticum" and view["seat"] == viewer
+        assert view["to_move"] == [0] and view["finished"] is False
+        assert view["phase"] == "Starting ports — Red chooses"
+        assert len(view["goods"]) == 23 and len(view["demand"]) == 5
+        assert [contract["id"] for contract in view["contracts"]] == [f"c{i}" for i in range(1, 7)]
+        assert "result" not in view and "scores" not in view
+
+
+def test_a_finished_view_holds_the_result_and_every_market():
+    state = craft(in_turn(3, markets={0: {"salmon": 3}}), phase="over", time_track=6)
+    view = ENGINE.view(state, 2)
+    assert view["finished"] and view["result"]["winners"] == [0, 1, 2]
+    assert view["players"][0]["market"]["salmon"] == 3
+    assert view["scores"] == [0, 0, 0]
+
+
+def test_describe_says_what_each_action_did():
+    state = in_turn(
+        3,
+        {"trade_contracts": True},
+        fleets={0: ["gdansk", "gulf_gdansk"]},
+        goods={"gulf_gdansk": ["salmon"]},
+    )
+
+    def lines(move):
+        return ENGINE.describe(
+            state, 0, move, ENGINE.apply(state, 0, move, ScriptedChance([])), None
+        )
+
+    assert lines({"type": "sail", "to": "bornholm"}) == [
+        "Red puts a new vessel out to Bornholm Basin."
+    ]
+    assert lines({"type": "fish", "area": "gulf_gdansk", "kind": "salmon"}) == [
+        "Red fishes salmon in Gulf of Gdańsk (to the hold)."
+    ]
+    assert lines({"type": "take_contract", "contract": "c3"}) == [
+        "Red takes contract c3 (salmon + cod + 2 amber)."
+    ]
+
+
+def test_describe_hides_a_secret_choice_from_others_and_reveals_the_tokens_together():
+    state = no_refill(in_turn(3, warehouses={2: {"amber": 2}}))
+    state = balance(
+        craft(state, phase=TIME, pending=(None,) * 3, time_track=1, bag=state.bag[:-1] + (5,))
+    )
+    move = {"type": "produce", "token": 2, "kind": "herring"}
+    after = ENGINE.apply(state, 0, move, ScriptedChance([]))
+    assert ENGINE.describe(state, 0, move, after, 1) == ["Red has chosen a production token."]
+    assert ENGINE.describe(state, 0, move, after, 0) == [
+        "You play x2 face down on your herring market space."
+    ]
+    after = ENGINE.apply(
+        after, 1, {"type": "produce", "token": 0, "kind": "cod"}, ScriptedChance([])
+    )
+    tax = {"type": "produce", "token": "tax", "discard": {"warehouse": {"amber": 2}}}
+    final = ENGINE.apply(after, 2, tax, ScriptedChance([]))
+    seen = ENGINE.describe(after, 2, tax, final, 1)
+    assert "Red places x2 face down on a market space." in seen
+    assert "You placed x0 on your cod market space." in seen
+    assert "Green pays the tax, discarding 2 amber from the warehouse." in seen
+    assert not any("herring" in line for line in seen)
+
+
+def test_describe_tells_the_refill_and_the_drawn_time_token():
+    state = no_refill(in_turn(3, fleets={0: ["copenhagen"]}))
+    state = balance(craft(state, goods={"bornholm": []}))
+    draws = outcomes_for(state.bag, ["amber", "time"])
+    after = ENGINE.apply(state, 0, {"type": "end_turn"}, ScriptedChance(draws))
+    assert ENGINE.describe(state, 0, {"type": "end_turn"}, after, None) == [
+        "Red's turn ends.",
+        "Refill: Bornholm Basin gets amber.",
+        "A passage of time token is drawn (1 of 6) while refilling Bornholm Basin.",
+        "Every player now plays a production token in secret.",
+    ]
+
+
+def test_every_legal_move_has_a_label():
+    state = fresh(3, {"trade_contracts": True, "demand_management": True})
+    chance = SeededChance(3)
+    rng = random.Random(3)
+    labels = set()
+    while ENGINE.to_move(state):
+        seat = min(ENGINE.to_move(state))
+        legal = legal_moves(state, seat)
+        for move in legal:
+            label = ENGINE.move_label(move)
+            assert label and "{" not in label
+            labels.add(label.split()[0])
+        move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng)
+        state = ENGINE.apply(state, seat, move, chance)
+    assert {"Start", "Sail", "Fish", "Unload", "Take", "Throw", "End", "Play"} <= labels
+    assert ENGINE.move_label({"type": "sail", "from": "eastern_gotland", "to": "aland_sea"}) == (
+        "Sail from Gotland Deep (Eastern Gotland Basin) to Åland Sea"
+    )
