@@ -177,6 +177,18 @@ def cmd_verify(args) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_check_engines(args) -> int:
+    runtime = _runtime(args)
+    report = runtime.service.check_engines()
+    diverging = [entry for entry in report if not entry["ok"]]
+    for entry in report:
+        versions = f"created with v{entry['created_with']}, server runs v{entry['running']}"
+        verdict = "replays identically" if entry["ok"] else f"DIVERGES: {entry['problem']}"
+        print(f"{entry['game_id']}  {entry['engine']:<14} {versions}: {verdict}")
+    print(f"{len(report)} active games checked, {len(diverging)} diverge.")
+    return 1 if diverging else 0
+
+
 def cmd_bench(args) -> int:
     from pbem import bench
 
@@ -245,6 +257,11 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="verify an exported log offline")
     verify.add_argument("file")
     verify.set_defaults(func=cmd_verify)
+
+    check = commands.add_parser(
+        "check-engines", help="replay every active game on this server's engine versions"
+    )
+    check.set_defaults(func=cmd_check_engines)
 
     bench = commands.add_parser("bench", help="measure the event store and replay")
     bench.add_argument("--runs", type=int, default=5)

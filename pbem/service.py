@@ -538,6 +538,34 @@ class GameService:
             seed = self._seed(session, game_id) if game.status == "finished" else None
         return verify_rows(game.engine, rows, seed=seed, game_id=game_id)
 
+    def check_engines(self) -> list[dict[str, Any]]:
+        """Replays every active game on the engines this server runs.
+
+        Returns one entry per game: ``ok`` when every state hash matches, otherwise
+        what differs (another engine version, or the first event whose state diverges).
+        Nothing is changed: a diverging game keeps its log and is refused moves with a
+        clear message until it runs on the engine version it started with.
+        """
+        from pbem.verify import verify_rows
+
+        report = []
+        for game in self.games("active"):
+            entry: dict[str, Any] = {"game_id": game.id, "engine": game.engine}
+            engine = REGISTRY.get(game.engine)
+            entry["created_with"] = game.engine_version
+            entry["running"] = engine.version if engine else None
+            if engine is None:
+                entry.update(ok=False, problem="this server has no such engine")
+            else:
+                outcome = verify_rows(
+                    game.engine, self.events(game.id), game_id=game.id, any_version=True
+                )
+                entry["ok"] = outcome.ok
+                if not outcome.ok:
+                    entry["problem"] = outcome.summary()
+            report.append(entry)
+        return report
+
     # Internals -----------------------------------------------------------------------
 
     def _seed(self, session: Session, game_id: str) -> bytes:

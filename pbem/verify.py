@@ -79,8 +79,13 @@ def verify_rows(
     rows: Sequence[Any],
     seed: bytes | None = None,
     game_id: str | None = None,
+    any_version: bool = False,
 ) -> VerifyReport:
-    """Verifies full event rows in order; the seed may come along or from the log."""
+    """Verifies full event rows in order; the seed may come along or from the log.
+
+    ``any_version`` replays a log made by another version of the engine (to find out
+    whether the version change alters it) instead of refusing it outright.
+    """
     engine = REGISTRY.get(engine_slug) if isinstance(engine_slug, str) else None
     if engine is None:
         return _bad(None, f"unknown game {engine_slug!r}")
@@ -119,10 +124,11 @@ def verify_rows(
                     return _bad(seq, "the log does not start with 'created'", index)
                 if row["payload"].get("engine") != engine.slug:
                     return _bad(seq, "the log is for another game", index)
-                if row["payload"].get("engine_version") != engine.version:
+                made_by = row["payload"].get("engine_version")
+                if made_by != engine.version and not any_version:
                     return _bad(
                         seq,
-                        f"the log was made by version {row['payload'].get('engine_version')} "
+                        f"the log was made by version {made_by} "
                         f"of the engine; this program has version {engine.version}",
                         index,
                     )

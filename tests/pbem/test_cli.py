@@ -172,3 +172,30 @@ def test_bad_move_from_the_shell_is_refused(database, capsys):
     assert "not your turn" in capsys.readouterr().err
     assert pbem(database, "move", game_id, "0", "{oops") == 2
     assert pbem(database, "move", "nosuchgame", "0", '{"type": "roll"}') == 1
+
+
+def test_check_engines_lists_games_whose_replay_diverges(database, capsys, monkeypatch):
+    from engines import REGISTRY
+    from tests.fixture_engine import Pig
+
+    pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "B:b@x.org")
+    game_id = game_id_from(capsys.readouterr().out)
+    for _ in range(6):
+        pbem(database, "move", game_id, "0", '{"type": "roll", "dice": 2}')
+    capsys.readouterr()
+    assert pbem(database, "check-engines") == 0
+    assert "replays identically" in capsys.readouterr().out
+
+    class PigTwo(Pig):
+        version = 2
+
+        def apply(self, state, seat, move, chance):
+            after = super().apply(state, seat, move, chance)
+            return {**after, "pot": after["pot"] * 2}
+
+    monkeypatch.setitem(REGISTRY, "pig", PigTwo())
+    assert pbem(database, "check-engines") == 1
+    out = capsys.readouterr().out
+    assert "DIVERGES" in out and "created with v1, server runs v2" in out
+    assert pbem(database, "move", game_id, "0", '{"type": "roll"}') == 1
+    assert "version 1" in capsys.readouterr().err
