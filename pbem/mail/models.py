@@ -1,7 +1,7 @@
 """Mail's tables: the outbox, each seat's clock (reminders and deadline), sealed links,
 rescue votes and the worker's heartbeat.
 
-All times here are naive UTC (both databases store them so); :func:`naive` converts.
+All times are aware datetimes in UTC, as the database layer wants them (:func:`utc`).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from sqlalchemy import Column, Index, Text
 from sqlmodel import Field, SQLModel
 
 
-def naive(moment: datetime) -> datetime:
-    """``moment`` as a naive UTC datetime, the form stored in these tables."""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware datetime in UTC (a naive one is taken to be UTC)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 class Mail(SQLModel, table=True):

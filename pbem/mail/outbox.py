@@ -23,10 +23,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engines.api import Engine
-from pbem.log import MOVE_KINDS, fold
-from pbem.log import Folded as _Folded
+from pbem.log import MOVE_KINDS, Folded, fold
 from pbem.mail import render
-from pbem.mail.models import Mail, SeatClock, SeatLink, naive
+from pbem.mail.models import Mail, SeatClock, SeatLink, utc
 from pbem.models import Game, Seat
 from pbem.service import Transition
 
@@ -51,11 +50,10 @@ def secret(runtime: Any) -> str:
 def on_transition(runtime: Any, session: Session, transition: Transition) -> None:
     """Keeps the seats' clocks and writes this batch's mails, inside its transaction."""
     game = transition.game
-    now = naive(runtime.clock())
+    now = utc(runtime.clock())
     seats = {row.seat: row for row in session.exec(select(Seat).where(Seat.game_id == game.id))}
     clocks = {
-        row.seat: row
-        for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
+        row.seat: row for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
     }
     created = transition.events[0]["kind"] == "created"
     newly_due = transition.due_after - transition.due_before
@@ -125,9 +123,7 @@ def _game_over(
 ) -> None:
     game = transition.game
     sent = set(
-        session.exec(
-            select(Mail.key).where(Mail.game_id == game.id, Mail.kind == "game_over")
-        )
+        session.exec(select(Mail.key).where(Mail.game_id == game.id, Mail.kind == "game_over"))
     )
     seed = next(
         (row["payload"]["seed"] for row in transition.events if row["kind"] == "seed_revealed"),
@@ -178,9 +174,11 @@ def since_last_move(
         if row["kind"] == "take_back":
             after = store.state_at(session, game, engine, row["seq"])
         else:
-            after = fold(engine, [row], _Folded(state, row["seq"] - 1)).state
+            after = fold(engine, [row], Folded(state, row["seq"] - 1)).state
         if row["kind"] in MOVE_KINDS:
-            lines.extend(engine.describe(state, row["seat"], row["payload"]["move"], after, seat.seat))
+            lines.extend(
+                engine.describe(state, row["seat"], row["payload"]["move"], after, seat.seat)
+            )
         else:
             line = describe_admin(row)
             if line:
@@ -277,9 +275,11 @@ def enqueue(
     unsubscribe: str = "",
 ) -> Mail:
     """Renders a mail and adds it to the outbox in the open transaction."""
-    subject, text, html = render.render(kind, {"base_url": render.base_url(runtime.config), **context})
+    subject, text, html = render.render(
+        kind, {"base_url": render.base_url(runtime.config), **context}
+    )
     host = render.domain(runtime.config["mail"]["sender"])
-    now = naive(runtime.clock())
+    now = utc(runtime.clock())
     thread = f"<{game_id}.{seat}@{host}>" if game_id is not None else ""
     if kind == "invitation":
         message_id = thread

@@ -1,0 +1,383 @@
+"""The scheduler: reminders, deadlines and digests (the sweep), and the mail dispatcher.
+
+Everything is derived from the database, so a restarted worker loses nothing, and every
+job is safe to run twice at once:
+
+- a reminder advances the seat's ``remind_at`` with a conditional update (``WHERE
+  remind_at = <the value read>``) in the transaction that writes the mail, whose outbox
+  key (seat, turn, number) is unique besides;
+- at a deadline the sweep first claims it the same way (``deadline_at`` moves a lease
+  ahead, or is cleared for ``wait``) together with the deadline mails; the action then
+  appends with an expected seq (a bot's move) or re-checks the claim inside the event's
+  transaction (a seat handed to a bot, a seat offered), so a second run loses;
+- a digest is keyed per address and day.
+
+``pbem worker`` runs :func:`run_worker`; ``pbem serve`` runs :func:`start_background`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import secrets
+import signal
+import socket
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select, update
+
+from pbem import rescue
+from pbem.errors import PbemError
+from pbem.mail import outbox, render
+from pbem.mail.dispatch import DispatchReport
+from pbem.mail.dispatch import dispatch as dispatch_mail
+from pbem.mail.models import Heartbeat, Mail, SeatClock, utc
+from pbem.models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+BATCH = 500
+DEADLINE_LEASE = timedelta(minutes=10)
+CONSEQUENCES = {
+    "wait": "the game waits; reminders go on",
+    "bot_turn": "a bot plays that turn",
+    "bot_seat": "a bot takes over the seat",
+    "replace": "the seat is offered to a new player",
+}
+
+
+class ClaimLost(Exception):
+    """Another sweep acted on this deadline first."""
+
+
+@dataclass
+class SweepReport:
+    reminders: int = 0
+    deadlines: int = 0
+    digests: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.reminders} reminders, {self.deadlines} deadlines, {self.digests} digests"
+
+
+def sweep(runtime: Any, now: datetime | None = None) -> SweepReport:
+    """One pass: reminders and deadlines that are due, then the day's digests."""
+    now = utc(now or runtime.clock())
+    report = SweepReport()
+    for clock in _due(runtime, SeatClock.remind_at, now):
+        report.reminders += _remind(runtime, clock, now)
+    for clock in _due(runtime, SeatClock.deadline_at, now):
+        report.deadlines += _deadline(runtime, clock, now)
+    report.digests = _digests(runtime, now)
+    return report
+
+
+def dispatch(runtime: Any, now: datetime | None = None) -> DispatchReport:
+    """Sends the ready mail of the outbox (see :mod:`pbem.mail.dispatch`)."""
+    return dispatch_mail(runtime, now)
+
+
+def _due(runtime: Any, column: Any, now: datetime) -> list[SeatClock]:
+    """Clocks whose ``column`` time has come, of active games (indexed on ``column``)."""
+    with Session(runtime.db) as session:
+        query = (
+            select(SeatClock)
+            .join(Game, col(Game.id) == col(SeatClock.game_id))
+            .where(column <= now, Game.status == "active")
+            .order_by(column)
+            .limit(BATCH)
+        )
+        return list(session.exec(query))
+
+
+def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
+    with runtime.service.session() as session:
+        game = session.get(Game, clock.game_id)
+        seat = session.get(Seat, (clock.game_id, clock.seat))
+        every = float(game.policy.get("reminder_every_hours", 0))
+        if clock.paused_until and clock.paused_until > now:
+            upcoming = clock.paused_until
+        elif every > 0:
+            upcoming = clock.remind_at + timedelta(hours=every)
+            while upcoming <= now:
+                upcoming += timedelta(hours=every)
+        else:
+            upcoming = None
+        moved = session.exec(
+            update(SeatClock)
+            .where(
+                SeatClock.game_id == clock.game_id,
+                SeatClock.seat == clock.seat,
+                SeatClock.remind_at == clock.remind_at,
+            )
+            .values(remind_at=upcoming, reminders=SeatClock.reminders + 1)
+        )
+        if moved.rowcount != 1:
+            return 0
+        if clock.paused_until and clock.paused_until > now:
+            session.commit()
+            return 0
+        number = clock.reminders + 1
+        key = f"reminder:{clock.game_id}:{clock.seat}:{clock.turn_since:%Y%m%d%H%M%S%f}:{number}"
+        mail = None
+        if seat.notify == "every_turn" and not seat.is_bot:
+            mail = outbox.mail_seat(
+                session,
+                runtime,
+                game,
+                seat,
+                "reminder",
+                key,
+                since=render.when(clock.turn_since, seat.timezone),
+                deadline=clock.deadline_at,
+                consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
+            )
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()
+            return 0
+        return int(mail is not None)
+
+
+def _deadline(runtime: Any, clock: SeatClock, now: datetime) -> int:
+    """Claims a passed deadline with its mails, then applies the game's policy."""
+    policy = runtime.service.game(clock.game_id).policy.get("at_deadline", "wait")
+    lease = None if policy == "wait" else now + DEADLINE_LEASE
+    with runtime.service.session() as session:
+        if not _move_deadline(session, clock, clock.deadline_at, lease):
+            return 0
+        game = session.get(Game, clock.game_id)
+        late = session.get(Seat, (clock.game_id, clock.seat))
+        if clock.seat not in (game.to_move or []) or late.is_bot:
+            session.commit()
+            return 0
+        _deadline_mails(session, runtime, game, late, clock, policy)
+        session.commit()
+    expected = lease
+
+    def reclaim_lease(session: Session) -> None:
+        if not _move_deadline(session, clock, expected, None):
+            raise ClaimLost
+
+    try:
+        if policy == "bot_turn":
+            _bot_turn(runtime, clock)
+        elif policy == "bot_seat":
+            rescue.hand_to_bot(runtime, clock.game_id, clock.seat, claim=reclaim_lease)
+        elif policy == "replace":
+            rescue.offer_seat(runtime, clock.game_id, clock.seat, claim=reclaim_lease)
+    except ClaimLost:
+        return 0
+    except PbemError as error:
+        log.warning("deadline of %s seat %s: %s", clock.game_id, clock.seat, error.message)
+        return 0
+    return 1
+
+
+def _move_deadline(
+    session: Session, clock: SeatClock, expected: datetime | None, value: datetime | None
+) -> bool:
+    moved = session.exec(
+        update(SeatClock)
+        .where(
+            SeatClock.game_id == clock.game_id,
+            SeatClock.seat == clock.seat,
+            SeatClock.deadline_at == expected,
+        )
+        .values(deadline_at=value)
+    )
+    return moved.rowcount == 1
+
+
+def _deadline_mails(
+    session: Session, runtime: Any, game: Game, late: Seat, clock: SeatClock, policy: str
+) -> None:
+    turn = f"{clock.turn_since:%Y%m%d%H%M%S%f}"
+    outcomes = {
+        "wait": "The game waits for {name}; reminders go on.",
+        "bot_turn": "A bot plays this turn for {name}; the seat stays theirs.",
+        "bot_seat": "A bot takes over {name}'s seat until {name} reclaims it from the link.",
+        "replace": "{name}'s seat is offered to a new player; the old link no longer works.",
+    }
+    for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
+        key = f"deadline:{game.id}:{late.seat}:{turn}:{seat.seat}"
+        if outbox.has_mail(session, key):
+            continue
+        mine = seat.seat == late.seat
+        outbox.mail_seat(
+            session,
+            runtime,
+            game,
+            seat,
+            "deadline",
+            key,
+            late="your turn" if mine else f"{late.name}'s turn",
+            outcome=outcomes[policy].format(name="you" if mine else late.name),
+        )
+
+
+def _bot_turn(runtime: Any, clock: SeatClock) -> None:
+    """A bot plays the seat's moves until it is no longer due (each at its expected seq)."""
+    service = runtime.service
+    rng = random.Random(secrets.randbits(64))
+    for _ in range(200):
+        head = service.head(clock.game_id)
+        if head.game.status != "active" or clock.seat not in head.engine.to_move(head.state):
+            return
+        legal = head.engine.legal_moves(head.state, clock.seat)
+        move = head.engine.bot_move(head.engine.view(head.state, clock.seat), legal, rng)
+        outcome = service.submit_move(
+            clock.game_id, clock.seat, move, head.seq, kind="auto_move", actor="deadline"
+        )
+        if outcome.duplicate:
+            return
+
+
+def _digests(runtime: Any, now: datetime) -> int:
+    """Once a day, one mail per address listing its games that wait for it."""
+    day = f"{now:%Y-%m-%d}"
+    with runtime.service.session() as session:
+        rows = session.exec(
+            select(Seat, Game, SeatClock)
+            .join(Game, col(Game.id) == col(Seat.game_id))
+            .join(
+                SeatClock,
+                (col(SeatClock.game_id) == col(Seat.game_id))
+                & (col(SeatClock.seat) == col(Seat.seat)),
+            )
+            .where(
+                Seat.due == True,  # noqa: E712 - a SQL comparison
+                Seat.notify == "digest",
+                Seat.is_bot == False,  # noqa: E712
+                Game.status == "active",
+            )
+            .order_by(col(Seat.email), col(Game.updated_at))
+        ).all()
+        by_address: dict[str, list[tuple[Seat, Game, SeatClock]]] = {}
+        for seat, game, clock in rows:
+            if seat.email:
+                by_address.setdefault(seat.email.lower(), []).append((seat, game, clock))
+        keys = {address: f"digest:{address}:{day}"[:200] for address in by_address}
+        done = set(session.exec(select(Mail.key).where(col(Mail.key).in_(list(keys.values())))))
+        count = 0
+        for address, entries in by_address.items():
+            if keys[address] in done:
+                continue
+            first = entries[0][0]
+            games = []
+            for seat, game, clock in entries:
+                token = outbox.seat_token(session, runtime, seat)
+                games.append(
+                    {
+                        "title": game.title,
+                        "phase": game.phase,
+                        "since": render.when(clock.turn_since, seat.timezone),
+                        "deadline": render.when(clock.deadline_at, seat.timezone),
+                        "link": render.play_url(runtime.config, token) if token else "",
+                    }
+                )
+            settings = outbox.settings_link(runtime, first)
+            outbox.enqueue(
+                session,
+                runtime,
+                "digest",
+                key=keys[address],
+                recipient=first.email,
+                context={
+                    "name": first.name,
+                    "count": len(games),
+                    "games": games,
+                    "settings": settings,
+                },
+                unsubscribe=settings,
+            )
+            count += 1
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()
+            return 0
+        return count
+
+
+# Running -----------------------------------------------------------------------------
+
+
+def _beat(runtime: Any, name: str, started: datetime, note: str = "") -> None:
+    with Session(runtime.db) as session:
+        row = session.get(Heartbeat, name) or Heartbeat(
+            name=name, pid=os.getpid(), started_at=started, beat_at=started
+        )
+        row.pid = os.getpid()
+        row.beat_at = utc(runtime.clock())
+        if note:
+            row.last_sweep = note[:300]
+        session.add(row)
+        session.commit()
+
+
+def _jobs(runtime: Any, name: str) -> tuple[Any, Any]:
+    started = utc(runtime.clock())
+
+    def sweep_job() -> None:
+        report = sweep(runtime)
+        _beat(runtime, name, started, f"{utc(runtime.clock()):%Y-%m-%d %H:%M:%S}: {report}")
+
+    def dispatch_job() -> None:
+        dispatch(runtime)
+        _beat(runtime, name, started)
+
+    return sweep_job, dispatch_job
+
+
+def start_background(runtime: Any, name: str | None = None) -> BackgroundScheduler:
+    """Starts the sweep and the dispatcher in background threads; returns the scheduler."""
+    name = name or f"{socket.gethostname()[:60]}:{os.getpid()}"
+    sweep_job, dispatch_job = _jobs(runtime, name)
+    scheduler = BackgroundScheduler(timezone="UTC")
+    every_sweep = float(runtime.config["scheduler"]["sweep_every_seconds"])
+    every_dispatch = float(runtime.config["mail"]["dispatch_every_seconds"])
+    first = datetime.now().astimezone()
+    scheduler.add_job(
+        sweep_job,
+        "interval",
+        seconds=every_sweep,
+        id="sweep",
+        next_run_time=first,
+        max_instances=1,
+        coalesce=True,
+    )
+    scheduler.add_job(
+        dispatch_job,
+        "interval",
+        seconds=every_dispatch,
+        id="dispatch",
+        next_run_time=first,
+        max_instances=1,
+        coalesce=True,
+    )
+    scheduler.start()
+    return scheduler
+
+
+def run_worker(runtime: Any, stop: threading.Event | None = None) -> None:
+    """Runs the scheduler until SIGTERM or SIGINT (or ``stop`` is set), then stops cleanly."""
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for number in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, lambda *_: stop.set())
+    scheduler = start_background(runtime)
+    print("pbem worker: sweeping and sending mail; Ctrl-C or SIGTERM stops it.", flush=True)
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        scheduler.shutdown(wait=True)
+    print("pbem worker stopped.", flush=True)
