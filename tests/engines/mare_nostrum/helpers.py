@@ -94,3 +94,40 @@ def seat_of(state: dict, civ: str) -> int:
 
 def play(state: dict, seat: int, move: dict, outcomes=()) -> dict:
     return ENGINE.apply(state, seat, move, ScriptedChance(list(outcomes)))
+
+
+def building(state: dict, seat: int) -> dict:
+    """A copy where ``seat`` is in the middle of its build turn."""
+    state = clone(state)
+    state.update(phase="build", trade=None, title_check=None)
+    state["build"] = {"done": [], "current": seat, "cleopatra": False, "hammurabi": False}
+    return state
+
+
+def warring(state: dict, seat: int) -> dict:
+    """A copy where ``seat`` has just begun its war turn."""
+    state = clone(state)
+    state.update(phase="war", trade=None, build=None, title_check=None)
+    state["war"] = {"done": [], "current": seat, "moved": {}, "attacked": {}, "both": {}}
+    state["war_serial"] += 1
+    return state
+
+
+def put_legions(state: dict, civ: str, province: str, n: int) -> dict:
+    """A copy with ``n`` more of ``civ``'s legions (from its supply) in ``province``."""
+    state = clone(state)
+    legions = state["provinces"][province]["legions"]
+    legions[civ] = legions.get(civ, 0) + n
+    state["supply"][civ]["legion"] -= n
+    return state
+
+
+def give_cards(state: dict, seat: int, *cards: str) -> dict:
+    state = clone(state)
+    state["cards"][seat] = sorted([*state["cards"][seat], *cards])
+    return state
+
+
+def dice(*faces: int) -> list[int]:
+    """Scripted chance outcomes for die faces 1-6."""
+    return [face - 1 for face in faces]
