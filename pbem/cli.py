@@ -177,6 +177,25 @@ def cmd_verify(args) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_migrate(args) -> int:
+    from pbem.config import load_config
+    from pbem.db import make_engine
+    from pbem.mail import outbox  # noqa: F401 - its tables belong to the schema
+    from pbem.migrations import migrate
+
+    url = args.database or load_config()["database"]["url"]
+    db = make_engine(url)
+    before, after = migrate(db)
+    if before is None:
+        print(f"Created the schema (version {after}).")
+    elif before == after:
+        print(f"The schema is up to date (version {after}).")
+    else:
+        print(f"Upgraded the schema from version {before} to {after}.")
+    db.dispose()
+    return 0
+
+
 def cmd_check_engines(args) -> int:
     runtime = _runtime(args)
     report = runtime.service.check_engines()
@@ -257,6 +276,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify", help="verify an exported log offline")
     verify.add_argument("file")
     verify.set_defaults(func=cmd_verify)
+
+    migrate = commands.add_parser("migrate", help="create or upgrade the database schema")
+    migrate.set_defaults(func=cmd_migrate)
 
     check = commands.add_parser(
         "check-engines", help="replay every active game on this server's engine versions"

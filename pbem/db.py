@@ -6,9 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine as SqlEngine
-from sqlmodel import Session, SQLModel, create_engine, select
-
-from pbem import models
+from sqlmodel import create_engine
 
 
 def make_engine(url: str, **kwargs) -> SqlEngine:
@@ -44,10 +42,7 @@ def make_engine(url: str, **kwargs) -> SqlEngine:
 
 
 def init_db(engine: SqlEngine) -> None:
-    """Creates missing tables and records the schema version."""
-    SQLModel.metadata.create_all(engine)
-    with Session(engine) as session:
-        info = session.exec(select(models.SchemaInfo)).first()
-        if info is None:
-            session.add(models.SchemaInfo(id=1, version=models.SCHEMA_VERSION))
-            session.commit()
+    """Creates the schema, or upgrades an older one in place (see :mod:`pbem.migrations`)."""
+    from pbem.migrations import migrate
+
+    migrate(engine)

@@ -1,0 +1,67 @@
+"""Schema versions and the path between them.
+
+The schema's version lives in the ``schema_info`` table. ``MIGRATIONS[n]`` takes a
+database from version ``n - 1`` to ``n`` inside one transaction, with plain SQL that
+runs on SQLite and PostgreSQL alike. Events are never rewritten by a migration: they
+are the truth, everything else can be rebuilt from them.
+
+Version 1 is the first released schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Engine as SqlEngine
+from sqlmodel import SQLModel
+
+from pbem.models import SCHEMA_VERSION
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+class SchemaTooNew(Exception):
+    """The database was made by a newer version of pbem than this one."""
+
+
+def current_version(db: SqlEngine) -> int | None:
+    """The database's schema version; None for an empty database."""
+    tables = set(inspect(db).get_table_names())
+    if "events" not in tables:
+        return None
+    if "schema_info" not in tables:
+        return 1
+    with db.connect() as connection:
+        row = connection.exec_driver_sql("SELECT version FROM schema_info WHERE id = 1").first()
+    return row[0] if row else 1
+
+
+def migrate(db: SqlEngine) -> tuple[int | None, int]:
+    """Creates or upgrades the schema; returns (version before, version after)."""
+    before = current_version(db)
+    if before is not None and before > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"The database has schema version {before}, newer than this program's "
+            f"{SCHEMA_VERSION}: upgrade pbem instead."
+        )
+    version = before or SCHEMA_VERSION
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        with db.begin() as connection:
+            MIGRATIONS[target](connection)
+            _set_version(connection, target)
+    SQLModel.metadata.create_all(db)
+    with db.begin() as connection:
+        _set_version(connection, SCHEMA_VERSION)
+    return before, SCHEMA_VERSION
+
+
+def _set_version(connection: Connection, version: int) -> None:
+    updated = connection.exec_driver_sql(
+        "UPDATE schema_info SET version = ? WHERE id = 1".replace("?", str(int(version)))
+    )
+    if updated.rowcount == 0:
+        connection.exec_driver_sql(
+            f"INSERT INTO schema_info (id, version) VALUES (1, {int(version)})"
+        )
