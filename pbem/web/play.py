@@ -37,7 +37,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     seats = service.seats(game.id)
     due = seat.seat in engine.to_move(head.state)
     legal = engine.legal_moves(head.state, seat.seat) if due else []
-    since = seat.last_move_seq if seat.last_move_seq is not None else 0
+    since = seat.last_move_seq - 1 if seat.last_move_seq else 0
     page = render_template(
         "play.html",
         game=game,

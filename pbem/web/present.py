@@ -6,6 +6,7 @@ Everything a page shows of a game is built from ``engine.view(state, viewer)`` a
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -14,6 +15,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from engines import REGISTRY
 from engines.api import Engine
 from pbem.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.models import Game, Seat
@@ -195,8 +197,15 @@ def board_template(slug: str) -> str:
     return "_board_generic.html"
 
 
+def game_data(slug: str) -> Any:
+    """A registered game's ``data`` module (names, cards and layout hints for drawing)."""
+    if slug not in REGISTRY:
+        raise KeyError(slug)
+    return importlib.import_module(f"engines.{slug}.data")
+
+
 def init_app(app: Flask) -> None:
-    app.jinja_env.globals["board_template"] = board_template
+    app.jinja_env.globals["game_data"] = game_data
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )

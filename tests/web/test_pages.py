@@ -1,0 +1,134 @@
+"""The pages over HTTP: lobby, turn page and its forms, spectator, history and audit."""
+
+from __future__ import annotations
+
+import json
+
+from tests.web.conftest import csrf_of, form_fields, pig_game
+
+
+def post_move(client, token, move, seq, csrf):
+    return client.post(
+        f"/play/{token}/move", data={"csrf_token": csrf, "seq": seq, "move": json.dumps(move)}
+    )
+
+
+def test_lobby_creates_a_game_with_invitations_and_bots(client, runtime):
+    lobby = client.get("/")
+    assert lobby.status_code == 200 and "Start a game" in lobby.text
+    csrf = csrf_of(lobby.text)
+    answer = client.post(
+        "/games",
+        data={
+            "csrf_token": csrf,
+            "game": "pig",
+            "option_pig_target": "30",
+            "seat_name_0": "Ann",
+            "seat_email_0": "ann@example.org",
+            "seat_name_1": "",
+            "seat_email_1": "bot",
+            "reminder_after_hours": "12",
+            "reminder_every_hours": "24",
+            "deadline_after_days": "3",
+            "at_deadline": "bot_turn",
+        },
+    )
+    assert answer.status_code == 303 and "/play/" in answer.location
+    (game,) = runtime.service.games()
+    assert game.options["target"] == 30 and game.policy["at_deadline"] == "bot_turn"
+    seats = runtime.service.seats(game.id)
+    assert [seat.is_bot for seat in seats] == [False, True]
+    assert client.get(answer.location).status_code == 200
+
+
+def test_lobby_refuses_bad_input_and_creates_nothing(client, runtime):
+    csrf = csrf_of(client.get("/").text)
+    for data in (
+        {"game": "chess"},
+        {"game": "pig", "seat_name_0": "Ann", "seat_email_0": "not an address"},
+        {"game": "pig", "seat_email_0": "bot"},
+        {"game": "pig", "seat_email_0": "a@b.org", "option_pig_target": "many"},
+        {"game": "pig", "seat_email_0": "a@b.org", "deadline_after_days": "-1"},
+    ):
+        answer = client.post("/games", data={"csrf_token": csrf, **data})
+        assert answer.status_code == 400, data
+    assert runtime.service.games() == []
+
+
+def test_a_move_by_form_changes_the_page(client, runtime):
+    created = pig_game(runtime)
+    token = created.tokens[0]
+    page = client.get(f"/play/{token}")
+    assert "It is your turn" in page.text and "Roll the die" in page.text
+    csrf, seq = form_fields(page.text)
+    answer = post_move(client, token, {"type": "stop"}, seq, csrf)
+    assert answer.status_code == 303
+    page = client.get(answer.location)
+    assert "Waiting for P1" in page.text and "stops and banks 0 points" in page.text
+
+
+def test_stale_form_answers_that_the_game_moved_on(client, runtime):
+    created = pig_game(runtime)
+    token = created.tokens[0]
+    csrf, seq = form_fields(client.get(f"/play/{token}").text)
+    runtime.service.submit_move(created.game_id, 0, {"type": "roll"}, seq)
+    answer = post_move(client, token, {"type": "stop"}, seq, csrf)
+    assert answer.status_code == 409 and "moved on" in answer.text
+    assert runtime.service.head(created.game_id).seq == 1
+    assert 'name="seq" value="1"' in answer.text
+
+
+def test_illegal_move_shows_the_engines_reason(client, runtime):
+    created = pig_game(runtime)
+    token = created.tokens[1]
+    csrf, _ = form_fields(client.get(f"/play/{created.tokens[0]}").text)
+    answer = post_move(client, token, {"type": "roll"}, 0, csrf)
+    assert answer.status_code == 422 and "It is not your turn." in answer.text
+    answer = post_move(client, created.tokens[0], {"type": "fly"}, 0, csrf)
+    assert answer.status_code == 422 and "Unknown move type" in answer.text
+    assert runtime.service.head(created.game_id).seq == 0
+
+
+def test_bots_answer_after_a_human_move(client, runtime):
+    created = pig_game(runtime, seats=2, bots=(1,))
+    token = created.tokens[0]
+    csrf, seq = form_fields(client.get(f"/play/{token}").text)
+    with client:
+        answer = post_move(client, token, {"type": "stop"}, seq, csrf)
+        answer.close()
+    head = runtime.service.head(created.game_id)
+    assert head.seq > 1 and 0 in head.engine.to_move(head.state) or head.game.status == "finished"
+
+
+def test_spectator_history_and_audit(client, runtime):
+    created = pig_game(runtime, target=5, bots=(0, 1))
+    game_id = created.game_id
+    runtime.service.play_bots(game_id)
+    game = runtime.service.game(game_id)
+    assert game.status == "finished"
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200 and "Result" in page.text and "<svg" in page.text
+    for at in (0, 1, game.head_seq, 10_000, -3, "x"):
+        step = client.get(f"/games/{game_id}/history?at={at}")
+        assert step.status_code == 200 and 'id="event-line"' in step.text
+    audit = client.get(f"/games/{game_id}/audit")
+    assert game.commitment in audit.text and "pbem verify" in audit.text
+    revealed = runtime.service.events(game_id)[-1]["payload"]["seed"]
+    assert revealed in audit.text
+    export = client.get(f"/games/{game_id}/export.json")
+    assert export.status_code == 200 and export.json["scope"] == "full"
+
+
+def test_running_game_keeps_its_seed_and_full_log(client, runtime):
+    created = pig_game(runtime)
+    audit = client.get(f"/games/{created.game_id}/audit")
+    assert audit.status_code == 200 and "stays secret" in audit.text
+    assert client.get(f"/games/{created.game_id}/export.json").status_code == 422
+    own = client.get(f"/play/{created.tokens[0]}/export.json")
+    assert own.status_code == 200 and own.json["scope"] == "seat" and "seed" not in own.json
+
+
+def test_pages_fit_a_phone_and_carry_letters_with_colours(client, runtime):
+    created = pig_game(runtime)
+    page = client.get(f"/play/{created.tokens[0]}").text
+    assert 'name="viewport"' in page and 'class="chip"' in page
