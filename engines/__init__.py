@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from engines.api import Engine
 from engines.mare_balticum import ENGINE as MARE_BALTICUM
+from engines.mare_nostrum import ENGINE as MARE_NOSTRUM
 from engines.mercatores import ENGINE as MERCATORES
 
 REGISTRY: dict[str, Engine] = {
     MARE_BALTICUM.slug: MARE_BALTICUM,
+    MARE_NOSTRUM.slug: MARE_NOSTRUM,
     MERCATORES.slug: MERCATORES,
 }
 
