@@ -27,6 +27,7 @@ from pbem.log import (
 )
 
 EXPORT_FORMAT = "pbem-export/1"
+RECORDED_FORMAT = "pbem-recorded-game/1"
 
 
 @dataclass
@@ -54,6 +55,8 @@ def _bad(seq: int | None, message: str, count: int = 0) -> VerifyReport:
 
 def verify_export(data: Any) -> VerifyReport:
     """Verifies an exported file (already parsed from JSON)."""
+    if isinstance(data, Mapping) and data.get("format") == RECORDED_FORMAT:
+        return verify_recorded(data)
     if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
         return _bad(None, f"this is not a {EXPORT_FORMAT} file")
     header = data.get("game")
@@ -173,6 +176,59 @@ def verify_rows(
         seed_hex=seed.hex() if seed is not None else "",
         draws_checked=draws,
         states=states,
+    )
+
+
+def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
+    """A recorded game (``seeds/``): every draw from the seed, the final state and result."""
+    from engines.api import Result
+
+    engine = REGISTRY.get(record.get("engine"))
+    if engine is None:
+        return _bad(None, f"unknown game {record.get('engine')!r}")
+    try:
+        seed = bytes.fromhex(record["seed"])
+        game_id = record["game_id"]
+        if commitment(seed) != record["commitment"]:
+            return _bad(0, "the seed does not match the commitment")
+        if record["engine_version"] != engine.version:
+            return _bad(0, f"recorded with version {record['engine_version']} of the engine")
+        problem = verify_draws(seed, game_id, 0, record["setup_chance"])
+        if problem:
+            return _bad(0, f"a setup draw does not follow from the seed: {problem}")
+        created = {"payload": record, "chance": record["setup_chance"]}
+        state = setup_state(engine, created)
+        draws = len(record["setup_chance"])
+        for seq, entry in enumerate(record["moves"], start=1):
+            problem = verify_draws(seed, game_id, seq, entry["chance"])
+            if problem:
+                return _bad(seq, f"a draw does not follow from the seed: {problem}", seq)
+            row = {
+                "kind": "move",
+                "seq": seq,
+                "seat": entry["seat"],
+                "chance": entry["chance"],
+                "payload": {"move": entry["move"]},
+            }
+            state = apply_event(engine, state, row, {})
+            draws += len(entry["chance"])
+    except (ChanceMismatch, ReplayError, IllegalMove, KeyError, TypeError, ValueError) as error:
+        reason = error.reason if isinstance(error, IllegalMove) else str(error)
+        return _bad(None, f"replaying the recorded game fails: {reason}")
+    moves = len(record["moves"])
+    if state_hash(engine, state) != record.get("final_state_hash"):
+        return _bad(moves, "the final state differs from the recorded one", moves)
+    result = engine.result(state)
+    if result is None or result.to_json() != Result.from_json(record["result"]).to_json():
+        return _bad(moves, "the result differs from the recorded one", moves)
+    return VerifyReport(
+        True,
+        f"{moves} moves replayed; {draws} draws re-derived from the seed; "
+        f"final state and result as recorded",
+        events=moves + 1,
+        seed_revealed=True,
+        seed_hex=seed.hex(),
+        draws_checked=draws,
     )
 
 
