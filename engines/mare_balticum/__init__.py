@@ -50,7 +50,7 @@ from typing import Any
 
 from engines.api import Chance, Option, Result
 
-from . import bot, rules, scoring, views
+from . import bot, legal, rules, scoring, views
 from .state import State, dump_state, load_state
 
 
@@ -97,7 +97,7 @@ class MareBalticum:
         return rules.to_move(state)
 
     def legal_moves(self, state: State, seat: int) -> list[dict]:
-        return rules.legal_moves(state, seat)
+        return legal.legal_moves(state, seat)
 
     def apply(self, state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
         return rules.apply(state, seat, move, chance)

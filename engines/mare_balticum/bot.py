@@ -77,7 +77,7 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
     held = sum(hold.values())
     if "unload" in by_type:
         best = max(by_type["unload"], key=lambda move: _unload_gain(view, move))
-        if _unload_gain(view, best) >= 1:
+        if _unload_gain(view, best) > 0.5:
             return best
     if "take_contract" in by_type and me["contract"] is None:
         amber = me["warehouse"].get("amber", 0)

@@ -7,7 +7,7 @@ import pytest
 from engines.api import IllegalMove, ScriptedChance
 from engines.mare_balticum import ENGINE
 from engines.mare_balticum.data import FISH, GOODS
-from engines.mare_balticum.rules import sail_moves
+from engines.mare_balticum.legal import sail_moves
 from engines.mare_balticum.state import OVER
 
 from .helpers import craft, in_turn

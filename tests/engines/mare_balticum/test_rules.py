@@ -12,6 +12,7 @@ from engines.mare_balticum.data import (
     BAG_KINDS,
     CAPACITY,
     CIRCLES,
+    CONTRACTS,
     FISH,
     GOODS,
     PORT_IDS,
@@ -57,6 +58,25 @@ def test_board_has_23_areas_5_ports_and_8_demand_circles():
     assert len(PORT_IDS) == 5
     assert sum(len(circles) for circles in CIRCLES.values()) == 8
     assert len(CIRCLES["copenhagen"]) == len(CIRCLES["riga"]) == 1
+
+
+def test_each_player_has_number_tokens_0_to_3_and_the_tax():
+    view = ENGINE.view(fresh(3), None)
+    assert all(player["unplayed"] == [0, 1, 2, 3, "tax"] for player in view["players"])
+    assert all(player["face_down"] == 0 for player in view["players"])
+
+
+def test_module_2_has_six_contracts_of_four_tokens_worth_7():
+    assert len(CONTRACTS) == 6
+    for contract in CONTRACTS:
+        assert sum(contract["needs"].values()) == 4 and contract["points"] == 7
+        assert contract["needs"]["amber"] == 2
+
+
+def test_demand_tokens_are_two_of_each_fish():
+    state = fresh(3)
+    shown = [kind for circles in state.demand.values() for kind in circles]
+    assert sorted(shown) == sorted(FISH * 2)
 
 
 def test_vessels_of_different_players_may_share_an_area():
@@ -271,6 +291,9 @@ def test_throw_overboard_is_free_and_removes_the_fish():
     assert after.actions == 0
     with pytest.raises(IllegalMove, match="does not have 2"):
         play(after, 0, {"type": "overboard", "kind": "herring", "count": 2})
+    other = craft(state, turn=1)
+    with pytest.raises(IllegalMove, match="not your turn"):
+        play(other, 0, {"type": "overboard", "kind": "herring", "count": 1})
 
 
 # --------------------------------------------------------------------------- refill

@@ -6,7 +6,7 @@ import random
 
 from engines.api import ScriptedChance, SeededChance
 from engines.mare_balticum import ENGINE
-from engines.mare_balticum.rules import legal_moves
+from engines.mare_balticum.legal import legal_moves
 from engines.mare_balticum.state import TIME
 
 from .helpers import balance, craft, fresh, in_turn, no_refill, outcomes_for
