@@ -61,15 +61,21 @@ class SweepReport:
     reminders: int = 0
     deadlines: int = 0
     digests: int = 0
+    bot_moves: int = 0
 
     def __str__(self) -> str:
-        return f"{self.reminders} reminders, {self.deadlines} deadlines, {self.digests} digests"
+        return (
+            f"{self.reminders} reminders, {self.deadlines} deadlines, {self.digests} digests, "
+            f"{self.bot_moves} bot moves"
+        )
 
 
 def sweep(runtime: Any, now: datetime | None = None) -> SweepReport:
-    """One pass: reminders and deadlines that are due, then the day's digests."""
+    """One pass: reminders and deadlines that are due, the day's digests, and bot seats
+    left waiting (a bot seat moves as soon as it is due; this catches any that did not)."""
     now = utc(now or runtime.clock())
     report = SweepReport()
+    report.bot_moves = _bots(runtime)
     for clock in _due(runtime, SeatClock.remind_at, now):
         report.reminders += _remind(runtime, clock, now)
     for clock in _due(runtime, SeatClock.deadline_at, now):
@@ -238,6 +244,28 @@ def _bot_turn(runtime: Any, clock: SeatClock) -> None:
         )
         if outcome.duplicate:
             return
+
+
+def _bots(runtime: Any) -> int:
+    with Session(runtime.db) as session:
+        games = session.exec(
+            select(Seat.game_id)
+            .join(Game, col(Game.id) == col(Seat.game_id))
+            .where(
+                Seat.due == True,  # noqa: E712 - a SQL comparison
+                Seat.is_bot == True,  # noqa: E712
+                Game.status == "active",
+            )
+            .distinct()
+            .limit(BATCH)
+        ).all()
+    moved = 0
+    for game_id in games:
+        try:
+            moved += runtime.service.play_bots(game_id)
+        except PbemError as error:
+            log.warning("bots of %s: %s", game_id, error.message)
+    return moved
 
 
 def _digests(runtime: Any, now: datetime) -> int:

@@ -57,7 +57,6 @@ def build_message(config: dict, mail: Mail) -> EmailMessage:
         message["References"] = mail.thread_id
     if mail.unsubscribe:
         message["List-Unsubscribe"] = f"<{mail.unsubscribe}>"
-        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(mail.body_text)
     message.add_alternative(mail.body_html, subtype="html")
     return message
