@@ -15,9 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.mercatores.data import CARDS, GOODS_OF, GOODS_TABLES
-from engines.mercatores.rules import pays
+from engines.mercatores.scoring import pays
 
-HAND_WEIGHT = 0.6  # a card in hand may still be loaded, or may be lost when the phase ends
+HAND_WEIGHT = 0.8  # a card in hand may still be loaded, or may be lost when the phase ends
+PART_CREDIT = 0.8  # worth of the way from one threshold to the next
+TAX_LOSS = 0  # cards a pile is expected to lose to taxes before it is cashed in
+LATER = 0.9  # worth now of what stays in the resources for later turns
+CAPTAIN_BONUS = 2.5  # the Captain's 2 coins, and the first turn without tax
 
 
 def progress(table: tuple[tuple[int, int], ...], count: float) -> float:
@@ -26,7 +30,7 @@ def progress(table: tuple[tuple[int, int], ...], count: float) -> float:
     lower = 0
     for threshold, _coins in table:
         if count < threshold:
-            return earned + 0.5 * (count - lower) / (threshold - lower)
+            return earned + PART_CREDIT * (count - lower) / (threshold - lower)
         lower = threshold
     return float(earned)
 
@@ -84,7 +88,7 @@ def worth(table: Table, resources: Sequence[str], hand: Sequence[str], hand_weig
             if card in GOODS_OF:
                 kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
                 own_ships += weight * CARDS[card]["ships"]
-    total = sum(progress(GOODS_TABLES[kind], count - 1) for kind, count in kinds.items())
+    total = sum(progress(GOODS_TABLES[kind], count - TAX_LOSS) for kind, count in kinds.items())
     for weight, cards in ((1.0, resources), (hand_weight, hand)):
         for card in cards:
             if card not in GOODS_OF:
@@ -171,14 +175,21 @@ def choose_move(view: Mapping[str, Any], legal_moves: Sequence[dict], rng: rando
         if step == "load":
             kept = [card for card in hand if card not in move["cards"]]
             loaded = resources + list(move["cards"])
-            return worth(table, loaded, kept, 0.0 if last_turn else HAND_WEIGHT)
+            bonus = CAPTAIN_BONUS if not last_turn and len(loaded) >= view["end_cards"] else 0.0
+            return worth(table, loaded, kept, 0.0 if last_turn else HAND_WEIGHT) + bonus
         left = remaining_after(resources, move)
         if step == "tax":
-            return future(table, left)
-        return cash_now(table, resources, move) + 0.6 * future(table, left) + urgency(move)
+            # Ties go to keeping ships (Quays count them) and bigger piles.
+            kept_ships = sum(CARDS[card]["ships"] for card in left)
+            return future(table, left) + 0.01 * kept_ships + 0.001 * same_kind(left, move["card"])
+        return cash_now(table, resources, move) + LATER * future(table, left) + urgency(move)
 
     scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal_moves)]
     return legal_moves[max(scored)[1]]
+
+
+def same_kind(resources: Sequence[str], card: str) -> int:
+    return sum(1 for other in resources if GOODS_OF.get(other) == GOODS_OF[card])
 
 
 def urgency(move: Mapping[str, Any]) -> float:

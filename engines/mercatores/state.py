@@ -81,6 +81,15 @@ def ships(resources: tuple[str, ...]) -> int:
     return sum(CARDS[card]["ships"] for card in resources)
 
 
+def left_of(seat: int, seats: int) -> int:
+    """Seats sit clockwise in turn order: the left neighbour plays next."""
+    return (seat + 1) % seats
+
+
+def right_of(seat: int, seats: int) -> int:
+    return (seat - 1) % seats
+
+
 def dump_state(state: State) -> dict:
     return {
         "seats": state.seats,

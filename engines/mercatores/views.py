@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.mercatores.data import CARDS, GOODS_NAMES, SEAT_NAMES
-from engines.mercatores.rules import cash_value, result, scores
+from engines.mercatores.scoring import cash_value, result, scores
 from engines.mercatores.state import (
     CASH,
     END_BY_CARDS,

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from engines.api import IllegalMove, SeededChance, canonical_json
+from engines.api import IllegalMove, ScriptedChance, SeededChance, canonical_json
 from engines.mercatores import ENGINE
 from engines.mercatores.data import CARD_INDEX, CARD_ORDER
 from engines.mercatores.state import ordered
@@ -68,17 +68,35 @@ def neighbour_swap(state, seat):
     raise AssertionError("no card to swap")
 
 
-def both_accept(first, second, seat, moves, outcome):
-    """The first move both worlds accept, with both next states."""
+class DrawsAround:
+    """A chance that never draws ``avoid`` while another card is left (it mirrors the deck)."""
+
+    def __init__(self, deck: tuple[str, ...], avoid: str, seed: int):
+        self.deck = list(deck)
+        self.avoid = avoid
+        self.rng = random.Random(seed)
+        self.drawn: list[int] = []
+
+    def below(self, n: int) -> int:
+        assert n == len(self.deck)
+        index = self.rng.randrange(n)
+        while self.deck[index] == self.avoid and n > 1:
+            index = self.rng.randrange(n)
+        self.deck.pop(index)
+        self.drawn.append(index)
+        return index
+
+
+def both_accept(first, second, seat, moves, chance):
+    """The first move both worlds accept (with the same draws), with both next states."""
     for move in moves:
+        draws = DrawsAround(first.deck, chance.avoid, chance.rng.randrange(1 << 30))
         try:
-            return (
-                move,
-                ENGINE.apply(first, seat, move, SeededChance(outcome)),
-                ENGINE.apply(second, seat, move, SeededChance(outcome)),
-            )
+            after_first = ENGINE.apply(first, seat, move, draws)
+            after_second = ENGINE.apply(second, seat, move, ScriptedChance(draws.drawn))
         except IllegalMove:
             continue
+        return move, after_first, after_second
     return None
 
 
@@ -89,6 +107,7 @@ def test_a_hidden_hand_never_reaches_other_seats_views_or_history(seats, seed, h
     first = ENGINE.setup(seats, {}, SeededChance(seed))
     second, card, twin = neighbour_swap(first, owner)
     others = [None, *(seat for seat in range(seats) if seat != owner)]
+    assert ENGINE.view(first, owner) != ENGINE.view(second, owner)
     rng = random.Random(seed)
     compared = 0
     while ENGINE.to_move(first):
@@ -98,9 +117,9 @@ def test_a_hidden_hand_never_reaches_other_seats_views_or_history(seats, seed, h
         legal = ENGINE.legal_moves(first, seat)
         move = ENGINE.bot_move(ENGINE.view(first, seat), legal, rng)
         moves = [move, *legal] if seat == owner else [move]
-        played = both_accept(first, second, seat, moves, rng.randrange(1 << 30))
+        played = both_accept(first, second, seat, moves, DrawsAround((), twin, seed + compared))
         if played is None or played[1].market != played[2].market:
-            break  # the owner could only play the swapped card, or it was drawn: worlds part
+            break  # the owner could only play the swapped card, or the deck held only it
         move, after_first, after_second = played
         for viewer in others:
             assert ENGINE.describe(first, seat, move, after_first, viewer) == ENGINE.describe(
@@ -108,7 +127,7 @@ def test_a_hidden_hand_never_reaches_other_seats_views_or_history(seats, seed, h
             )
         first, second = after_first, after_second
         compared += 1
-    assert compared >= 10
+    assert compared >= 20 and ENGINE.result(first) == ENGINE.result(second) is not None
 
 
 def test_history_lines_are_the_same_for_every_viewer_and_name_no_hidden_card():
