@@ -1,0 +1,145 @@
+"""Views, history lines and labels; hidden information; dump/load."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from engines.api import SeededChance, canonical_json
+from engines.mare_nostrum import ENGINE
+from tests.engines.mare_nostrum.helpers import OPTIONS, play, start, with_hand
+
+GREECE, CARTHAGE, ROME, EGYPT = range(4)
+VIEWERS = (None, GREECE, CARTHAGE, ROME, EGYPT)
+
+
+def same_for_others(a: dict, b: dict, secret_seat: int) -> None:
+    for viewer in VIEWERS:
+        if viewer == secret_seat:
+            continue
+        assert canonical_json(ENGINE.view(a, viewer)) == canonical_json(ENGINE.view(b, viewer))
+
+
+def test_views_differing_only_in_one_seats_hand_are_identical_to_everyone_else():
+    a = with_hand(start(4), GREECE, grain=2, coin=1)
+    b = with_hand(start(4), GREECE, fish=1, gold=1, coin=1)
+    same_for_others(a, b, GREECE)
+    assert ENGINE.view(a, GREECE)["hand"] != ENGINE.view(b, GREECE)["hand"]
+    # And after the same public moves, still nothing leaks.
+    move = {"type": "set_trade", "n": 2}
+    after_a, after_b = play(a, CARTHAGE, move), play(b, CARTHAGE, move)
+    same_for_others(after_a, after_b, GREECE)
+    for viewer in VIEWERS[2:]:
+        assert ENGINE.describe(a, CARTHAGE, move, after_a, viewer) == ENGINE.describe(
+            b, CARTHAGE, move, after_b, viewer
+        )
+
+
+def test_a_secret_offer_is_invisible_to_others_before_the_reveal():
+    state = with_hand(start(4), GREECE, grain=2, fish=1)
+    state = play(state, CARTHAGE, {"type": "set_trade", "n": 2})
+    offers = (
+        {"type": "offer", "cards": ["grain", "fish"]},
+        {"type": "offer", "cards": ["grain", "grain"]},
+    )
+    a, b = (play(state, GREECE, offer) for offer in offers)
+    same_for_others(a, b, GREECE)
+    for viewer in VIEWERS[2:]:
+        assert ENGINE.describe(state, GREECE, offers[0], a, viewer) == ENGINE.describe(
+            state, GREECE, offers[1], b, viewer
+        )
+    assert ENGINE.view(a, GREECE)["trade"]["my_offer"] == {"grain": 1, "fish": 1}
+    assert "You offer grain, fish." in ENGINE.describe(state, GREECE, offers[0], a, GREECE)
+
+
+def test_the_view_has_the_protocol_keys_and_the_board():
+    state = start(4)
+    shown = ENGINE.view(state, GREECE)
+    for key in (
+        "game",
+        "seat",
+        "to_move",
+        "phase",
+        "players",
+        "finished",
+        "scores",
+        "provinces",
+        "seas",
+        "titles",
+        "hand",
+    ):
+        assert key in shown
+    assert shown["game"] == "mare_nostrum" and shown["seat"] == GREECE
+    assert shown["to_move"] == [CARTHAGE] and shown["phase"] == "Turn 1 — trade"
+    assert shown["players"][EGYPT]["hand_size"] == 8 and "hand" not in shown["players"][EGYPT]
+    assert shown["provinces"]["attica"]["fortress"] == "greece"
+    assert "hand" not in ENGINE.view(state, None)
+    json.dumps(shown)
+
+
+def test_a_finished_game_shows_its_result():
+    state = with_hand(start(4), GREECE, coin=12)
+    state.update(phase="build", trade=None)
+    state["build"] = {"done": [], "current": GREECE, "cleopatra": False, "hammurabi": False}
+    state = play(state, GREECE, {"type": "build", "item": "pyramids", "pay": ["coin"] * 12})
+    shown = ENGINE.view(state, None)
+    assert shown["finished"] and shown["result"]["winners"] == [GREECE]
+
+
+def test_dump_and_load_round_trip_through_json_during_a_game():
+    rng = random.Random(3)
+    state = ENGINE.setup(5, OPTIONS, SeededChance(3))
+    for _ in range(400):
+        due = sorted(ENGINE.to_move(state))
+        if not due:
+            break
+        seat = due[0]
+        legal = ENGINE.legal_moves(state, seat)
+        move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng)
+        state = ENGINE.apply(state, seat, move, SeededChance(rng.randrange(1000)))
+        again = ENGINE.load(json.loads(json.dumps(ENGINE.dump(state))))
+        assert again == state
+
+
+def test_every_legal_move_has_a_label_and_describes_itself():
+    rng = random.Random(5)
+    state = ENGINE.setup(4, OPTIONS, SeededChance(5))
+    kinds = set()
+    for _ in range(300):
+        due = sorted(ENGINE.to_move(state))
+        if not due:
+            break
+        seat = due[0]
+        legal = ENGINE.legal_moves(state, seat)
+        for move in legal:
+            assert ENGINE.move_label(move)
+        move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng)
+        after = ENGINE.apply(state, seat, move, SeededChance(rng.randrange(1000)))
+        assert all(
+            isinstance(line, str) for line in ENGINE.describe(state, seat, move, after, None)
+        )
+        kinds.add(move["type"])
+        state = after
+    assert {"set_trade", "offer", "take", "build", "end_build", "end_war"} <= kinds
+
+
+def test_labels_read_well():
+    assert ENGINE.move_label(
+        {"type": "move", "unit": "legion", "from": "attica", "to": "macedonia"}
+    ) == ("Move a legion from Attica to Macedonia")
+    assert (
+        ENGINE.move_label(
+            {
+                "type": "build",
+                "item": "city",
+                "province": "creta",
+                "site": "Cnossus",
+                "pay": ["coin"] * 3,
+            }
+        )
+        == "Build a city in Creta (Cnossus), paying coin, coin, coin"
+    )
+    assert (
+        ENGINE.move_label({"type": "attack", "space": "s6", "target": "rome"})
+        == "Attack Rome in Mare Aegaeum"
+    )
