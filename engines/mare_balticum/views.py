@@ -143,9 +143,11 @@ def move_label(move: Mapping[str, Any]) -> str:
         return f"Fish {move['kind']} in {NAMES[move['area']]}"
     if kind == "unload":
         label = f"Unload {_fish_list(move['fish'])} at {NAMES[move['port']]}"
-        for fish, circle in move.get("demand", {}).items():
-            label += f" ({fish} demand on the {CIRCLES[move['port']][circle]} circle)"
-        return label
+        placed = [
+            f"{fish} on the {CIRCLES[move['port']][circle]} circle"
+            for fish, circle in move.get("demand", {}).items()
+        ]
+        return label + (f" (demand: {', '.join(placed)})" if placed else "")
     if kind == "take_contract":
         return f"Take contract {move['contract']} ({contract_text(move['contract'])})"
     if kind == "overboard":
@@ -160,7 +162,9 @@ def move_label(move: Mapping[str, Any]) -> str:
                 for place in ("hold", "warehouse")
                 if place in discard
             ]
-            return "Pay the tax" + (", discarding " + " and ".join(paid) if paid else "")
+            return "Pay the tax, discarding " + (
+                " and ".join(paid) if paid else "nothing (no goods)"
+            )
         return f"Play x{move['token']} on {move['kind']}"
     return str(kind)
 
