@@ -197,4 +197,5 @@ def finish_by_limit(state: State) -> None:
     best = max(rank(seat) for seat in players(state))
     winners = [seat for seat in players(state) if rank(seat) == best]
     names = " and ".join(civ_name(civ_of(state, seat)) for seat in winners)
-    finish(state, winners, f"The turn limit is reached after turn {state['turn']}: {names} win.")
+    verb = "wins" if len(winners) == 1 else "share the win"
+    finish(state, winners, f"The turn limit is reached after turn {state['turn']}: {names} {verb}.")

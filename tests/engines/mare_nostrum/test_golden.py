@@ -1,0 +1,24 @@
+"""The recorded games in ``seeds/mare_nostrum/`` replay to the same final state and result."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.api import state_hash
+from engines.mare_nostrum import ENGINE
+from tests.golden import load_records, replay_record
+
+RECORDS = load_records("mare_nostrum")
+
+
+def test_three_golden_games_are_recorded():
+    assert len(RECORDS) == 3
+    assert sorted(record["seats"] for _, record in RECORDS) == [3, 4, 5]
+
+
+@pytest.mark.parametrize("name, record", RECORDS, ids=[name for name, _ in RECORDS])
+def test_golden_game_replays_to_its_recorded_end(name, record):
+    assert record["engine"] == ENGINE.slug and record["engine_version"] == ENGINE.version
+    state = replay_record(ENGINE, record)
+    assert state_hash(ENGINE, state) == record["final_state_hash"]
+    assert ENGINE.result(state).to_json() == record["result"]
