@@ -1,0 +1,217 @@
+"""A controllable clock through games' timelines: reminders, each deadline policy,
+vacation, bot seats and reclaiming, replacement, digests, and two sweeps at once."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from sqlmodel import Session, select
+
+from pbem.errors import BadInput, NotFound, Rejected
+from pbem.mail.models import Mail
+from pbem.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation
+from pbem.scheduler import sweep
+from tests.mail.conftest import new_game, take_turn
+
+
+def mails(runtime, kind: str | None = None, to: str | None = None) -> list[Mail]:
+    with Session(runtime.db) as session:
+        query = select(Mail).order_by(Mail.id)
+        if kind:
+            query = query.where(Mail.kind == kind)
+        if to:
+            query = query.where(Mail.recipient == to)
+        return list(session.exec(query))
+
+
+def hours_of(runtime, clock_start, kind: str, to: str) -> list[float]:
+    return [
+        (mail.created_at - clock_start).total_seconds() / 3600 for mail in mails(runtime, kind, to)
+    ]
+
+
+def run_hours(runtime, clock, hours: int, step_minutes: int = 30) -> None:
+    for _ in range(hours * 60 // step_minutes):
+        clock.advance(minutes=step_minutes)
+        sweep(runtime)
+
+
+def test_reminders_at_the_right_times_and_no_more(runtime, clock):
+    policy = {"reminder_after_hours": 24, "reminder_every_hours": 12, "deadline_after_days": 3}
+    new_game(runtime, seats=2, policy=policy)
+    start = clock.now
+    run_hours(runtime, clock, 100)
+    assert hours_of(runtime, start, "reminder", "anna@example.org") == [24, 36, 48, 60, 72, 84, 96]
+    assert hours_of(runtime, start, "deadline", "anna@example.org") == [72]
+    assert hours_of(runtime, start, "deadline", "ben@example.org") == [72]
+    assert mails(runtime, "reminder", "ben@example.org") == []
+
+
+def test_a_move_stops_the_reminders_and_the_next_seat_starts_its_own(runtime, clock):
+    new_game(runtime, seats=2, policy={"reminder_after_hours": 10, "reminder_every_hours": 0})
+    game = runtime.service.games()[0].id
+    start = clock.now
+    run_hours(runtime, clock, 5)
+    take_turn(runtime, game, rolls=0)
+    run_hours(runtime, clock, 30)
+    assert hours_of(runtime, start, "reminder", "anna@example.org") == []
+    assert hours_of(runtime, start, "reminder", "ben@example.org") == [15]
+
+
+def test_bot_plays_the_turn_at_the_deadline(runtime, clock):
+    game = new_game(runtime, seats=2, policy={"deadline_after_days": 1, "at_deadline": "bot_turn"})
+    clock.advance(days=1, minutes=1)
+    assert sweep(runtime).deadlines == 1
+    events = runtime.service.events(game.game_id)
+    assert {e["actor"] for e in events if e["kind"] == "auto_move"} == {"deadline"}
+    assert all(e["seat"] == 0 for e in events if e["kind"] == "auto_move")
+    seats = runtime.service.seats(game.game_id)
+    assert not seats[0].is_bot and seats[1].due
+    assert len(mails(runtime, "your_turn", "ben@example.org")) == 1
+    assert (
+        "A bot plays this turn for you"
+        in mails(runtime, "deadline", "anna@example.org")[0].body_text
+    )
+    assert sweep(runtime).deadlines == 0
+
+
+def test_seat_goes_to_a_bot_and_its_player_reclaims_it(runtime, clock, mailbox):
+    game = new_game(runtime, seats=2, policy={"deadline_after_days": 2, "at_deadline": "bot_seat"})
+    game_id = game.game_id
+    clock.advance(days=2, minutes=1)
+    assert sweep(runtime).deadlines == 1
+    seats = runtime.service.seats(game_id)
+    assert seats[0].is_bot and seats[1].due
+    assert [e["kind"] for e in runtime.service.events(game_id)][1] == "seat_to_bot"
+    # Ben plays; the bot answers for Anna at once (the sweep catches any bot left due).
+    for _ in range(3):
+        take_turn(runtime, game_id, rolls=0)
+        sweep(runtime)
+        if runtime.service.game(game_id).to_move == [1]:
+            break
+    assert runtime.service.game(game_id).to_move == [1]
+    # Anna's old link still opens her seat, so she can reclaim it; she gets a fresh link.
+    assert runtime.service.seat_for_token(game.tokens[0]).is_bot
+    outcome = reclaim(runtime, game_id, 0, by=0)
+    assert outcome.done and outcome.token
+    with pytest.raises(NotFound):
+        runtime.service.seat_for_token(game.tokens[0])
+    assert runtime.service.seat_for_token(outcome.token).seat == 0
+    assert not runtime.service.seats(game_id)[0].is_bot
+    assert outcome.token in mails(runtime, "seat_link", "anna@example.org")[0].body_text
+    kinds = [e["kind"] for e in runtime.service.events(game_id)]
+    assert kinds.count("seat_to_bot") == 1 and kinds.count("seat_reclaimed") == 1
+
+
+def test_seat_offered_to_a_replacement_at_the_deadline(runtime, clock):
+    game = new_game(runtime, seats=3, policy={"deadline_after_days": 1, "at_deadline": "replace"})
+    clock.advance(hours=2)
+    take_turn(runtime, game.game_id, rolls=0)  # Anna moves; Ben is due and goes silent
+    clock.advance(days=1, hours=1)
+    assert sweep(runtime).deadlines == 1
+    with pytest.raises(NotFound):
+        runtime.service.seat_for_token(game.tokens[1])
+    offer = mails(runtime, "notice", "anna@example.org")[-1]
+    assert "Ben's seat is open for a new player" in offer.body_text
+    assert mails(runtime, "notice", "cleo@example.org") == []  # only the creator is asked
+    link = offer.body_text.split("http://pbem.test/play/")[1].split()[0]
+    assert runtime.service.seat_for_token(link).seat == 1
+    assert sweep(runtime).deadlines == 0
+    assert [e["kind"] for e in runtime.service.events(game.game_id)].count("seat_offered") == 1
+
+
+def test_vacation_pauses_reminders_and_moves_the_deadline(runtime, clock):
+    policy = {"reminder_after_hours": 12, "reminder_every_hours": 12, "deadline_after_days": 2}
+    game = new_game(runtime, seats=2, policy=policy)
+    start = clock.now
+    clock.advance(hours=1)
+    assert start_vacation(runtime, game.game_id, 0, 3).done
+    run_hours(runtime, clock, 24 * 5)
+    # Vacation until hour 73; deadline 48 + 72 = hour 120; reminders from hour 73 on.
+    assert hours_of(runtime, start, "reminder", "anna@example.org")[:3] == [73, 85, 97]
+    assert hours_of(runtime, start, "deadline", "anna@example.org") == [120]
+    told = mails(runtime, "notice", "ben@example.org")
+    assert "Anna is on vacation until 2026-03-05 10:00 UTC" in told[0].body_text
+    with pytest.raises(Rejected, match="11 are left"):
+        start_vacation(runtime, game.game_id, 0, 12)
+    with pytest.raises(BadInput):
+        start_vacation(runtime, game.game_id, 0, "soon")
+
+
+def test_replacement_by_majority_vote_revokes_the_old_link(runtime, clock):
+    game = new_game(runtime, seats=4)
+    game_id = game.game_id
+    with pytest.raises(Rejected):
+        invite_replacement(runtime, game_id, 3, "Eve", "eve@example.org", by=3)
+    first = invite_replacement(runtime, game_id, 3, "Eve", "eve@example.org", by=1)
+    assert not first.done and first.votes == 1 and first.needed == 2
+    assert runtime.service.seat_for_token(game.tokens[3]).name == "Dan"
+    second = invite_replacement(runtime, game_id, 3, "Eve", "eve@example.org", by=2)
+    assert second.done
+    with pytest.raises(NotFound):
+        runtime.service.seat_for_token(game.tokens[3])
+    seat = runtime.service.seat_for_token(second.token)
+    assert (seat.seat, seat.name, seat.email) == (3, "Eve", "eve@example.org")
+    event = runtime.service.events(game_id)[-1]
+    assert event["kind"] == "seat_replaced" and event["payload"]["voters"] == [1, 2]
+    assert second.token in mails(runtime, "seat_link", "eve@example.org")[0].body_text
+    with pytest.raises(BadInput):
+        invite_replacement(runtime, game_id, 2, "", "nobody", by=0)
+    assert hand_to_bot(runtime, game_id, 2, by=1).done is False
+
+
+def test_daily_digest_lists_every_waiting_game_once_a_day(runtime, clock):
+    games = [new_game(runtime, seats=2).game_id for _ in range(2)]
+    with Session(runtime.db) as session:
+        from pbem.models import Seat
+
+        for seat in session.exec(select(Seat).where(Seat.seat == 0)):
+            seat.notify = "digest"
+            session.add(seat)
+        session.commit()
+    for game_id in games[:1]:
+        take_turn(runtime, game_id, rolls=0)
+        take_turn(runtime, game_id, rolls=0)  # Anna is due again: no turn mail, a digest
+    assert len(mails(runtime, "your_turn", "anna@example.org")) == 0
+    run_hours(runtime, clock, 24 * 2, step_minutes=60)
+    digests = mails(runtime, "digest", "anna@example.org")
+    days = [f"{mail.created_at:%m-%d %H:%M}" for mail in digests]
+    assert days == ["03-02 10:00", "03-03 00:00", "03-04 00:00"]  # Mon 09:00 to Wed 09:00
+    assert digests[0].body_text.count("http://pbem.test/play/") == 2
+    assert mails(runtime, "reminder", "anna@example.org") == []
+
+
+def test_two_sweeps_at_once_send_no_mail_twice_and_move_no_seat_twice(runtime, clock):
+    policy = {"reminder_after_hours": 1, "deadline_after_days": 1, "at_deadline": "bot_turn"}
+    games = [new_game(runtime, seats=2, policy=policy).game_id for _ in range(6)]
+    clock.advance(hours=2)
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            barrier.wait(timeout=10)
+            sweep(runtime)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    for _ in range(2):
+        threads = [threading.Thread(target=run) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert not errors
+        clock.advance(days=1)
+    assert len(mails(runtime, "reminder", "anna@example.org")) == 2 * len(games)  # 1 h, 25 h
+    assert len(mails(runtime, "deadline", "anna@example.org")) == len(games)
+    for game_id in games:
+        events = runtime.service.events(game_id)
+        auto = [e for e in events if e["kind"] == "auto_move"]
+        assert auto and {e["seat"] for e in auto} == {0}
+        stops = [e for e in auto if e["payload"]["move"]["type"] == "stop"]
+        assert len(stops) <= 1
+        assert runtime.service.verify_game(game_id).ok
+    keys = [mail.key for mail in mails(runtime)]
+    assert len(keys) == len(set(keys))
