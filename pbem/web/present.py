@@ -78,7 +78,12 @@ def event_lines(
     if rows:
         earlier[rows[0]["seq"] - 1] = state
     for row in rows:
-        after = apply_event(engine, state, row, earlier) if row["kind"] != "created" else state
+        if row["kind"] == "created":
+            after = state
+        elif row["kind"] == "take_back" and row["payload"].get("to_seq") not in earlier:
+            after = runtime().service.state_at(row["game_id"], row["payload"]["to_seq"])[1]
+        else:
+            after = apply_event(engine, state, row, earlier)
         entries.append(
             {
                 "seq": row["seq"],

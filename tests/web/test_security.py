@@ -1,0 +1,162 @@
+"""Security over HTTP: what a seat may see, links, CSRF and concurrent submissions."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+from sqlmodel import Session
+
+from engines.api import canonical_json
+from pbem.models import Game
+from pbem.service import SeatSpec
+from tests.web.conftest import form_fields, pig_game
+
+CARD_ID = re.compile(r"(?<![\w-])((?:corn|cotton|tobacco|cocoa|coffee)-\d\d|[wqt]\d{1,2})(?![\w-])")
+
+
+def api_move(client, token: str, rng: random.Random) -> int:
+    """Plays the seat's bot move through the API; the answer's status."""
+    seat = client.get(f"/api/play/{token}").json
+    engine_moves = [entry["move"] for entry in seat["legal_moves"]]
+    from engines import get_engine
+
+    move = get_engine(seat["game"]).bot_move(seat["view"], engine_moves, rng)
+    answer = client.post(
+        f"/api/play/{token}/moves", json={"move": move, "expected_seq": seat["seq"]}
+    )
+    return answer.status_code
+
+
+def test_no_answer_for_a_seat_holds_a_card_it_never_saw(sqlite_runtime):
+    from pbem.web import create_app
+
+    runtime = sqlite_runtime
+    client = create_app(runtime=runtime).test_client()
+    seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(3)]
+    created = runtime.service.create_game("mercatores", seats, seed=b"\x07" * 32)
+    rng = random.Random(3)
+    for _ in range(30):
+        due = runtime.service.game(created.game_id).to_move
+        assert api_move(client, created.tokens[due[0]], rng) == 200
+    engine, _, head = runtime.service.state_at(created.game_id)
+    states = [runtime.service.state_at(created.game_id, seq)[1] for seq in range(head + 1)]
+    every_card = (
+        set(engine.dump(states[0])["deck"])
+        | {card for hand in engine.dump(states[0])["hands"] for card in hand}
+        | set(engine.dump(states[0])["market"])
+    )
+    assert len(every_card) > 60
+    for viewer, token in [(None, None), *enumerate(created.tokens)]:
+        seen = set()
+        for state in states:
+            seen |= set(CARD_ID.findall(canonical_json(engine.view(state, viewer))))
+        forbidden = every_card - seen
+        assert forbidden, "every card was seen: the test would prove nothing"
+        if token is None:
+            urls = [f"/games/{created.game_id}", f"/api/games/{created.game_id}"]
+            urls += [f"/games/{created.game_id}/history?at={seq}" for seq in range(head + 1)]
+        else:
+            urls = [f"/play/{token}", f"/api/play/{token}", f"/play/{token}/export.json"]
+            urls += [f"/play/{token}/history?at={seq}" for seq in range(head + 1)]
+        for url in urls:
+            answer = client.get(url)
+            assert answer.status_code == 200, url
+            leaked = set(CARD_ID.findall(answer.text)) & forbidden
+            assert not leaked, f"{url} shows {sorted(leaked)} to viewer {viewer}"
+
+
+def test_a_secret_production_choice_changes_no_page_of_another_seat(sqlite_runtime):
+    from engines.mare_balticum import ENGINE
+    from pbem.web import create_app
+    from tests.engines.mare_balticum.test_hidden import twin_games
+
+    runtime = sqlite_runtime
+    client = create_app(runtime=runtime).test_client()
+    seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(3)]
+    created = runtime.service.create_game("mare_balticum", seats)
+    pairs = differing = 0
+    for _, _, _, _, after1, _, after2 in twin_games(3, {}, 5, 1):
+        if ENGINE.dump(after1) == ENGINE.dump(after2) or ENGINE.result(after1) is not None:
+            continue
+        differing += 1
+        if differing % 5 != 1:
+            continue
+        answers = []
+        for state in (after1, after2):
+            with Session(runtime.db) as session:
+                game = session.get(Game, created.game_id)
+                game.head_state = ENGINE.dump(state)
+                session.add(game)
+                session.commit()
+            answers.append(
+                [
+                    client.get(url).text
+                    for token in (created.tokens[0], created.tokens[2])
+                    for url in (f"/play/{token}", f"/api/play/{token}")
+                ]
+                + [client.get(f"/games/{created.game_id}").text]
+            )
+        assert answers[0] == answers[1]
+        pairs += 1
+        if pairs == 5:
+            break
+    assert pairs >= 3
+
+
+def test_forged_revoked_and_foreign_links_get_404_and_no_information(client, runtime):
+    created = pig_game(runtime)
+    other = pig_game(runtime)
+    revoked = created.tokens[1]
+    runtime.service.rotate_token(created.game_id, 1)
+    forged = "A" * 43
+    for token in (forged, revoked, "short", "x" * 400):
+        for url in (
+            f"/play/{token}",
+            f"/play/{token}/history",
+            f"/play/{token}/export.json",
+            f"/api/play/{token}",
+        ):
+            answer = client.get(url)
+            assert answer.status_code == 404, url
+            assert created.game_id not in answer.text and "P1" not in answer.text
+    # A seat's link opens its own game only: another game's id in the path changes nothing.
+    answer = client.get(f"/api/play/{other.tokens[0]}")
+    assert answer.json["id"] == other.game_id
+    assert client.get("/games/nosuchgame").status_code == 404
+
+
+def test_a_post_without_the_csrf_token_is_refused(client, runtime):
+    created = pig_game(runtime)
+    token = created.tokens[0]
+    _, seq = form_fields(client.get(f"/play/{token}").text)
+    move = json.dumps({"type": "stop"})
+    for data in ({"seq": seq, "move": move}, {"seq": seq, "move": move, "csrf_token": "forged"}):
+        answer = client.post(f"/play/{token}/move", data=data)
+        assert answer.status_code == 400 and "expired" in answer.text
+        answer = client.post(f"/play/{token}/take-back", data=data)
+        assert answer.status_code == 400
+    fresh = type(client)(client.application)
+    assert fresh.post("/games", data={"game": "pig"}).status_code == 400
+    assert runtime.service.head(created.game_id).seq == 0
+    assert len(runtime.service.games()) == 1
+
+
+def test_fifty_concurrent_posts_of_the_same_move_land_once(app, runtime):
+    created = pig_game(runtime)
+    token = created.tokens[0]
+
+    def post(_):
+        answer = app.test_client().post(
+            f"/api/play/{token}/moves", json={"move": {"type": "stop"}, "expected_seq": 0}
+        )
+        return answer.status_code
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        statuses = list(pool.map(post, range(50)))
+    assert set(statuses) <= {200, 409}, statuses
+    assert 200 in statuses
+    events = runtime.service.events(created.game_id)
+    assert [event["kind"] for event in events] == ["created", "move"]
