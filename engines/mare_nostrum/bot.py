@@ -120,6 +120,20 @@ def _threat(view: View, pid: str) -> int:
     return near
 
 
+def _prey(view: View, pid: str) -> bool:
+    """A weakly held foreign province with sites next to ``pid``."""
+    civ = _civ(view)
+    for other in LAND_NEIGHBOURS[pid]:
+        owner = view["provinces"][other]["marker"]
+        if (
+            owner not in (None, civ)
+            and _defence(view, other, civ) <= 1
+            and _province_value(view, other) >= 3
+        ):
+            return True
+    return False
+
+
 def _build_score(view: View, move: dict) -> float:
     if move["type"] == "end_build":
         return 0.0
@@ -143,6 +157,8 @@ def _build_score(view: View, move: dict) -> float:
         threat = _threat(view, pid)
         mine = province["legions"].get(civ, 0)
         score += 6 * max(0, threat - mine) - 4 * mine
+        if item == "legion" and mine < 3 and _prey(view, pid):
+            score += 8
         if item == "fortress" and threat == 0:
             score -= 8
     elif item == "trireme":
@@ -205,7 +221,7 @@ def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     for move in by_type.get("attack", []):
         space = move["space"]
         mine = _strength(view, space, civ) - spent.get(space, 0)
-        if mine >= _strength(view, space, move["target"]) or mine >= 3:
+        if mine >= max(1.0, _strength(view, space, move["target"])) or mine >= 3:
             return move
     if by_type.get("launch"):
         return by_type["launch"][0]
@@ -216,6 +232,14 @@ def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
         if rng.random() < 0.2:
             return move
     return by_type["end_war"][0]
+
+
+def _defence(view: View, pid: str, civ: str) -> float:
+    target = view["provinces"][pid]
+    defence = float(sum(n for who, n in target["legions"].items() if who != civ))
+    if target["fortress"] and target["fortress"] != civ:
+        defence += 1.5
+    return defence
 
 
 def _advance(view: View, moves: list[dict]) -> dict | None:
@@ -233,14 +257,15 @@ def _advance(view: View, moves: list[dict]) -> dict | None:
         if owner == civ or owner is None and not PROVINCE[goal]["cities"]:
             continue
         here = provinces[origin]
-        at_home = here["marker"] == civ
-        free = here["legions"].get(civ, 0) - moved.get(origin, 0) - (1 if at_home else 0)
-        defence = sum(n for who, n in target["legions"].items() if who != civ)
-        defence += 1.5 if target["fortress"] and target["fortress"] != civ else 0
+        guard = here["occupier"] == civ or (
+            here["marker"] == civ and (origin == _me(view)["capital"] or _threat(view, origin))
+        )
+        free = here["legions"].get(civ, 0) - moved.get(origin, 0) - (1 if guard else 0)
+        defence = _defence(view, goal, civ)
         there = target["legions"].get(civ, 0)
         if free < 1 or there >= defence + 2:
             continue
-        if there == 0 and free < defence + 2:
+        if there == 0 and free < defence + 1:
             continue
         score = _province_value(view, goal) + (3 if owner in view["neutrals"] else 0) - defence
         if score > best_score:
