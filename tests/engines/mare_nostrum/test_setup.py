@@ -168,3 +168,18 @@ def test_experienced_setup_titles_go_by_counts_one_each_ties_by_chance():
     assert "Greece takes the title of Great Lawgiver from Babylon." in lines
     assert state["titles"] == {"navigator": greece, "lawgiver": greece, "general": carthage}
     assert state["phase"] == "trade_number"
+
+
+@pytest.mark.parametrize(
+    "seats, pools", [(3, (18, 8, 8, 4)), (4, (23, 10, 10, 5)), (5, (28, 12, 12, 6))]
+)
+def test_shared_building_pools_follow_the_player_count(seats, pools):
+    state = ENGINE.setup(seats, {**OPTIONS, "setup": "experienced"}, ScriptedChance([]))
+    assert tuple(state["pool"][kind] for kind in ("caravan", "city", "market", "temple")) == pools
+    for civ in state["civs"]:
+        assert state["supply"][civ] == {
+            "control_marker": 11,
+            "legion": 8,
+            "trireme": 5,
+            "fortress": 8,
+        }

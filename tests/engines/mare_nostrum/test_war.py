@@ -223,3 +223,26 @@ def test_the_turn_limit_breaks_ties_on_provinces_and_lets_a_remaining_tie_stand(
     state["war"]["done"] = [CARTHAGE, ROME, EGYPT]
     result = ENGINE.result(play(state, GREECE, {"type": "end_war"}))
     assert result.winners == (GREECE, CARTHAGE, ROME, EGYPT)  # all hold 1 card, 3 provinces
+
+
+def test_fortresses_never_move():
+    state = warring(start(4), GREECE)
+    with pytest.raises(IllegalMove, match="Only legions and triremes move"):
+        play(state, GREECE, move("fortress", "attica", "macedonia"))
+
+
+def test_a_legion_from_an_inland_province_cannot_use_the_sea():
+    state = clone(start(4))
+    state["seas"]["s9"]["egypt"] = 1
+    state = warring(state, EGYPT)
+    with pytest.raises(IllegalMove, match="out of reach"):
+        play(state, EGYPT, move("legion", "thebais", "creta"))
+    after = play(state, EGYPT, move("legion", "marmarica", "creta"))
+    assert after["provinces"]["creta"]["legions"] == {"egypt": 1}
+
+
+def test_units_of_two_powers_in_a_space_put_it_at_war():
+    state = warring(start(4), GREECE)
+    after = play(state, GREECE, move("trireme", "s5", "s4"))
+    assert ENGINE.view(after, None)["seas"]["s4"]["at_war"]
+    assert not ENGINE.view(after, None)["seas"]["s6"]["at_war"]
