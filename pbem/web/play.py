@@ -20,6 +20,15 @@ from pbem.web.present import board_template, players, recent_lines, runtime
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
 
 
+def mentions(value, place: str) -> bool:
+    """Whether a move names ``place`` anywhere in its fields."""
+    if isinstance(value, dict):
+        return any(mentions(item, place) for item in value.values())
+    if isinstance(value, list):
+        return any(mentions(item, place) for item in value)
+    return value == place
+
+
 def move_groups(engine, moves: list[dict]) -> list[dict]:
     """Legal moves grouped by type, each with its readable label and its JSON."""
     groups: dict[str, list[dict]] = {}
@@ -37,6 +46,8 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     seats = service.seats(game.id)
     due = seat.seat in engine.to_move(head.state)
     legal = engine.legal_moves(head.state, seat.seat) if due else []
+    pick = request.args.get("pick", "")
+    picked = [move for move in legal if mentions(move, pick)] if pick else []
     since = seat.last_move_seq - 1 if seat.last_move_seq else 0
     page = render_template(
         "play.html",
@@ -45,7 +56,8 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         view=view,
         players=players(view, seats),
         board=board_template(game.engine),
-        groups=move_groups(engine, legal),
+        groups=move_groups(engine, picked or legal),
+        pick=pick if picked else "",
         due=due,
         seq=head.seq,
         lines=recent_lines(game, engine, seat.seat, since),

@@ -210,7 +210,10 @@ def game_data(slug: str) -> Any:
 
 
 def init_app(app: Flask) -> None:
+    from pbem.web.boards import layout
+
     app.jinja_env.globals["game_data"] = game_data
+    app.jinja_env.globals["board_layout"] = layout
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )

@@ -6,10 +6,4 @@ document.addEventListener("DOMContentLoaded", function () {
     slider.addEventListener("input", function () { if (label) label.textContent = slider.value; });
     slider.addEventListener("change", function () { slider.form.submit(); });
   }
-  document.querySelectorAll("[data-pick]").forEach(function (mark) {
-    mark.addEventListener("click", function () {
-      var target = document.getElementById(mark.getAttribute("data-pick"));
-      if (target) { target.open = true; target.scrollIntoView({behavior: "smooth"}); }
-    });
-  });
 });
