@@ -44,6 +44,7 @@ __all__ = ["apply", "legal_moves", "result", "setup", "to_move"]
 
 
 def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
+    """The next state after ``seat``'s ``move``; ``IllegalMove`` says why a move is refused."""
     check_shape(move)
     if state.phase == OVER:
         raise IllegalMove("The game is over: no more moves.")
@@ -98,7 +99,10 @@ def apply_trade(state: State, seat: int, move: Mapping[str, Any], chance: Chance
     if len(take) != wanted:
         given = "a goods card" if give in GOODS_OF else "a special card"
         if wanted < (2 if give in GOODS_OF else 3):
-            raise IllegalMove(f"The market holds only {wanted} other cards: take all of them.")
+            what = {0: "no card: take nothing", 1: "one card: take it"}.get(
+                wanted, f"{wanted} cards: take all of them"
+            )
+            raise IllegalMove(f"The market holds only {what}.")
         raise IllegalMove(f"After giving {given} you take exactly {wanted} cards from the market.")
     new_hand = ordered(without(hand, [give]) + tuple(take))
     state = replace(

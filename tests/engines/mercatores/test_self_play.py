@@ -12,7 +12,7 @@ from engines.mercatores.state import INVESTMENT, LOAD, TRADE
 from tests.engine_harness import replay_hashes, self_play, soak_count
 from tests.engines.mercatores.helpers import check_cards_accounted
 
-FAST = {2: 6, 3: 5, 4: 4}
+FAST = {2: 25, 3: 20, 4: 15}
 FULL = 300
 
 
@@ -84,7 +84,7 @@ def test_self_play_games_end_with_cards_accounted(seats):
 
 @pytest.mark.soak
 def test_self_play_with_a_shorter_investment_phase():
-    for seed in range(soak_count(2, 30)):
+    for seed in range(soak_count(5, 30)):
         self_play(ENGINE, 4, {"end_cards": 10}, seed, invariant=invariant, mutations=mutations)
 
 
