@@ -171,12 +171,24 @@ def investment_turn_end(before: State, seat: int, after: State) -> list[str]:
     if after.phase != INVESTMENT:
         lines.append("The investment phase is over: hands and market are discarded.")
         if before.captain is None:
-            lines.append(
-                f"{SEAT_NAMES[after.captain]} has the most cards in resources and takes the "
-                "Captain and the Unloading card."
-            )
+            lines.append(captain_by_count(after))
         lines += round_start_lines(after)
     return lines
+
+
+def captain_by_count(state: State) -> str:
+    """Who takes the Captain when the deck ran out: most cards, ties to the earliest seat."""
+    counts = [len(cards) for cards in state.resources]
+    best = [SEAT_NAMES[seat] for seat, count in enumerate(counts) if count == max(counts)]
+    captain = SEAT_NAMES[state.captain]
+    if len(best) == 1:
+        return (
+            f"{captain} has the most cards in resources and takes the Captain and Unloading card."
+        )
+    return (
+        f"{listing(best)} hold the most cards in resources ({max(counts)}); the tie goes to "
+        f"{captain}, first in seat order, who takes the Captain and the Unloading card."
+    )
 
 
 def profit_turn_end(before: State, after: State) -> list[str]:

@@ -293,9 +293,16 @@ def test_empty_deck_tie_for_most_cards_goes_to_the_earliest_seat():
         end=END_BY_DECK,
         last_turn=2,
     )
-    after = load(state, 2, "one_kind", ["tobacco-01"], NO_DRAWS)
+    move = {"type": "load", "way": "one_kind", "cards": ["tobacco-01"]}
+    after = ENGINE.apply(state, 2, move, NO_DRAWS)
     assert after.phase == PROFIT
     assert after.captain == 0  # all three hold 3 cards: the tie goes to Red, seat 0
+    assert ENGINE.describe(state, 2, move, after, None)[1:] == [
+        "The investment phase is over: hands and market are discarded.",
+        "Red, Blue and Green hold the most cards in resources (3); the tie goes to Red, "
+        "first in seat order, who takes the Captain and the Unloading card.",
+        "Profit round 1: Red starts with the Unloading card.",
+    ]
 
 
 def test_nothing_left_to_load_after_trading_ends_the_turn():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engines.api import state_hash
-from engines.mercatores import ENGINE
+from engines.mercatores import ENGINE, Mercatores
 from engines.mercatores.data import MARKET_SIZE
-from engines.mercatores.state import INVESTMENT, LOAD, TRADE
+from engines.mercatores.state import END_BY_DECK, INVESTMENT, LOAD, TRADE
 from tests.engine_harness import replay_hashes, self_play, soak_count
 from tests.engines.mercatores.helpers import check_cards_accounted
 
@@ -86,6 +86,22 @@ def test_self_play_games_end_with_cards_accounted(seats):
 def test_self_play_with_a_shorter_investment_phase():
     for seed in range(soak_count(5, 30)):
         self_play(ENGINE, 4, {"end_cards": 10}, seed, invariant=invariant, mutations=mutations)
+
+
+class SlowLoader(Mercatores):
+    """Random trades, one card loaded a turn: with four players the deck runs out first."""
+
+    def bot_move(self, view, legal_moves, rng):
+        if legal_moves[0]["type"] == "load":
+            return min(legal_moves, key=lambda move: (len(move["cards"]), rng.random()))
+        return rng.choice(legal_moves)
+
+
+@pytest.mark.soak
+def test_self_play_to_an_empty_deck():
+    for seed in range(soak_count(4, 50)):
+        state, _ = self_play(SlowLoader(), 4, {}, seed, invariant=invariant, mutations=mutations)
+        assert state.end == END_BY_DECK
 
 
 def test_replay_gives_the_same_state_hashes():
