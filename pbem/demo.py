@@ -1,13 +1,18 @@
 """The first run's demo: one game of each title, bots in every seat but the first.
 
 ``ensure_demo`` is idempotent across restarts: a running demo game is reused, and since
-the database keeps only hashes of link tokens, its human seat gets a fresh link (the
-old one stops working). Nothing secret is stored outside the database.
+the database keeps only hashes of link tokens, its human seat's link is recovered from
+the outbox's sealed copy, or else replaced by a fresh one (the old one stops working).
+Nothing secret is stored outside the database.
 """
 
 from __future__ import annotations
 
+from sqlmodel import Session
+
 from engines import REGISTRY
+from pbem.mail import outbox
+from pbem.models import Seat
 from pbem.runtime import Runtime
 from pbem.service import SeatSpec
 
@@ -20,6 +25,14 @@ def demo_seats(engine) -> int:
 
 def link(runtime: Runtime, token: str) -> str:
     return f"{runtime.config['server']['base_url'].rstrip('/')}/play/{token}"
+
+
+def human_token(runtime: Runtime, game_id: str) -> str:
+    """The demo seat's link token: recovered from the outbox's sealed copy, else a new one."""
+    with Session(runtime.db) as session:
+        seat = session.get(Seat, (game_id, 0))
+        token = outbox.seat_token(session, runtime, seat) if seat is not None else None
+    return token or runtime.service.rotate_token(game_id, 0)
 
 
 def ensure_demo(runtime: Runtime) -> list[tuple[str, str]]:
@@ -44,7 +57,7 @@ def ensure_demo(runtime: Runtime) -> list[tuple[str, str]]:
             )
             game_id, token = created.game_id, created.tokens[0]
         else:
-            game_id, token = game.id, service.rotate_token(game.id, 0)
+            game_id, token = game.id, human_token(runtime, game.id)
         service.play_bots(game_id)
         links.append((engine.title, link(runtime, token)))
     return links

@@ -33,13 +33,13 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     )
     app.config.update(flask_keys)
 
+    from pbem.mail import views as mail_views
     from pbem.web import api, csrf, games, lobby, play, present
 
     csrf.init_app(app)
     present.init_app(app)
-    for module in (lobby, play, games, api):
+    for module in (lobby, play, games, api, mail_views):
         app.register_blueprint(module.bp)
-    # The mail blueprint (/dev/mail, notification settings) registers here: pbem.mail.views.bp
 
     @app.errorhandler(PbemError)
     def pbem_error(error: PbemError):
@@ -50,11 +50,13 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
             return jsonify(body), error.status
         return render_template("error.html", message=error.message), error.status
 
+    @app.errorhandler(400)
     @app.errorhandler(404)
     @app.errorhandler(405)
     @app.errorhandler(413)
     def http_error(error):
         message = {
+            400: "That request was not understood.",
             404: "There is nothing here.",
             405: "This address does not take that kind of request.",
             413: "That request is too large.",

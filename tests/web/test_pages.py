@@ -132,3 +132,10 @@ def test_pages_fit_a_phone_and_carry_letters_with_colours(client, runtime):
     created = pig_game(runtime)
     page = client.get(f"/play/{created.tokens[0]}").text
     assert 'name="viewport"' in page and 'class="chip"' in page
+
+
+def test_sent_mail_page_lists_the_invitations(client, runtime):
+    created = pig_game(runtime)
+    listing = client.get("/dev/mail")
+    assert listing.status_code == 200
+    assert created.game_id in listing.text or "p0@example.org" in listing.text
