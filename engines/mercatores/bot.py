@@ -19,7 +19,6 @@ from engines.mercatores.scoring import pays
 
 HAND_WEIGHT = 0.8  # a card in hand may still be loaded, or may be lost when the phase ends
 PART_CREDIT = 0.8  # worth of the way from one threshold to the next
-TAX_LOSS = 0  # cards a pile is expected to lose to taxes before it is cashed in
 LATER = 0.9  # worth now of what stays in the resources for later turns
 CAPTAIN_BONUS = 2.5  # the Captain's 2 coins, and the first turn without tax
 
@@ -48,12 +47,14 @@ class Table:
             self.counts.append({kind: len(cards) for kind, cards in piles.items()})
             self.ship_counts.append(player["ships"])
 
-    def neighbour_ships(self, arrows: Sequence[str]) -> int:
+    def quay_count(self, arrows: Sequence[str], own_ships: float) -> float:
+        """Ships a Quay would count, given (an estimate of) one's own ships."""
         n, seat = self.seats, self.seat
         if n == 2 and set(arrows) == {"left", "right"}:
-            return 2 * sum(self.ship_counts)
+            return 2 * (own_ships + self.ship_counts[1 - seat])
         whose = {"left": (seat + 1) % n, "right": (seat - 1) % n}
-        return sum(self.ship_counts[whose[arrow]] for arrow in arrows if arrow != "self")
+        count = sum(self.ship_counts[whose[arrow]] for arrow in arrows if arrow != "self")
+        return count + (own_ships if "self" in arrows else 0)
 
     def best_opponent(self, kind: str) -> int:
         """The most goods of a kind any one opponent holds."""
@@ -67,14 +68,7 @@ def special_worth(table: Table, card: str, kinds: dict[str, float], own_ships: f
     if info["kind"] == "warehouse":
         return progress(info["table"], sum(1 for count in kinds.values() if count >= 1))
     if info["kind"] == "quay":
-        if table.seats == 2 and set(info["arrows"]) == {"left", "right"}:
-            count = table.neighbour_ships(info["arrows"]) - 2 * table.ship_counts[table.seat]
-            count += 2 * own_ships
-        else:
-            count = table.neighbour_ships(info["arrows"])
-            if "self" in info["arrows"]:
-                count += own_ships
-        return progress(info["table"], count)
+        return progress(info["table"], table.quay_count(info["arrows"], own_ships))
     kind = info["goods"]
     return progress(info["table"], kinds.get(kind, 0) + table.best_opponent(kind))
 
@@ -88,7 +82,7 @@ def worth(table: Table, resources: Sequence[str], hand: Sequence[str], hand_weig
             if card in GOODS_OF:
                 kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
                 own_ships += weight * CARDS[card]["ships"]
-    total = sum(progress(GOODS_TABLES[kind], count - TAX_LOSS) for kind, count in kinds.items())
+    total = sum(progress(GOODS_TABLES[kind], count) for kind, count in kinds.items())
     for weight, cards in ((1.0, resources), (hand_weight, hand)):
         for card in cards:
             if card not in GOODS_OF:
@@ -115,16 +109,9 @@ def cash_now(table: Table, resources: Sequence[str], move: Mapping[str, Any]) ->
     if info["kind"] == "warehouse":
         return pays(info["table"], len(counts))
     if info["kind"] == "quay":
-        return pays(info["table"], quay_count(table, info["arrows"], own_ships))
+        return pays(info["table"], int(table.quay_count(info["arrows"], own_ships)))
     kind = info["goods"]
     return pays(info["table"], counts.get(kind, 0) + table.counts[move["opponent"]].get(kind, 0))
-
-
-def quay_count(table: Table, arrows: Sequence[str], own_ships: int) -> int:
-    if table.seats == 2 and set(arrows) == {"left", "right"}:
-        return 2 * (own_ships + table.ship_counts[1 - table.seat])
-    count = table.neighbour_ships(arrows)
-    return count + (own_ships if "self" in arrows else 0)
 
 
 def remaining_after(resources: list[str], move: Mapping[str, Any]) -> list[str]:
@@ -138,7 +125,7 @@ def remaining_after(resources: list[str], move: Mapping[str, Any]) -> list[str]:
 
 
 def future(table: Table, resources: list[str]) -> float:
-    """What is left is worth roughly what it would pay now, less for later taxes."""
+    """What is left, valued at what it would pay now (best opponent for Trade Routes)."""
     total = 0.0
     counts: dict[str, int] = {}
     own_ships = 0
@@ -153,7 +140,7 @@ def future(table: Table, resources: list[str]) -> float:
         if info["kind"] == "warehouse":
             total += pays(info["table"], len(counts))
         elif info["kind"] == "quay":
-            total += pays(info["table"], quay_count(table, info["arrows"], own_ships))
+            total += pays(info["table"], int(table.quay_count(info["arrows"], own_ships)))
         elif info["kind"] == "trade_route":
             kind = info["goods"]
             total += pays(info["table"], counts.get(kind, 0) + table.best_opponent(kind))
@@ -166,7 +153,7 @@ def choose_move(view: Mapping[str, Any], legal_moves: Sequence[dict], rng: rando
     resources = own_resources(view)
     hand = view.get("hand") or []
     step = legal_moves[0]["type"]
-    last_turn = bool(view["end_triggered"])
+    final_turn = bool(view["end_triggered"])
 
     def score(move: Mapping[str, Any]) -> float:
         if step == "trade":
@@ -175,8 +162,8 @@ def choose_move(view: Mapping[str, Any], legal_moves: Sequence[dict], rng: rando
         if step == "load":
             kept = [card for card in hand if card not in move["cards"]]
             loaded = resources + list(move["cards"])
-            bonus = CAPTAIN_BONUS if not last_turn and len(loaded) >= view["end_cards"] else 0.0
-            return worth(table, loaded, kept, 0.0 if last_turn else HAND_WEIGHT) + bonus
+            bonus = CAPTAIN_BONUS if not final_turn and len(loaded) >= view["end_cards"] else 0.0
+            return worth(table, loaded, kept, 0.0 if final_turn else HAND_WEIGHT) + bonus
         left = remaining_after(resources, move)
         if step == "tax":
             # Ties go to keeping ships (Quays count them) and bigger piles.

@@ -1,0 +1,66 @@
+"""The bot plays from its own view and legal moves only, and plays sensibly."""
+
+from __future__ import annotations
+
+import random
+
+from engines.api import SeededChance
+from engines.mercatores import ENGINE
+from engines.mercatores.state import LOAD
+from tests.engines.mercatores.helpers import goods, position, profit_position
+
+
+def bot_choice(state, seat):
+    legal = ENGINE.legal_moves(state, seat)
+    move = ENGINE.bot_move(ENGINE.view(state, seat), legal, random.Random(0))
+    assert move in legal
+    return move
+
+
+def test_bot_taxes_the_card_whose_loss_costs_least():
+    # Six corn pay 2 but five pay only 1; four cotton pay 1, and so do three.
+    resources = [goods("corn", 6) + goods("cotton", 4), goods("cocoa", 2)]
+    state = profit_position(2, resources, unloading=1, turn=0)
+    move = bot_choice(state, 0)
+    assert move["type"] == "tax" and move["card"].startswith("cotton")
+
+
+def test_bot_cashes_in_what_pays_most():
+    state = profit_position(2, [goods("tobacco", 6) + goods("corn", 2), goods("cocoa", 2)])
+    assert bot_choice(state, 0) == {"type": "cash", "pile": "tobacco"}
+
+
+def test_bot_counts_its_trade_route_with_the_best_opponent():
+    resources = [
+        goods("cotton", 2) + ["t3"],
+        goods("cotton", 1, skip=2),
+        goods("cotton", 6, skip=3),
+    ]
+    state = profit_position(3, resources)
+    assert bot_choice(state, 0) == {"type": "cash", "special": "t3", "opponent": 2}
+
+
+def test_bot_loads_the_pile_it_is_building():
+    hand = goods("corn", 3) + goods("coffee", 1) + ["w1"]
+    hands = [hand, goods("cotton", 3)]
+    resources = [goods("corn", 3, skip=3), []]
+    state = position(2, hands=hands, market=goods("cocoa", 4), resources=resources, step=LOAD)
+    move = bot_choice(state, 0)
+    assert move["way"] == "one_kind" and all(card.startswith("corn") for card in move["cards"])
+
+
+def test_bot_beats_random_play():
+    wins = 0
+    for seed in range(12):
+        state = ENGINE.setup(2, {}, SeededChance(seed))
+        rng = random.Random(seed)
+        while ENGINE.to_move(state):
+            seat = min(ENGINE.to_move(state))
+            legal = ENGINE.legal_moves(state, seat)
+            if seat == seed % 2:
+                move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng)
+            else:
+                move = rng.choice(legal)
+            state = ENGINE.apply(state, seat, move, SeededChance(rng.randrange(1 << 30)))
+        wins += seed % 2 in ENGINE.result(state).winners
+    assert wins >= 10
