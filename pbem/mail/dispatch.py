@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import and_, or_
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
 from pbem.mail.models import Mail, utc
@@ -131,19 +132,24 @@ def claim(runtime: Any, now: datetime, limit: int = 100) -> tuple[str, list[Mail
         and_(col(Mail.status) == "pending", col(Mail.next_attempt_at) <= now),
         and_(col(Mail.status) == "sending", col(Mail.lease_until) < now),
     )
-    candidates = (
-        select(Mail.id)
-        .where(ready)
-        .order_by(col(Mail.id))
-        .limit(limit)
-        .with_for_update(skip_locked=True)
-    )
     with Session(runtime.db) as session:
-        session.exec(
-            update(Mail)
-            .where(col(Mail.id).in_(candidates.scalar_subquery()), ready)
-            .values(status="sending", lease_owner=owner, lease_until=now + lease)
+        # Locks the candidates (PostgreSQL; SQLite's write transaction is exclusive), then
+        # leases them: a row another dispatcher holds is skipped, never taken twice.
+        ids = list(
+            session.exec(
+                select(Mail.id)
+                .where(ready)
+                .order_by(col(Mail.id))
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+            )
         )
+        if ids:
+            session.exec(
+                update(Mail)
+                .where(col(Mail.id).in_(ids), ready)
+                .values(status="sending", lease_owner=owner, lease_until=now + lease)
+            )
         session.commit()
         rows = list(
             session.exec(
@@ -163,38 +169,46 @@ def dispatch(runtime: Any, now: datetime | None = None, limit: int = 100) -> Dis
     if not rows:
         return report
     sender = make_sender(runtime.config)
-    try:
-        for mail in rows:
-            try:
-                sender.send(build_message(runtime.config, mail), mail)
-            except smtplib.SMTPRecipientsRefused as error:
-                _failed(runtime, mail, owner, now, str(error), final=True)
-                report.failed += 1
-            except (smtplib.SMTPException, OSError) as error:
-                sender.close()
-                final = _failed(runtime, mail, owner, now, str(error))
-                report.failed += final
-                report.retried += not final
-            else:
-                _mark(runtime, mail, owner, status="sent", sent_at=utc(runtime.clock()))
-                report.sent += 1
-    finally:
-        sender.close()
+    with runtime.db.connect() as connection:
+        try:
+            for mail in rows:
+                try:
+                    sender.send(build_message(runtime.config, mail), mail)
+                except smtplib.SMTPRecipientsRefused as error:
+                    _failed(runtime, connection, mail, owner, now, str(error), final=True)
+                    report.failed += 1
+                except (smtplib.SMTPException, OSError) as error:
+                    sender.close()
+                    final = _failed(runtime, connection, mail, owner, now, str(error))
+                    report.failed += final
+                    report.retried += not final
+                else:
+                    sent_at = utc(runtime.clock())
+                    _mark(connection, mail, owner, status="sent", sent_at=sent_at)
+                    report.sent += 1
+        finally:
+            sender.close()
     return report
 
 
-def _mark(runtime: Any, mail: Mail, owner: str, **values: Any) -> None:
-    with Session(runtime.db) as session:
-        session.exec(
+def _mark(connection: Connection, mail: Mail, owner: str, **values: Any) -> None:
+    """Records one row's outcome in its own commit (only the row this lease holds)."""
+    with connection.begin():
+        connection.execute(
             update(Mail)
-            .where(Mail.id == mail.id, Mail.lease_owner == owner, Mail.status == "sending")
+            .where(col(Mail.id) == mail.id, Mail.lease_owner == owner, Mail.status == "sending")
             .values(lease_owner="", lease_until=None, **values)
         )
-        session.commit()
 
 
 def _failed(
-    runtime: Any, mail: Mail, owner: str, now: datetime, error: str, final: bool = False
+    runtime: Any,
+    connection: Connection,
+    mail: Mail,
+    owner: str,
+    now: datetime,
+    error: str,
+    final: bool = False,
 ) -> bool:
     """Records a failed attempt; returns whether the row gave up for good."""
     attempts = mail.attempts + 1
@@ -205,7 +219,7 @@ def _failed(
         base * 2 ** (attempts - 1), float(config.get("retry_max_seconds", RETRY_MAX_SECONDS))
     )
     _mark(
-        runtime,
+        connection,
         mail,
         owner,
         status="failed" if final else "pending",
