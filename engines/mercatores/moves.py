@@ -147,6 +147,16 @@ SHAPES: dict[str, dict[str, type]] = {
     "tax": {"card": str},
 }
 CASH_FIELDS = {"type", "pile", "special", "opponent"}
+FIELD_WORDS = {
+    "give": "a card id",
+    "take": "a list of card ids",
+    "way": "one_kind, two_kinds or special",
+    "cards": "a list of card ids",
+    "card": "a card id",
+    "pile": "the name of a goods kind, such as corn",
+    "special": "a card id",
+    "opponent": "a seat number",
+}
 
 
 def check_field(move: Mapping[str, Any], name: str, kind: type) -> None:
@@ -158,7 +168,7 @@ def check_field(move: Mapping[str, Any], name: str, kind: type) -> None:
     else:
         ok = isinstance(value, kind)
     if not ok:
-        wanted = {str: "a card id", list: "a list of card ids", int: "a seat number"}[kind]
+        wanted = FIELD_WORDS[name]
         raise MalformedMove(f"The field {name!r} of a {move['type']} move must be {wanted}.")
 
 
@@ -178,6 +188,7 @@ def check_shape(move: Any) -> None:
         if "pile" in move:
             if "opponent" in move:
                 raise MalformedMove("Only a Trade Route names an opponent.")
+            check_field(move, "pile", str)
             if move["pile"] not in GOODS_NAMES:
                 raise MalformedMove(f"There are no goods called {move['pile']!r}.")
             return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engines.api import IllegalMove, MalformedMove, SeededChance
@@ -206,3 +208,36 @@ def test_any_move_after_the_game_is_over_is_refused():
     for seat in (0, 1):
         with pytest.raises(IllegalMove, match="game is over"):
             ENGINE.apply(state, seat, {"type": "cash", "pile": "corn"}, SeededChance(0))
+
+
+JUNK = [
+    None,
+    True,
+    1,
+    -1,
+    99,
+    "",
+    "corn",
+    "corn-01",
+    "w1",
+    "t3",
+    [],
+    ["corn-01"],
+    [1],
+    {},
+    "special",
+]
+FIELDS = ["give", "take", "way", "cards", "card", "pile", "special", "opponent", "extra"]
+
+
+def test_junk_moves_raise_nothing_but_illegal_move():
+    rng = random.Random(0)
+    for _ in range(2000):
+        move = {"type": rng.choice(["trade", "load", "tax", "cash", 3, None])}
+        for name in rng.sample(FIELDS, rng.randint(0, 3)):
+            move[name] = rng.choice(JUNK)
+        for make, seat in ((trading, 0), (loading, 0), (cashing, 0), (taxing, 1)):
+            try:
+                ENGINE.apply(make(), seat, move, SeededChance(0))
+            except IllegalMove as refused:
+                assert refused.reason.endswith(".")
