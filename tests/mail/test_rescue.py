@@ -1,0 +1,69 @@
+"""Rescuing a whole game and refusing bad rescue requests."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import Session, select
+
+from pbem.db import init_db, make_engine
+from pbem.errors import BadInput, NotFound, Rejected
+from pbem.mail.models import Mail
+from pbem.rescue import describe_admin, hand_to_bot, invite_replacement, reclaim
+from pbem.scheduler import dispatch
+from tests.mail.conftest import make_runtime, new_game, take_turn
+
+
+@pytest.fixture
+def other_db(tmp_path):
+    engine = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
+    init_db(engine)
+    yield engine
+    engine.dispose()
+
+
+def test_an_abandoned_game_is_exported_imported_elsewhere_and_continued(
+    runtime, other_db, tmp_path, clock, mailbox
+):
+    game = new_game(runtime, seats=3).game_id
+    for _ in range(4):
+        take_turn(runtime, game)
+    exported = runtime.service.export_game(game, full=True)
+    port = runtime.config["mail"]["port"]
+    elsewhere = make_runtime(other_db, tmp_path / "elsewhere", clock, port)
+    assert elsewhere.service.import_game(exported) == game
+    due = elsewhere.service.game(game).to_move[0]
+    tokens = {}
+    for seat, name in enumerate(["Anna", "Ben", "Cleo"]):
+        outcome = invite_replacement(elsewhere, game, seat, name, f"{name.lower()}2@example.org")
+        assert outcome.done
+        tokens[seat] = outcome.token
+    dispatch(elsewhere)
+    invite = mailbox.to("anna2@example.org", "your link")[0]
+    assert tokens[0] in invite.get_body(preferencelist=("plain",)).get_content()
+    assert elsewhere.service.seat_for_token(tokens[due]).seat == due
+    before = elsewhere.service.head(game).seq
+    take_turn(elsewhere, game)
+    assert elsewhere.service.head(game).seq > before
+    assert elsewhere.service.verify_game(game).ok
+    history = [describe_admin(row) for row in elsewhere.service.events(game)]
+    assert "Anna takes over Player 1's seat (by the server's operator)." in history
+
+
+def test_bad_rescue_requests_are_refused_and_change_nothing(runtime):
+    game = new_game(runtime, seats=3).game_id
+    head = runtime.service.head(game).seq
+    with pytest.raises(NotFound):
+        hand_to_bot(runtime, game, 7, by=0)
+    with pytest.raises(NotFound):
+        hand_to_bot(runtime, "nosuchgame", 0, by=0)
+    with pytest.raises(BadInput):
+        hand_to_bot(runtime, game, "1", by=0)
+    with pytest.raises(BadInput):
+        hand_to_bot(runtime, game, 1, by=9)
+    with pytest.raises(Rejected):
+        reclaim(runtime, game, 1, by=1)
+    with pytest.raises(BadInput):
+        invite_replacement(runtime, game, 1, "Eve", "not an address", by=0)
+    assert runtime.service.head(game).seq == head
+    with Session(runtime.db) as session:
+        assert [m.kind for m in session.exec(select(Mail))] == ["invitation"] * 3
