@@ -33,6 +33,20 @@ Move types (JSON objects):
     ``tobacco``, ``cocoa`` or ``coffee``) or one special card, counted now; a Trade Route
     names the opponent whose goods it counts. A thing that pays nothing is discarded
     for nothing.
+
+Points the rules leave open, settled here:
+
+- A player may cash in any one pile or special card, even one that pays nothing while
+  another would pay; it is then discarded for nothing.
+- The phase's end is fixed by whichever comes first: 15 cards (every other player one
+  more turn, even if the deck runs out meanwhile) or a refill cut short by the empty deck
+  (the round is finished). After either, anyone may empty their hand. Only a player who
+  reaches 15 cards first takes the Captain; otherwise the most cards take it at the end.
+- If the market is empty when a player with one card trades it away, there is nothing
+  to load and the turn ends.
+- The Unloading card passes to the left neighbour after every round even if that player
+  has nothing left; the round then opens with the next player who has resources.
+- A Trade Route may name any other player, even one without its goods.
 """
 
 from __future__ import annotations

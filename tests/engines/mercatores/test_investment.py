@@ -235,14 +235,12 @@ def test_fifteen_cards_take_captain_and_unloading_and_others_play_once_more():
 
 
 def test_end_count_follows_the_option():
-    state = ENGINE.setup(2, {"end_cards": 10}, SeededChance(3))
-    state = replace(state, resources=(tuple(goods("coffee", 8)), ()))
-    hand = state.hands[0]
-    state = ENGINE.apply(state, 0, ENGINE.legal_moves(state, 0)[0], NO_DRAWS)
-    two = [m for m in ENGINE.legal_moves(state, 0) if m["way"] == "two_kinds"]
-    move = two[0] if two else ENGINE.legal_moves(state, 0)[-1]
-    after = ENGINE.apply(state, 0, move, SeededChance(0))
-    assert hand and (after.end == END_BY_CARDS) == (len(after.resources[0]) >= 10)
+    assert ENGINE.setup(2, {"end_cards": 10}, SeededChance(3)).end_cards == 10
+    for end_cards, ended in ((10, END_BY_CARDS), (15, "")):
+        state = traded(goods("corn", 3), resources=(tuple(goods("coffee", 8)), ()))
+        state = replace(state, end_cards=end_cards)
+        after = load(state, 0, "one_kind", goods("corn", 2), draws(1))
+        assert after.end == ended
 
 
 def deck_running_out(deck):
