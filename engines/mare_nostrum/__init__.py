@@ -48,7 +48,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mare_nostrum import bot, rules, views
+from engines.mare_nostrum import bot, rules, setups, views
 from engines.mare_nostrum.state import State, clone
 
 
@@ -82,7 +82,7 @@ class MareNostrum:
     )
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
-        return rules.setup(seats, options, chance)
+        return setups.setup(seats, options, chance)
 
     def to_move(self, state: State) -> frozenset[int]:
         return rules.to_move(state)

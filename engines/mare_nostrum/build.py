@@ -399,38 +399,3 @@ def build_moves(state: State, seat: int) -> list[dict]:
                 moves.append({"type": "exchange", "give": "coin", "get": kind})
     moves.append({"type": "end_build"})
     return moves
-
-
-# --- Experienced set-up ----------------------------------------------------------------
-
-SETUP_POINTS = 36
-
-
-def setup_cost(item: str) -> int:
-    if item in GREAT_CARDS:
-        return COSTS["hero"]
-    return COSTS[item]
-
-
-def setup_build(state: State, seat: int, move: dict) -> None:
-    civ = civ_of(state, seat)
-    item = move["item"]
-    check_place(state, civ, item, move, setup=True)
-    price = setup_cost(item)
-    points = state["setup"]["points"]
-    if price > points:
-        raise IllegalMove(f"That costs {price} points and you have {points} left.")
-    state["setup"]["points"] = points - price
-    place(state, seat, item, move, setup=True)
-    say(state, f"{civ_name(civ)} sets up a {item_name(item)}{where_text(move)}.")
-
-
-def setup_moves(state: State, seat: int) -> list[dict]:
-    points = state["setup"]["points"]
-    moves = [
-        {"type": "setup_build", **fields}
-        for fields in targets(state, seat, setup=True)
-        if setup_cost(fields["item"]) <= points
-    ]
-    moves.append({"type": "end_setup"})
-    return moves
