@@ -1,0 +1,154 @@
+"""Whole games in Debian's chromium: create in the lobby, read the invitations from a real
+SMTP server on loopback, open each seat's link and play by clicking; screenshots saved."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+from aiosmtpd.controller import Controller
+from werkzeug.serving import make_server
+
+from engines import REGISTRY
+from pbem.mail.dispatch import dispatch
+from pbem.runtime import build_runtime
+from pbem.web import create_app
+from tests.web.conftest import overrides
+
+pytestmark = pytest.mark.browser
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+]
+GAMES = ["mercatores", "mare_balticum", "mare_nostrum"]
+
+
+class Inbox:
+    """An aiosmtpd handler keeping every message it receives."""
+
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp():
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield inbox, controller.port
+    controller.stop()
+
+
+@pytest.fixture
+def server(sqlite_db, tmp_path, smtp):
+    inbox, smtp_port = smtp
+    port = free_port()
+    config = overrides(tmp_path)
+    config["server"]["base_url"] = f"http://127.0.0.1:{port}"
+    config["mail"] = {"host": "127.0.0.1", "port": smtp_port, "security": "none"}
+    runtime = build_runtime(config, db=sqlite_db)
+    httpd = make_server("127.0.0.1", port, create_app(runtime=runtime), threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield runtime, f"http://127.0.0.1:{port}", inbox
+    httpd.shutdown()
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+def invitation_links(inbox: Inbox, base: str) -> dict[str, str]:
+    """Each recipient's play link, read from the mails the SMTP server received."""
+    links = {}
+    for message in inbox.messages:
+        for part in message.walk():
+            if part.get_content_type() == "text/plain":
+                found = re.search(re.escape(base) + r"/play/[\w-]+", part.get_content())
+                if found:
+                    links[message["To"]] = found.group(0)
+    return links
+
+
+def board(page) -> str:
+    return page.inner_html("svg.board")
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_a_game_from_the_lobby_through_mail_to_moves_by_clicking(browser, server, slug):
+    if slug not in REGISTRY:
+        pytest.skip(f"{slug} is not registered")
+    runtime, base, inbox = server
+    engine = REGISTRY[slug]
+    seats = engine.min_seats
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(base + "/")
+    page.check(f"input[name=game][value={slug}]")
+    for index in range(seats):
+        page.fill(f"input[name=seat_name_{index}]", f"Player {index + 1}")
+        page.fill(f"input[name=seat_email_{index}]", f"p{index}@example.org")
+    page.click("button.primary")
+    assert "/play/" in page.url
+    page.wait_for_selector("svg.board")
+    (game,) = runtime.service.games()
+    assert dispatch(runtime).sent >= seats
+    links = invitation_links(inbox, base)
+    assert sorted(links) == [f"p{index}@example.org" for index in range(seats)]
+    changed = 0
+    for _ in range(8):
+        due = runtime.service.game(game.id).to_move
+        if not due:
+            break
+        page.goto(links[f"p{due[0]}@example.org"])
+        before = board(page)
+        place = page.locator("svg.board a")
+        if place.count():
+            place.first.click()
+            page.wait_for_load_state()
+        if not page.locator(".moves button:visible").count():
+            page.locator(".moves summary").first.click()
+        page.locator(".moves button:visible").first.click()
+        page.wait_for_selector("svg.board")
+        assert "That move was not made" not in page.content()
+        changed += board(page) != before
+    assert changed >= 1
+    assert runtime.service.game(game.id).head_seq >= 4
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{slug}-desktop.png"), full_page=True)
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone.goto(links["p0@example.org"])
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page is {width}px wide on a phone"
+    phone.screenshot(path=str(SCREENSHOTS / f"{slug}-phone.png"), full_page=True)
+    phone.goto(f"{base}/games/{game.id}/history?at=1")
+    phone.screenshot(path=str(SCREENSHOTS / f"{slug}-history-phone.png"), full_page=True)
+    page.close()
+    phone.close()
