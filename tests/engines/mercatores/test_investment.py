@@ -243,9 +243,9 @@ def test_end_count_follows_the_option():
         assert after.end == ended
 
 
-def deck_running_out(deck):
+def deck_running_out(deck, blue=None):
     hands = [goods("corn", 3), goods("cotton", 3)]
-    resources = [goods("tobacco", 4), goods("cocoa", 6)]
+    resources = [goods("tobacco", 4), blue or goods("cocoa", 6)]
     market = goods("coffee", 5)
     placed = set(deck + market + hands[0] + hands[1] + resources[0] + resources[1])
     discard = [card for card in CARD_ORDER if card not in placed]
@@ -264,6 +264,17 @@ def test_empty_deck_ends_the_phase_with_the_round_and_most_cards_take_the_captai
     assert state.phase == PROFIT
     assert state.captain == 1 and state.unloading == 1  # Blue holds the most cards (8)
     check_cards_accounted(state)
+
+
+def test_fifteen_cards_after_the_deck_ran_out_do_not_prolong_the_phase():
+    state = deck_running_out([], blue=goods("cocoa", 10) + goods("corn", 3, skip=3))
+    state = trade(state, 0, "corn-01", ["coffee-01", "coffee-02"])
+    state = load(state, 0, "one_kind", ["corn-02"], NO_DRAWS)
+    state = trade(state, 1, "cotton-01", ["coffee-03", "coffee-04"])
+    state = load(state, 1, "one_kind", ["cotton-02", "cotton-03"], NO_DRAWS)
+    assert len(state.resources[1]) == 15
+    assert state.phase == PROFIT and state.end == END_BY_DECK
+    assert state.captain == 1  # by the count of cards, as the deck ended the phase
 
 
 def test_a_deck_emptied_by_a_full_refill_ends_nothing_yet():
