@@ -103,6 +103,19 @@ def runtime(db, tmp_path, clock, smtp):
 
 
 @pytest.fixture
+def app(runtime):
+    """The web application with the mail and rescue pages."""
+    from pbem.mail import rescue_views, views
+    from pbem.web import create_app
+
+    app = create_app({"TESTING": True}, runtime=runtime)
+    for blueprint in (views.bp, rescue_views.bp):
+        if blueprint.name not in app.blueprints:
+            app.register_blueprint(blueprint)
+    return app
+
+
+@pytest.fixture
 def mailbox(smtp) -> Mailbox:
     return smtp[0]
 

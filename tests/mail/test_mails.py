@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from pbem.mail.views import bp as mail_bp
 from pbem.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation
 from pbem.scheduler import dispatch, sweep
-from pbem.web import create_app
 from tests.fixture_engine import Pig
 from tests.mail.conftest import new_game, part, take_turn
 
@@ -26,14 +22,6 @@ class SecretPig(Pig):
         if viewer == seat:
             lines.append(f"Your secret bonus is {after['bonus'][seat]}-SECRET-{seat}.")
         return [*lines, f"(as seen by seat {viewer})"]
-
-
-@pytest.fixture
-def app(runtime):
-    app = create_app({"TESTING": True}, runtime=runtime)
-    if "mail" not in app.blueprints:
-        app.register_blueprint(mail_bp)
-    return app
 
 
 def settings_path(message) -> str:
