@@ -8,7 +8,7 @@ Every other unit there is fresh. Each unit moves at most once and attacks at mos
 from __future__ import annotations
 
 from engines.api import Chance, IllegalMove
-from engines.mare_nostrum.data import CIV, COASTS, PROVINCE, SEA, SEA_IDS, space_name
+from engines.mare_nostrum.data import CIV, COASTS, PROVINCE, PROVINCE_IDS, SEA, SEA_IDS, space_name
 from engines.mare_nostrum.flow import next_warrior
 from engines.mare_nostrum.income import describe_cards, full_income, take_from_bank
 from engines.mare_nostrum.reach import linked, seas_within
@@ -301,7 +301,8 @@ def assimilate(state: State, civ: str) -> None:
     one) the owner's marker goes and the occupier's comes, with the buildings."""
     serial = state["war_serial"]
     at_once = owns_card(state, civ, "nebuchadnezzar")
-    for pid, province in state["provinces"].items():
+    for pid in PROVINCE_IDS:
+        province = state["provinces"][pid]
         if province["occupier"] != civ or not (at_once or province["occupied_at"] < serial):
             continue
         owner = province["marker"]
@@ -337,10 +338,11 @@ def war_moves(state: State, seat: int) -> list[dict]:
     civ = civ_of(state, seat)
     moves: list[dict] = []
     provinces = state["provinces"]
-    for pid, province in provinces.items():
-        if province["dock"].get(civ):
+    # Map order, never the dict's order: a state loaded from a snapshot lists the same moves.
+    for pid in PROVINCE_IDS:
+        if provinces[pid]["dock"].get(civ):
             moves += [{"type": "launch", "province": pid, "sea": sea} for sea in COASTS[pid]]
-    for pid in provinces:
+    for pid in PROVINCE_IDS:
         if units_at(state, civ, pid) and unmoved(state, civ, pid) > 0:
             moves += [
                 {"type": "move", "unit": "legion", "from": pid, "to": goal}
@@ -352,15 +354,15 @@ def war_moves(state: State, seat: int) -> list[dict]:
                 {"type": "move", "unit": "trireme", "from": sea, "to": goal}
                 for goal in trireme_destinations(state, civ, sea)
             ]
-    for space in (*provinces, *SEA_IDS):
+    for space in (*PROVINCE_IDS, *SEA_IDS):
         if units_at(state, civ, space) and unattacked(state, civ, space) > 0:
             moves += [
                 {"type": "attack", "space": space, "target": target}
                 for target in military_powers(state, space)
                 if target != civ
             ]
-    for pid, province in provinces.items():
-        if province["occupier"] == civ and not is_capital(pid):
+    for pid in PROVINCE_IDS:
+        if provinces[pid]["occupier"] == civ and not is_capital(pid):
             moves.append({"type": "pillage", "province": pid})
     moves.append({"type": "end_war"})
     return moves
