@@ -361,7 +361,8 @@ def _produce(state: State, seat: int, move: Mapping, chance: Chance, events: lis
         paid = sum(hold_out.values()) + sum(warehouse_out.values())
         if paid != needed:
             raise IllegalMove(f"The tax costs exactly {needed} goods; you chose {paid}.")
-        choice = {"token": "tax", "discard": discard}
+        # A copy: the state must not share dicts with the caller's move.
+        choice = {"token": "tax", "discard": {place: dict(n) for place, n in discard.items()}}
     else:
         kind = move["kind"]
         if state.markets[seat][FISH.index(kind)] is not None:

@@ -131,3 +131,13 @@ def test_a_rejected_move_changes_nothing():
     with pytest.raises(IllegalMove):
         play(state, 0, {"type": "overboard", "kind": "cod", "count": 6})
     assert ENGINE.dump(state) == before
+
+
+def test_the_state_shares_nothing_with_a_move():
+    state = craft(
+        in_turn(3, warehouses={0: {"amber": 3}}), phase="time", pending=(None,) * 3, time_track=1
+    )
+    move = {"type": "produce", "token": "tax", "discard": {"warehouse": {"amber": 2}}}
+    after = play(state, 0, move)
+    move["discard"]["warehouse"]["amber"] = 1
+    assert after.pending[0]["discard"] == {"warehouse": {"amber": 2}}
