@@ -90,6 +90,15 @@ def replace_at(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1 :]
 
 
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts and lists), so that no caller shares a state's."""
+    if isinstance(value, dict):
+        return {key: copy_json(inner) for key, inner in value.items()}
+    if isinstance(value, list | tuple):
+        return [copy_json(inner) for inner in value]
+    return value
+
+
 def counts_json(counts: tuple[int, ...], kinds: tuple[str, ...]) -> dict[str, int]:
     return {kind: count for kind, count in zip(kinds, counts, strict=True) if count}
 
@@ -117,7 +126,7 @@ def dump_state(state: State) -> dict:
             }
             for seat in range(state.seats)
         ],
-        "pending": [dict(choice) if choice else choice for choice in state.pending],
+        "pending": [copy_json(choice) for choice in state.pending],
         "bag": counts_json(state.bag, BAG_KINDS),
         "removed": counts_json(state.removed, GOODS),
         "time_track": state.time_track,
@@ -128,7 +137,7 @@ def dump_state(state: State) -> dict:
         "actions": state.actions,
         "refill": [[area, need] for area, need in state.refill],
         "final_turns": state.final_turns,
-        "events": [dict(event) for event in state.events],
+        "events": copy_json(state.events),
     }
 
 
@@ -149,7 +158,7 @@ def load_state(data: Mapping[str, Any]) -> State:
     state.contracts = tuple(player["contract"] for player in players)
     for contract in state.contracts:
         assert contract is None or contract in CONTRACT_IDS
-    state.pending = tuple(dict(choice) if choice else None for choice in data["pending"])
+    state.pending = tuple(copy_json(choice) for choice in data["pending"])
     state.bag = counts_from(data["bag"], BAG_KINDS)
     state.removed = counts_from(data["removed"], GOODS)
     state.time_track = int(data["time_track"])
@@ -160,5 +169,5 @@ def load_state(data: Mapping[str, Any]) -> State:
     state.actions = int(data["actions"])
     state.refill = tuple((area, int(need)) for area, need in data["refill"])
     state.final_turns = data["final_turns"]
-    state.events = tuple(dict(event) for event in data["events"])
+    state.events = tuple(copy_json(event) for event in data["events"])
     return state

@@ -28,7 +28,7 @@ from .data import (
 )
 from .rules import to_move, unplayed
 from .scoring import result
-from .state import OVER, START, TIME, State, counts_json
+from .state import OVER, START, TIME, State, copy_json, counts_json
 
 
 def colour(seat: int) -> str:
@@ -110,7 +110,7 @@ def view(state: State, seat: int | None) -> dict:
             for contract in CONTRACT_IDS
         ]
     if seat is not None and state.phase == TIME and state.pending[seat] is not None:
-        data["my_choice"] = dict(state.pending[seat])
+        data["my_choice"] = copy_json(state.pending[seat])
     if finished:
         outcome = result(state)
         assert outcome is not None
