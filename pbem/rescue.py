@@ -119,6 +119,8 @@ def hand_to_bot(
 
     def change(session: Session, game: Game) -> None:
         row = _locked_seat(session, game_id, seat)
+        if row.is_bot:
+            raise Rejected(f"A bot already plays {row.name}'s seat.")
         row.is_bot = True
         session.add(row)
         outbox.stop_turn(_clock(session, game_id, seat))

@@ -56,7 +56,7 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
         row.seat: row for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
     }
     created = transition.events[0]["kind"] == "created"
-    newly_due = transition.due_after - transition.due_before
+    newly_due = turns_begun(transition)
     for number, seat in seats.items():
         clock = clocks.get(number)
         if clock is None:
@@ -98,6 +98,19 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 others=[seats[other].name for other in sorted(transition.due_after - {number})],
                 deadline=clocks[number].deadline_at,
             )
+
+
+def turns_begun(transition: Transition) -> frozenset[int]:
+    """The seats whose turn begins with this batch: due now and not before, or (with
+    simultaneous choices) due again for a new choice after moving while the set of due
+    seats changed. A seat that stays due through its own moves (rolling on) is not."""
+    moved = {row["seat"] for row in transition.events if row["kind"] in MOVE_KINDS}
+    changed = transition.due_after != transition.due_before
+    return frozenset(
+        seat
+        for seat in transition.due_after
+        if seat not in transition.due_before or (changed and seat in moved)
+    )
 
 
 def start_turn(clock: SeatClock, policy: dict[str, Any], now: datetime) -> None:
@@ -163,11 +176,11 @@ def _game_over(
 def since_last_move(
     session: Session, runtime: Any, game: Game, engine: Engine, seat: Seat
 ) -> list[str]:
-    """The history lines since ``seat`` last moved, as that seat may see them."""
+    """The history lines from ``seat``'s last move on, as that seat may see them."""
     from pbem.rescue import describe_admin
 
     store = runtime.service.store
-    start = max(seat.last_move_seq or 0, game.head_seq - HISTORY_LIMIT, 0)
+    start = max((seat.last_move_seq or 1) - 1, game.head_seq - HISTORY_LIMIT, 0)
     state = store.state_at(session, game, engine, start)
     lines: list[str] = []
     for row in store.rows(session, game.id, after=start):

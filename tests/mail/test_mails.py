@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from engines.api import Result
 from pbem.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation
 from pbem.scheduler import dispatch, sweep
 from tests.fixture_engine import Pig
@@ -171,3 +172,91 @@ def test_digest_rescue_notices_and_fresh_links(runtime, mailbox, clock, app):
     assert client.get(f"/play/{replaced.token}").status_code == 200
     assert client.get(f"/play/{created.tokens[1]}").status_code == 404
     assert client.get(path.replace("/0/", "/1/")).status_code == 404
+
+
+class SealedBids:
+    """Both seats bid at once each round; the bids show when both are in (a test engine)."""
+
+    slug = "sealed_bids"
+    title = "Sealed bids"
+    version = 1
+    min_seats = max_seats = 2
+    options = ()
+
+    def setup(self, seats, options, chance):
+        return {"round": 1, "bids": [None, None], "shown": []}
+
+    def to_move(self, state):
+        if state["round"] > 3:
+            return frozenset()
+        return frozenset(seat for seat in (0, 1) if state["bids"][seat] is None)
+
+    def legal_moves(self, state, seat):
+        return [{"type": "bid", "amount": amount} for amount in (1, 2, 3)]
+
+    def apply(self, state, seat, move, chance):
+        bids = list(state["bids"])
+        bids[seat] = move["amount"]
+        if None in bids:
+            return {**state, "bids": bids}
+        return {"round": state["round"] + 1, "bids": [None, None], "shown": [*state["shown"], bids]}
+
+    def view(self, state, seat):
+        return {
+            "game": self.slug,
+            "seat": seat,
+            "to_move": sorted(self.to_move(state)),
+            "phase": f"Round {state['round']}",
+            "players": [{}, {}],
+            "finished": state["round"] > 3,
+        }
+
+    def result(self, state):
+        return None if state["round"] <= 3 else Result((0.0, 0.0), (0, 1))
+
+    def dump(self, state):
+        return state
+
+    def load(self, data):
+        return dict(data)
+
+    def describe(self, before, seat, move, after, viewer):
+        if viewer == seat:
+            return [f"You bid {move['amount']}-BID-{seat}."]
+        if after["round"] > before["round"]:
+            return [f"Bids revealed: {after['shown'][-1]}."]
+        return [f"Player {seat + 1} has bid."]
+
+    def move_label(self, move):
+        return f"Bid {move['amount']}"
+
+    def bot_move(self, view, legal_moves, rng):
+        return legal_moves[0]
+
+
+def test_simultaneous_choices_tell_every_due_seat_once(runtime, mailbox):
+    from engines import REGISTRY
+    from pbem.service import SeatSpec
+
+    REGISTRY.setdefault("sealed_bids", SealedBids())
+    game = runtime.service.create_game(
+        "sealed_bids", [SeatSpec("Anna", "anna@example.org"), SeatSpec("Ben", "ben@example.org")]
+    ).game_id
+    runtime.service.submit_move(game, 0, {"type": "bid", "amount": 3}, 0)
+    dispatch(runtime)
+    assert [len(mailbox.to(a, "your turn")) for a in ("anna@example.org", "ben@example.org")] == [
+        0,
+        0,
+    ]
+    runtime.service.submit_move(game, 1, {"type": "bid", "amount": 1}, 1)
+    dispatch(runtime)
+    for address, other in (("anna@example.org", "Ben"), ("ben@example.org", "Anna")):
+        turn = mailbox.to(address, "your turn")
+        assert len(turn) == 1
+        text = part(turn[0], "plain")
+        assert "Round 2" in text and f"Also choosing now: {other}." in text
+    anna = part(mailbox.to("anna@example.org", "your turn")[0], "plain")
+    assert "You bid 3-BID-0." in anna and "Bids revealed: [3, 1]." in anna
+    assert "BID-1" not in anna
+    ben = part(mailbox.to("ben@example.org", "your turn")[0], "plain")
+    assert "You bid 1-BID-1." in ben and "BID-0" not in ben
