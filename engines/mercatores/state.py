@@ -67,10 +67,6 @@ def pile(resources: tuple[str, ...], kind: str) -> list[str]:
     return [card for card in resources if GOODS_OF.get(card) == kind]
 
 
-def is_goods(card: str) -> bool:
-    return card in GOODS_OF
-
-
 def kinds_held(resources: tuple[str, ...]) -> list[str]:
     """The goods kinds with a pile in these resources, in data order."""
     present = {GOODS_OF[card] for card in resources if card in GOODS_OF}
