@@ -1,0 +1,98 @@
+"""Operations: ``/healthz`` for load balancers and ``/metrics`` in plain text.
+
+``/healthz`` answers 200 when the database answers, the worker's heartbeat is recent and
+the outbox is not backing up, else 503, with the reason in a small JSON body. The web
+workers hold no state, so this is all a load balancer needs to know.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from pbem.mail.models import Heartbeat, Mail, utc
+from pbem.models import Event, Game
+
+bp = Blueprint("ops", __name__)
+
+OUTBOX_BACKLOG_LIMIT = 1000
+
+
+def _runtime():
+    return current_app.extensions["pbem"]
+
+
+def heartbeat_limit(config: dict) -> timedelta:
+    """How old the newest worker heartbeat may be: three sweeps, at least three minutes."""
+    sweep = float(config["scheduler"]["sweep_every_seconds"])
+    dispatch = float(config["mail"]["dispatch_every_seconds"])
+    return timedelta(seconds=max(180.0, 3 * min(sweep, dispatch)))
+
+
+def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
+    report: dict[str, Any] = {}
+    try:
+        with Session(runtime.db) as session:
+            session.exec(select(1)).one()
+            beat = session.exec(select(func.max(Heartbeat.beat_at))).one()
+            backlog = session.exec(
+                select(func.count())
+                .select_from(Mail)
+                .where(Mail.status.in_(("pending", "sending")))
+            ).one()
+    except Exception as error:  # noqa: BLE001 - any database failure is "unhealthy"
+        return False, {"database": f"unreachable: {type(error).__name__}"}
+    report["database"] = "ok"
+    now = utc(runtime.clock())
+    if beat is None:
+        report["worker"] = "no heartbeat yet"
+    else:
+        age = (now - utc(beat)).total_seconds()
+        report["worker_heartbeat_age_seconds"] = round(age, 1)
+        report["worker"] = (
+            "ok" if age <= heartbeat_limit(runtime.config).total_seconds() else "late"
+        )
+    report["outbox_backlog"] = backlog
+    healthy = report["worker"] == "ok" and backlog < OUTBOX_BACKLOG_LIMIT
+    return healthy, report
+
+
+@bp.get("/healthz")
+def healthz():
+    healthy, report = health(_runtime())
+    report["status"] = "ok" if healthy else "unhealthy"
+    return jsonify(report), 200 if healthy else 503
+
+
+@bp.get("/metrics")
+def metrics():
+    runtime = _runtime()
+    lines = []
+    with Session(runtime.db) as session:
+        events = session.exec(select(func.count()).select_from(Event)).one()
+        games = session.exec(select(Game.status, func.count()).group_by(Game.status)).all()
+        mails = session.exec(select(Mail.status, func.count()).group_by(Mail.status)).all()
+        beats = session.exec(select(Heartbeat)).all()
+    lines.append("# TYPE pbem_events_appended_total counter")
+    lines.append(f"pbem_events_appended_total {events}")
+    lines.append("# TYPE pbem_games gauge")
+    for status, count in sorted(games):
+        lines.append(f'pbem_games{{status="{status}"}} {count}')
+    lines.append("# TYPE pbem_mails gauge")
+    counts = dict(mails)
+    for status in ("pending", "sending", "sent", "failed"):
+        lines.append(f'pbem_mails{{status="{status}"}} {counts.get(status, 0)}')
+    lines.append("# TYPE pbem_worker_heartbeat_age_seconds gauge")
+    lines.append("# TYPE pbem_sweep_duration_seconds gauge")
+    now = utc(runtime.clock())
+    for beat in beats:
+        age = (now - utc(beat.beat_at)).total_seconds()
+        lines.append(f'pbem_worker_heartbeat_age_seconds{{worker="{beat.name}"}} {age:.1f}')
+        duration = getattr(beat, "sweep_seconds", None)
+        if duration is not None:
+            lines.append(f'pbem_sweep_duration_seconds{{worker="{beat.name}"}} {duration:.3f}')
+    return Response("\n".join(lines) + "\n", mimetype="text/plain")

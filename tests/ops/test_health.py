@@ -1,0 +1,71 @@
+"""/healthz and /metrics: what a load balancer and an operator read."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session
+
+from pbem.mail.models import Heartbeat, utc
+from pbem.runtime import build_runtime
+from pbem.service import SeatSpec
+from pbem.web import create_app
+
+
+@pytest.fixture
+def runtime(sqlite_db, tmp_path):
+    return build_runtime(
+        {"security": {"secret_key": "k"}, "paths": {"var": str(tmp_path / "var")}},
+        db=sqlite_db,
+    )
+
+
+@pytest.fixture
+def client(runtime):
+    app = create_app(runtime=runtime)
+    app.config["TESTING"] = True
+    return app.test_client()
+
+
+def beat(runtime, age_seconds: float) -> None:
+    moment = utc(runtime.clock()) - timedelta(seconds=age_seconds)
+    with Session(runtime.db) as session:
+        session.merge(Heartbeat(name="w1", pid=1, started_at=moment, beat_at=moment))
+        session.commit()
+
+
+def test_healthy_with_a_recent_worker_heartbeat(runtime, client):
+    beat(runtime, 5)
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.get_json()["database"] == "ok" and answer.get_json()["worker"] == "ok"
+
+
+def test_unhealthy_without_a_worker_or_with_a_stale_one(runtime, client):
+    answer = client.get("/healthz")
+    assert answer.status_code == 503 and answer.get_json()["worker"] == "no heartbeat yet"
+    beat(runtime, 3600)
+    answer = client.get("/healthz")
+    assert answer.status_code == 503 and answer.get_json()["worker"] == "late"
+
+
+def test_unhealthy_when_the_database_is_gone(runtime):
+    from dataclasses import replace
+
+    from pbem import ops
+    from pbem.db import make_engine
+
+    unreachable = make_engine("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=2")
+    healthy, report = ops.health(replace(runtime, db=unreachable))
+    assert not healthy and report["database"].startswith("unreachable")
+
+
+def test_metrics_count_events_games_and_mail(runtime, client):
+    runtime.service.create_game("pig", [SeatSpec("A", "a@example.org"), SeatSpec("B", "b@x.org")])
+    beat(runtime, 1)
+    text = client.get("/metrics").get_data(as_text=True)
+    assert "pbem_events_appended_total 1" in text
+    assert 'pbem_games{status="active"} 1' in text
+    assert 'pbem_mails{status="pending"}' in text
+    assert 'pbem_worker_heartbeat_age_seconds{worker="w1"}' in text
