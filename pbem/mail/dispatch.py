@@ -74,14 +74,16 @@ class SmtpSender:
         host, port = self.config["host"], int(self.config["port"])
         timeout = float(self.config.get("timeout_seconds", 30))
         security = self.config.get("security", "starttls")
+        # ca_file: a certificate authority to trust besides the system's (a private relay).
+        context = ssl.create_default_context(cafile=self.config.get("ca_file") or None)
         if security == "ssl":
             connection: smtplib.SMTP = smtplib.SMTP_SSL(
-                host, port, timeout=timeout, context=ssl.create_default_context()
+                host, port, timeout=timeout, context=context
             )
         else:
             connection = smtplib.SMTP(host, port, timeout=timeout)
             if security == "starttls":
-                connection.starttls(context=ssl.create_default_context())
+                connection.starttls(context=context)
         if self.config.get("user"):
             connection.login(self.config["user"], self.config.get("password", ""))
         return connection
