@@ -53,6 +53,7 @@ def login(server, session, envelope, mechanism, auth_data):
     return AuthResult(success=auth_data.login == b"pbem" and auth_data.password == b"secret")
 
 
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 @pytest.mark.parametrize("security", ["starttls", "ssl"])
 def test_mail_goes_over_tls_with_a_login(sqlite_db, tmp_path, clock, certificate, security):
     context, cert = certificate
