@@ -40,13 +40,8 @@ def cmd_serve(args) -> int:
     runtime = _runtime(args)
     host = args.host or runtime.config["server"]["host"]
     port = args.port or runtime.config["server"]["port"]
-    if args.production:
-        print(
-            "For production, run the web workers with gunicorn and one `pbem worker`:\n"
-            f"  gunicorn -w 4 -b {host}:{port} 'pbem.web:create_app()'\n"
-            "  pbem worker"
-        )
-        return 2
+    if args.production or runtime.production:
+        return serve_production(runtime, host, port, args.workers)
     app = create_app(runtime=runtime)
     if runtime.config["server"].get("demo") and not args.no_demo:
         links = demo.ensure_demo(runtime)
@@ -60,6 +55,41 @@ def cmd_serve(args) -> int:
         app.run(host=host, port=port, debug=False, use_reloader=False, threaded=True)
     finally:
         background.shutdown(wait=False)
+    return 0
+
+
+def serve_production(runtime, host: str, port: int, workers: int | None) -> int:
+    """Replaces this process with gunicorn running N stateless web workers.
+
+    The scheduler and the mail dispatcher do not run here: start one ``pbem worker``.
+    """
+    import os
+    import shutil
+
+    if runtime.config["database"]["url"].startswith("sqlite"):
+        print(
+            "Production mode wants PostgreSQL: set PBEM_DATABASE_URL "
+            "(postgresql+psycopg://user@host/db).",
+            file=sys.stderr,
+        )
+        return 2
+    gunicorn = shutil.which("gunicorn") or str(Path(sys.executable).parent / "gunicorn")
+    count = workers or int(runtime.config["server"].get("workers", 4))
+    command = [
+        gunicorn,
+        "--workers",
+        str(count),
+        "--bind",
+        f"{host}:{port}",
+        "--access-logfile",
+        "-",
+        "--forwarded-allow-ips",
+        "127.0.0.1",
+        "pbem.web:create_app()",
+    ]
+    print(f"Starting {count} web workers: {' '.join(command)}", flush=True)
+    print("Run the scheduler and mail separately: pbem worker", flush=True)
+    os.execv(gunicorn, command)
     return 0
 
 
@@ -229,7 +259,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
     serve.add_argument("--no-demo", action="store_true", help="do not set up demo games")
-    serve.add_argument("--production", action="store_true", help="print the production setup")
+    serve.add_argument(
+        "--production", action="store_true", help="run gunicorn web workers (PostgreSQL)"
+    )
+    serve.add_argument("--workers", type=int, help="web workers in production (default 4)")
     serve.set_defaults(func=cmd_serve)
 
     worker = commands.add_parser("worker", help="run the scheduler and the mail dispatcher")

@@ -17,12 +17,13 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlmodel import SQLModel
 
+from pbem.errors import PbemError
 from pbem.models import SCHEMA_VERSION
 
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
 
-class SchemaTooNew(Exception):
+class SchemaTooNew(PbemError):
     """The database was made by a newer version of pbem than this one."""
 
 
@@ -36,6 +37,21 @@ def current_version(db: SqlEngine) -> int | None:
     with db.connect() as connection:
         row = connection.exec_driver_sql("SELECT version FROM schema_info WHERE id = 1").first()
     return row[0] if row else 1
+
+
+class SchemaOutdated(PbemError):
+    """The database needs ``pbem migrate`` before this program can use it."""
+
+
+def require_current(db: SqlEngine) -> None:
+    """Refuses to run on a database whose schema is missing, older or newer."""
+    version = current_version(db)
+    if version != SCHEMA_VERSION:
+        found = "no schema" if version is None else f"schema version {version}"
+        raise SchemaOutdated(
+            f"The database has {found}; this program needs version {SCHEMA_VERSION}. "
+            "Run `pbem migrate` first."
+        )
 
 
 def migrate(db: SqlEngine) -> tuple[int | None, int]:

@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine as SqlEngine
 
 from pbem.config import load_config, secret_key
 from pbem.db import init_db, make_engine
+from pbem.migrations import require_current
 from pbem.service import GameService, utcnow
 
 
@@ -49,7 +50,9 @@ def build_runtime(
     config = load_config(overrides)
     if db is None:
         db = make_engine(config["database"]["url"])
-    if create_schema:
+    if create_schema and config["server"].get("production"):
+        require_current(db)  # production upgrades only through `pbem migrate`
+    elif create_schema:
         init_db(db)
     service = GameService(db, snapshot_every=config["database"]["snapshot_every"], clock=clock)
     runtime = Runtime(config=config, db=db, service=service, clock=clock)

@@ -47,3 +47,15 @@ def test_migrations_run_in_order_and_keep_the_events(service, monkeypatch):
     assert service.events(created.game_id) == before
     assert service.verify_game(created.game_id).ok
     SQLModel.metadata.create_all(service.db)
+
+
+def test_production_refuses_a_database_that_needs_migrate(tmp_path):
+    from pbem.migrations import SchemaOutdated
+    from pbem.runtime import build_runtime
+
+    url = f"sqlite:///{tmp_path / 'prod.sqlite3'}"
+    settings = {"database": {"url": url}, "server": {"production": True}}
+    with pytest.raises(SchemaOutdated, match="pbem migrate"):
+        build_runtime(settings)
+    migrate(make_engine(url))
+    assert build_runtime(settings).service is not None
