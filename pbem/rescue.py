@@ -140,7 +140,10 @@ def invite_replacement(
     by: int | None = None,
     timezone: str = "UTC",
 ) -> RescueOutcome:
-    """A new player takes ``seat``: the old link is revoked, the new one mailed to them."""
+    """A new player takes ``seat``: the old link is revoked, the new one mailed to them.
+
+    ``by == seat`` is someone holding the link of a seat offered at its deadline (a seat
+    without a player): they take it themselves."""
     name, email = (name or "").strip(), (email or "").strip()
     if not name or len(name) > 200:
         raise BadInput("Give the new player's name (at most 200 characters).")
@@ -148,13 +151,16 @@ def invite_replacement(
         raise BadInput("Give the new player's email address, like anna@example.org.")
     target = _seat(runtime, game_id, seat)
     action = f"seat_replaced:{seat}:{email.lower()}"
-    permitted = _permit(runtime, game_id, action, by, seat)
+    open_seat = by == seat and not target.email and not target.is_bot
+    permitted = Permission("player") if open_seat else _permit(runtime, game_id, action, by, seat)
     if isinstance(permitted, RescueOutcome):
         return permitted
     token = new_token()
 
     def change(session: Session, game: Game) -> None:
         row = _locked_seat(session, game_id, seat)
+        if open_seat and row.email:
+            raise Rejected("Someone has taken this seat already.")
         row.name, row.email, row.timezone = name, email, timezone or "UTC"
         row.is_bot = False
         row.notify = "every_turn"

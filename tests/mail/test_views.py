@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import re
 
+from sqlmodel import Session, select
+
+from pbem.mail.models import Mail
+from pbem.scheduler import sweep
 from tests.mail.conftest import new_game
 
 
@@ -63,3 +67,32 @@ def test_bad_rescue_forms_get_a_clear_4xx_and_change_nothing(runtime, app):
         assert answer.status_code == status, data
     assert client.get("/rescue/" + "x" * 43).status_code == 404
     assert runtime.service.head(game).seq == head
+
+
+def test_whoever_opens_an_offered_seat_can_take_it(runtime, app, clock):
+    created = new_game(
+        runtime, seats=2, policy={"deadline_after_days": 1, "at_deadline": "replace"}
+    )
+    clock.advance(days=1, minutes=1)
+    sweep(runtime)
+    offer = mails_to(runtime, "ben@example.org", "notice")[-1]  # Anna, the creator, is late
+    link = offer.split("http://pbem.test/play/")[1].split()[0]
+    client = app.test_client()
+    page = client.get(f"/rescue/{link}")
+    assert b"Take the seat" in page.data
+    token = csrf(client, f"/rescue/{link}")
+    form = {"action": "replace", "seat": "0", "name": "Eve", "email": "eve@example.org"}
+    taken = client.post(f"/rescue/{link}", data={**form, "csrf_token": token})
+    assert taken.status_code == 302
+    fresh = taken.headers["Location"].rsplit("/", 1)[-1]
+    seat = runtime.service.seat_for_token(fresh)
+    assert (seat.seat, seat.name, seat.email) == (0, "Eve", "eve@example.org")
+    assert client.get(f"/rescue/{link}").status_code == 404
+    assert runtime.service.events(created.game_id)[-1]["kind"] == "seat_replaced"
+    assert fresh in mails_to(runtime, "eve@example.org", "seat_link")[0]
+
+
+def mails_to(runtime, address: str, kind: str) -> list[str]:
+    with Session(runtime.db) as session:
+        query = select(Mail).where(Mail.recipient == address, Mail.kind == kind)
+        return [mail.body_text for mail in session.exec(query.order_by(Mail.id))]
