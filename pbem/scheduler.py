@@ -77,9 +77,9 @@ def sweep(runtime: Any, now: datetime | None = None) -> SweepReport:
     report = SweepReport()
     report.bot_moves = _bots(runtime)
     for clock in _due(runtime, SeatClock.remind_at, now):
-        report.reminders += _remind(runtime, clock, now)
+        report.reminders += _guarded(_remind, runtime, clock, now)
     for clock in _due(runtime, SeatClock.deadline_at, now):
-        report.deadlines += _deadline(runtime, clock, now)
+        report.deadlines += _guarded(_deadline, runtime, clock, now)
     report.digests = _digests(runtime, now)
     return report
 
@@ -87,6 +87,16 @@ def sweep(runtime: Any, now: datetime | None = None) -> SweepReport:
 def dispatch(runtime: Any, now: datetime | None = None) -> DispatchReport:
     """Sends the ready mail of the outbox (see :mod:`pbem.mail.dispatch`)."""
     return dispatch_mail(runtime, now)
+
+
+def _guarded(action: Any, runtime: Any, clock: SeatClock, now: datetime) -> int:
+    """Runs one seat's action; a failure is logged and retried next sweep, and does not
+    hold up the other seats."""
+    try:
+        return action(runtime, clock, now)
+    except Exception:  # noqa: BLE001 - one broken game must not stop the sweep
+        log.exception("sweep: %s seat %s", clock.game_id, clock.seat)
+        return 0
 
 
 def _due(runtime: Any, column: Any, now: datetime) -> list[SeatClock]:

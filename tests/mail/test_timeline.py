@@ -215,3 +215,17 @@ def test_two_sweeps_at_once_send_no_mail_twice_and_move_no_seat_twice(runtime, c
         assert runtime.service.verify_game(game_id).ok
     keys = [mail.key for mail in mails(runtime)]
     assert len(keys) == len(set(keys))
+
+
+def test_one_broken_game_does_not_hold_up_the_sweep(runtime, clock):
+    from pbem.models import Game
+
+    broken, sound = (new_game(runtime, seats=2).game_id for _ in range(2))
+    with Session(runtime.db) as session:
+        game = session.get(Game, broken)
+        game.policy = {**game.policy, "at_deadline": "no such policy"}
+        session.add(game)
+        session.commit()
+    clock.advance(hours=25)
+    assert sweep(runtime).reminders == 1
+    assert [mail.game_id for mail in mails(runtime, "reminder")] == [sound]
