@@ -64,9 +64,12 @@ def test_invitation_and_turn_mails_with_threading_and_working_links(runtime, mai
     assert head.hash in text
     assert "UTC" in text and "America/New_York" in text
     client = app.test_client()
-    for link in links(turn):
-        assert client.get(link).status_code == 200, link
-    assert client.get(settings_path(turn)).status_code == 200
+    for message in mailbox.messages:
+        assert links(message), message["Subject"]
+        for link in links(message):
+            assert client.get(link).status_code == 200, link
+            assert f"http://pbem.test{link}" in part(message, "html")
+        assert client.get(settings_path(message)).status_code == 200
     # Anna's first turn came with her invitation; Cleo is not due: no other turn mails.
     assert [m["Subject"] for m in mailbox.to("anna@example.org")] == [
         "Pig (test fixture): you are invited to play"
@@ -156,7 +159,8 @@ def test_digest_rescue_notices_and_fresh_links(runtime, mailbox, clock, app):
     dispatch(runtime)
 
     digest = mailbox.to("anna@example.org", "waiting for you")[0]
-    assert f"/play/{created.tokens[0]}" in part(digest, "plain")
+    assert links(digest) == [f"/play/{created.tokens[0]}", path]
+    assert client.get(links(digest)[0]).status_code == 200
     assert "List-Unsubscribe" in digest
     vacation = mailbox.to("cleo@example.org", "vacation")[0]
     assert "Ben is on vacation until" in part(vacation, "plain")
