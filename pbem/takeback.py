@@ -9,34 +9,53 @@ under the same rule. The take-back is an event of its own, shown in the history.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engines.api import Engine
 from pbem.errors import Rejected
 from pbem.log import TAKE_BACK_WINDOW
 from pbem.service import GameService, MoveOutcome
+from pbem.store import game_engine
+
+
+def target_in(
+    engine: Engine,
+    status: str,
+    head_seq: int,
+    rows: Mapping[int, Mapping[str, Any]],
+    state_at: Callable[[int], Any],
+    seat: int,
+) -> int | None:
+    """The rule over a game's last events (``rows`` by seq, reaching the take-back window)
+    and the state after any of them (``state_at``): the event a take-back would restore."""
+    if status != "active" or engine.to_move(state_at(head_seq)) != frozenset({seat}):
+        return None
+    position = head_seq
+    while position in rows and rows[position]["kind"] == "take_back":
+        position = rows[position]["payload"]["to_seq"]
+    row = rows.get(position)
+    if row is None or row["kind"] != "move" or row["seat"] != seat or row["chance"]:
+        return None
+    target = position - 1
+    if head_seq + 1 - target >= TAKE_BACK_WINDOW:
+        return None
+    if engine.to_move(state_at(target)) != frozenset({seat}):
+        return None
+    return target
 
 
 def take_back_target(service: GameService, game_id: str, seat: int) -> int | None:
     """The event whose state a take-back by ``seat`` would restore now, or ``None``."""
-    head = service.head(game_id)
-    if head.game.status != "active" or head.engine.to_move(head.state) != frozenset({seat}):
-        return None
-    rows = service.events(game_id, after=max(head.seq - TAKE_BACK_WINDOW, 0))
+    game = service.game(game_id)
+    rows = service.events(game_id, after=max(game.head_seq - TAKE_BACK_WINDOW, 0))
     by_seq = {row["seq"]: row for row in rows}
-    position = head.seq
-    while position in by_seq:
-        row = by_seq[position]
-        if row["kind"] != "take_back":
-            break
-        position = row["payload"]["to_seq"]
-    row = by_seq.get(position)
-    if row is None or row["kind"] != "move" or row["seat"] != seat or row["chance"]:
-        return None
-    target = position - 1
-    if head.seq + 1 - target >= TAKE_BACK_WINDOW:
-        return None
-    _, before, _ = service.state_at(game_id, target)
-    if head.engine.to_move(before) != frozenset({seat}):
-        return None
-    return target
+    engine = game_engine(game)
+
+    def state_at(seq: int) -> Any:
+        return service.state_at(game_id, seq)[1]
+
+    return target_in(engine, game.status, game.head_seq, by_seq, state_at, seat)
 
 
 def take_back(service: GameService, game_id: str, seat: int, expected_seq: int) -> MoveOutcome:

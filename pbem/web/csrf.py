@@ -10,7 +10,7 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import Flask, request, session
+from flask import Flask, g, request, session
 
 from pbem.errors import PbemError
 
@@ -19,11 +19,22 @@ class CsrfRefused(PbemError):
     status = 400
 
 
+PLACEHOLDER = "__csrf_token__"
+
+
 def csrf_token() -> str:
-    """This session's token (made on first use)."""
+    """This session's token (made on first use); a placeholder while rendering a page
+    that is cached for every visitor of the same seat (see :func:`fill`)."""
+    if g.get("csrf_deferred"):
+        return PLACEHOLDER
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(32)
     return session["csrf"]
+
+
+def fill(html: str) -> str:
+    """A page rendered with the placeholder, with this session's token put in."""
+    return html.replace(PLACEHOLDER, csrf_token())
 
 
 def check_csrf() -> None:

@@ -6,8 +6,10 @@ from flask import Blueprint, jsonify, render_template, request
 
 from pbem.errors import Rejected
 from pbem.web.present import (
+    HISTORY_LINES,
     board_template,
     chart,
+    load_tail,
     players,
     recent_lines,
     runtime,
@@ -26,17 +28,16 @@ def final_scores(game, engine, viewer: int | None) -> dict:
 
 @bp.get("")
 def spectate(game_id: str):
-    service = runtime().service
-    head = service.head(game_id)
-    game, engine = head.game, head.engine
-    view = engine.view(head.state, None)
+    tail = load_tail(game_id, reach=HISTORY_LINES)
+    game, engine = tail.game, tail.engine
+    view = engine.view(tail.states[game.head_seq], None)
     return render_template(
         "game.html",
         game=game,
         view=view,
-        players=players(view, service.seats(game_id)),
+        players=players(view, tail.seats),
         board=board_template(game.engine),
-        lines=recent_lines(game, engine, None, 0),
+        lines=recent_lines(tail, None, 0),
         scores=final_scores(game, engine, None),
     )
 

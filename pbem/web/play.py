@@ -8,16 +8,28 @@ fresh page, an illegal one the engine's reason; in both cases nothing is applied
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
 
 from pbem.errors import BadInput, Conflict, PbemError, Rejected
 from pbem.models import Seat
-from pbem.takeback import take_back, take_back_target
+from pbem.takeback import take_back, target_in
+from pbem.web import csrf
 from pbem.web.games import render_history
-from pbem.web.present import board_template, players, recent_lines, runtime
+from pbem.web.present import (
+    board_template,
+    load_tail,
+    players,
+    recent_lines,
+    runtime,
+    seat_and_head,
+)
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
+
+PAGE_CACHE_SIZE = 512
+PAGES: OrderedDict[tuple, str] = OrderedDict()
 
 
 def mentions(value, place: str) -> bool:
@@ -39,29 +51,31 @@ def move_groups(engine, moves: list[dict]) -> list[dict]:
 
 
 def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, int]:
-    service = runtime().service
-    head = service.head(seat.game_id)
-    game, engine = head.game, head.engine
-    view = engine.view(head.state, seat.seat)
-    seats = service.seats(game.id)
-    due = seat.seat in engine.to_move(head.state)
-    legal = engine.legal_moves(head.state, seat.seat) if due else []
+    tail = load_tail(seat.game_id)
+    game, engine = tail.game, tail.engine
+    state = tail.states[game.head_seq]
+    view = engine.view(state, seat.seat)
+    due = seat.seat in engine.to_move(state)
+    legal = engine.legal_moves(state, seat.seat) if due else []
     pick = request.args.get("pick", "")
     picked = [move for move in legal if mentions(move, pick)] if pick else []
     since = seat.last_move_seq - 1 if seat.last_move_seq else 0
+    can_take_back = target_in(
+        engine, game.status, game.head_seq, tail.rows, tail.states.__getitem__, seat.seat
+    )
     page = render_template(
         "play.html",
         game=game,
         seat=seat,
         view=view,
-        players=players(view, seats),
+        players=players(view, tail.seats),
         board=board_template(game.engine),
         groups=move_groups(engine, picked or legal),
         pick=pick if picked else "",
         due=due,
-        seq=head.seq,
-        lines=recent_lines(game, engine, seat.seat, since),
-        can_take_back=take_back_target(service, game.id, seat.seat) is not None,
+        seq=game.head_seq,
+        lines=recent_lines(tail, seat.seat, since),
+        can_take_back=can_take_back is not None,
         message=message,
         token=request.view_args["token"],
     )
@@ -70,11 +84,21 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
 
 @bp.get("")
 def page(token: str):
-    seat = runtime().service.seat_for_token(token)
-    message = (
-        "Your game is set up; invitations are on their way." if request.args.get("created") else ""
-    )
-    return render_page(seat, message)
+    """The turn page; rendered once per game state, seat and choice, then served from
+    the cache while the game's head stays the same."""
+    seat, head_hash = seat_and_head(token)
+    created = bool(request.args.get("created"))
+    key = (seat.game_id, head_hash, seat.seat, request.args.get("pick", ""), created)
+    html = PAGES.get(key)
+    if html is None:
+        message = "Your game is set up; invitations are on their way." if created else ""
+        g.csrf_deferred = True
+        html = render_page(seat, message)[0]
+        g.csrf_deferred = False
+        PAGES[key] = html
+        while len(PAGES) > PAGE_CACHE_SIZE:
+            PAGES.popitem(last=False)
+    return csrf.fill(html)
 
 
 def form_seq() -> int:

@@ -10,16 +10,21 @@ import importlib
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
+from sqlmodel import col, select
 
 from engines import REGISTRY
 from engines.api import Engine
+from pbem.errors import NotFound
 from pbem.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.models import Game, Seat
 from pbem.runtime import Runtime
+from pbem.service import hash_token
+from pbem.store import game_engine
 
 # Colours told apart with colour blindness (Okabe and Ito); every mark also has a letter.
 NAMED_COLOURS = {
@@ -39,6 +44,21 @@ _SERIES_CACHE: OrderedDict[tuple, list] = OrderedDict()
 
 def runtime() -> Runtime:
     return current_app.extensions["pbem"]
+
+
+def seat_and_head(token: str) -> tuple[Seat, str]:
+    """The seat a link opens and its game's head hash, in one query."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 100:
+        raise NotFound("This link is not valid (it may have been replaced).")
+    with runtime().service.session() as session:
+        found = session.exec(
+            select(Seat, Game.head_hash)
+            .join(Game, col(Game.id) == col(Seat.game_id))
+            .where(Seat.token_hash == hash_token(token))
+        ).first()
+    if found is None:
+        raise NotFound("This link is not valid (it may have been replaced).")
+    return found[0], found[1]
 
 
 def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, Any]]:
@@ -84,15 +104,7 @@ def event_lines(
             after = runtime().service.state_at(row["game_id"], row["payload"]["to_seq"])[1]
         else:
             after = apply_event(engine, state, row, earlier)
-        entries.append(
-            {
-                "seq": row["seq"],
-                "kind": row["kind"],
-                "seat": row["seat"],
-                "at": str(row["created_at"])[:16].replace("T", " "),
-                "lines": row_lines(engine, row, state, after, viewer, names),
-            }
-        )
+        entries.append(entry(engine, row, state, after, viewer, names))
         earlier[row["seq"]] = after
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
         state = after
@@ -130,16 +142,75 @@ def seat_names(seats: Sequence[Seat]) -> list[str]:
     return [seat.name for seat in seats]
 
 
-def recent_lines(game: Game, engine: Engine, viewer: int | None, since: int) -> list[dict]:
-    """What happened after event ``since`` (at most the last few dozen events)."""
+@dataclass
+class Tail:
+    """A game's read model, its seats, and its last events with the state after each.
+
+    Loaded in one session with a handful of queries, so a page for a 2,000-event game
+    costs what one for a 20-event game does.
+    """
+
+    game: Game
+    engine: Engine
+    seats: list[Seat]
+    rows: dict[int, dict[str, Any]]
+    states: dict[int, Any]
+
+    @property
+    def names(self) -> list[str]:
+        return seat_names(self.seats)
+
+
+def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
+    """The last ``reach`` events of a game and the states around them."""
     service = runtime().service
-    start = max(since, game.head_seq - HISTORY_LINES, 0)
-    rows = service.events(game.id, after=start)
-    if not rows:
-        return []
-    _, state, _ = service.state_at(game.id, start)
-    entries = event_lines(engine, rows, state, viewer, seat_names(service.seats(game.id)))
+    store = service.store
+    with service.session() as session:
+        game = store.game(session, game_id)
+        engine = game_engine(game)
+        seats = list(
+            session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
+        )
+        lower = max(game.head_seq - reach, 0)
+        states = {lower: store.state_at(session, game, engine, lower)}
+        rows = {row["seq"]: row for row in store.rows(session, game_id, after=lower)}
+        for seq in sorted(rows):
+            row = rows[seq]
+            target = row["payload"].get("to_seq") if row["kind"] == "take_back" else None
+            if target is not None and target not in states:
+                states[seq] = store.state_at(session, game, engine, target)
+            else:
+                states[seq] = apply_event(engine, states[seq - 1], row, states)
+    return Tail(game, engine, seats, rows, states)
+
+
+def recent_lines(tail: Tail, viewer: int | None, since: int) -> list[dict]:
+    """What happened after event ``since`` (at most the last few dozen events), newest first."""
+    first = max(since, tail.game.head_seq - HISTORY_LINES, 0) + 1
+    entries = [
+        entry(
+            tail.engine, tail.rows[seq], tail.states[seq - 1], tail.states[seq], viewer, tail.names
+        )
+        for seq in range(first, tail.game.head_seq + 1)
+    ]
     return list(reversed(entries))
+
+
+def entry(
+    engine: Engine,
+    row: Mapping[str, Any],
+    before: Any,
+    after: Any,
+    viewer: int | None,
+    names: Sequence[str],
+) -> dict[str, Any]:
+    return {
+        "seq": row["seq"],
+        "kind": row["kind"],
+        "seat": row["seat"],
+        "at": str(row["created_at"])[:16].replace("T", " "),
+        "lines": row_lines(engine, row, before, after, viewer, names),
+    }
 
 
 def step_entry(game: Game, engine: Engine, viewer: int | None, seq: int) -> dict:
