@@ -160,3 +160,22 @@ def test_fifty_concurrent_posts_of_the_same_move_land_once(app, runtime):
     assert 200 in statuses
     events = runtime.service.events(created.game_id)
     assert [event["kind"] for event in events] == ["created", "move"]
+
+
+def test_a_cached_turn_page_carries_each_visitors_own_csrf_token(app, runtime):
+    created = pig_game(runtime)
+    token = created.tokens[0]
+    first, second = app.test_client(), app.test_client()
+    csrf_first, seq = form_fields(first.get(f"/play/{token}").text)
+    csrf_second, _ = form_fields(second.get(f"/play/{token}").text)
+    assert csrf_first != csrf_second
+    move = json.dumps({"type": "stop"})
+    refused = first.post(
+        f"/play/{token}/move", data={"csrf_token": csrf_second, "seq": seq, "move": move}
+    )
+    assert refused.status_code == 400
+    made = second.post(
+        f"/play/{token}/move", data={"csrf_token": csrf_second, "seq": seq, "move": move}
+    )
+    assert made.status_code == 303
+    assert "(event 1)" in first.get(f"/play/{token}").text
