@@ -1,7 +1,8 @@
 """The scheduler at scale: one sweep over 10,000 active games, and mail throughput.
 
 Run: ``.venv/bin/python bench/bench_sweep.py [--games 10000] [--url postgresql+psycopg://...]``
-(default: PostgreSQL at 127.0.0.1:5432/test, in a schema of its own, dropped at the end).
+(default: PostgreSQL at 127.0.0.1:5432/test, in a schema of its own, dropped at the end;
+``--sqlite`` measures the embedded default in a temporary file instead).
 
 Each game has four seats; one human seat per game is due with its reminder and deadline
 at random times over the next week (the others wait). The read model is written in bulk
@@ -21,6 +22,7 @@ import secrets
 import socket
 import statistics
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -153,12 +155,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--url", default=os.environ.get("PBEM_BENCH_POSTGRES_URL", POSTGRES))
+    parser.add_argument("--sqlite", action="store_true", help="the embedded SQLite instead")
     args = parser.parse_args()
     schema = f"bench_sweep_{os.getpid()}"
-    admin = sqlalchemy.create_engine(args.url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    db = make_engine(args.url, connect_args={"options": f"-csearch_path={schema}"})
+    folder = tempfile.TemporaryDirectory()
+    admin = None
+    if args.sqlite:
+        db = make_engine(f"sqlite:///{folder.name}/bench.sqlite3")
+    else:
+        admin = sqlalchemy.create_engine(args.url, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        db = make_engine(args.url, connect_args={"options": f"-csearch_path={schema}"})
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -197,15 +205,16 @@ def main() -> None:
         with Session(db) as session:
             plan = session.execute(
                 sqlalchemy.text(
-                    "EXPLAIN SELECT * FROM seat_clocks JOIN games ON games.id = "
+                    ("EXPLAIN QUERY PLAN" if args.sqlite else "EXPLAIN")
+                    + " SELECT * FROM seat_clocks JOIN games ON games.id = "
                     "seat_clocks.game_id WHERE remind_at <= :now AND games.status = 'active' "
                     "ORDER BY remind_at LIMIT 500"
                 ),
                 {"now": clock[0]},
             ).all()
             print("plan of the reminder query:")
-            for (line,) in plan:
-                print("   ", line)
+            for row in plan:
+                print("   ", row[-1])
             pending = len(session.exec(select(Mail.id)).all())
         fill(runtime, MAILS)
         seconds, batches = timed(drain, runtime, clock[0])
@@ -216,9 +225,11 @@ def main() -> None:
     finally:
         controller.stop()
         db.dispose()
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+        if admin is not None:
+            with admin.connect() as connection:
+                connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+            admin.dispose()
+        folder.cleanup()
 
 
 if __name__ == "__main__":
