@@ -5,14 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 
 from pbem.errors import Rejected
-from pbem.web.present import (
+from pbem.web.present import board_template, players, runtime
+from pbem.web.timeline import (
     HISTORY_LINES,
-    board_template,
     chart,
     load_tail,
-    players,
     recent_lines,
-    runtime,
     score_series,
     step_entry,
 )

@@ -17,14 +17,8 @@ from pbem.models import Seat
 from pbem.takeback import take_back, target_in
 from pbem.web import csrf
 from pbem.web.games import render_history
-from pbem.web.present import (
-    board_template,
-    load_tail,
-    players,
-    recent_lines,
-    runtime,
-    seat_and_head,
-)
+from pbem.web.present import board_template, players, runtime, seat_and_head
+from pbem.web.timeline import load_tail, recent_lines
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
 
