@@ -104,6 +104,26 @@ def form_seq() -> int:
         ) from None
 
 
+def form_move(form) -> dict:
+    """The move a form sends: a listed move as JSON, or one composed of chosen things
+    (``move_type``, ``f.NAME`` single fields, ``l.NAME`` list fields, and ``lists``
+    naming the list fields that are sent even when nothing was chosen)."""
+    if "move_type" in form:
+        move: dict = {"type": form["move_type"]}
+        for name in form.getlist("lists"):
+            move[name] = []
+        for key in form:
+            if key.startswith("f."):
+                move[key[2:]] = form[key]
+            elif key.startswith("l."):
+                move[key[2:]] = form.getlist(key)
+        return move
+    try:
+        return json.loads(form.get("move", ""))
+    except ValueError:
+        raise BadInput("The move in this form is not readable; reload the page.") from None
+
+
 def after_move(seat: Seat) -> Response:
     """Redirects to the fresh page, then lets bot seats that are due move."""
     response = redirect(url_for("play.page", token=request.view_args["token"]), code=303)
@@ -125,10 +145,7 @@ def move(token: str):
     service = runtime().service
     seat = service.seat_for_token(token)
     seq = form_seq()
-    try:
-        chosen = json.loads(request.form.get("move", ""))
-    except ValueError:
-        raise BadInput("The move in this form is not readable; reload the page.") from None
+    chosen = form_move(request.form)
     try:
         service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
     except (Conflict, Rejected) as error:

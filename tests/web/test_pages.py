@@ -139,3 +139,28 @@ def test_sent_mail_page_lists_the_invitations(client, runtime):
     listing = client.get("/dev/mail")
     assert listing.status_code == 200
     assert created.game_id in listing.text or "p0@example.org" in listing.text
+
+
+def test_cards_chosen_by_clicking_make_a_move(client, runtime):
+    from pbem.service import SeatSpec
+
+    seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(2)]
+    created = runtime.service.create_game("mercatores", seats, seed=b"\x02" * 32)
+    due = runtime.service.game(created.game_id).to_move[0]
+    token = created.tokens[due]
+    page = client.get(f"/play/{token}")
+    assert 'name="l.take"' in page.text
+    csrf, seq = form_fields(page.text)
+    base = {"csrf_token": csrf, "seq": seq, "move_type": "trade", "lists": "take"}
+    nothing = client.post(f"/play/{token}/move", data=base)
+    assert nothing.status_code == 422 and "That move was not made" in nothing.text
+    move = next(
+        m
+        for m in client.get(f"/api/play/{token}").json["legal_moves"]
+        if m["move"]["type"] == "trade"
+    )["move"]
+    chosen = client.post(
+        f"/play/{token}/move", data={**base, "f.give": move["give"], "l.take": move["take"]}
+    )
+    assert chosen.status_code == 303
+    assert runtime.service.events(created.game_id)[-1]["payload"]["move"] == move
