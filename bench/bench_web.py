@@ -3,7 +3,8 @@
 Run from the project root: ``.venv/bin/python bench/bench_web.py``. It makes a scratch
 schema in PostgreSQL (127.0.0.1:5432/test, or ``--postgres URL``), records two games of
 the test fixture engine ``pig`` (50 and 2,000 events), starts gunicorn with 2 workers
-against that database, and lets 20 concurrent clients (keep-alive HTTP connections)
+(4 threads each, so one worker's wait on the database does not stall it) against
+that database, and lets 20 concurrent clients (keep-alive HTTP connections)
 fetch one seat's turn page for ``--seconds`` each game. It prints requests per second
 and p50/p99 latency per game length, then stops gunicorn and drops the schema.
 
@@ -147,6 +148,8 @@ def main() -> None:
                 str(ROOT / ".venv" / "bin" / "gunicorn"),
                 "-w",
                 "2",
+                "--threads",
+                "4",
                 "-b",
                 f"127.0.0.1:{port}",
                 "--log-level",
@@ -157,7 +160,7 @@ def main() -> None:
             env=environment,
         )
         wait_for(port, time.monotonic() + 30)
-        print(f"gunicorn, 2 workers, PostgreSQL; {CLIENTS} concurrent clients, turn page")
+        print(f"gunicorn, 2 workers x 4 threads, PostgreSQL; {CLIENTS} concurrent clients, turn page")
         print(f"{'events':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
         for events, token in tokens.items():
             load(port, f"/play/{token}", 2.0)  # warm up both workers
