@@ -160,7 +160,9 @@ def main() -> None:
             env=environment,
         )
         wait_for(port, time.monotonic() + 30)
-        print(f"gunicorn, 2 workers x 4 threads, PostgreSQL; {CLIENTS} concurrent clients, turn page")
+        print(
+            f"gunicorn, 2 workers x 4 threads, PostgreSQL; {CLIENTS} concurrent clients, turn page"
+        )
         print(f"{'events':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
         for events, token in tokens.items():
             load(port, f"/play/{token}", 2.0)  # warm up both workers
