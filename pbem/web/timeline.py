@@ -113,10 +113,14 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
         for seq in sorted(rows):
             row = rows[seq]
             target = row["payload"].get("to_seq") if row["kind"] == "take_back" else None
-            if target is not None and target not in states:
+            if seq == game.head_seq and game.head_state is not None:
+                states[seq] = engine.load(game.head_state)
+            elif target is not None and target not in states:
                 states[seq] = store.state_at(session, game, engine, target)
             else:
                 states[seq] = apply_event(engine, states[seq - 1], row, states)
+        if game.head_seq == lower and game.head_state is not None:
+            states[lower] = engine.load(game.head_state)
     return Tail(game, engine, seats, rows, states)
 
 

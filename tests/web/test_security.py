@@ -7,6 +7,7 @@ import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from sqlmodel import Session
 
 from engines.api import canonical_json
@@ -68,42 +69,86 @@ def test_no_answer_for_a_seat_holds_a_card_it_never_saw(sqlite_runtime):
             assert not leaked, f"{url} shows {sorted(leaked)} to viewer {viewer}"
 
 
-def test_a_secret_production_choice_changes_no_page_of_another_seat(sqlite_runtime):
+def balticum_pairs():
+    """Mare Balticum: a secret production choice (the engine's twin games), sampled."""
     from engines.mare_balticum import ENGINE
-    from pbem.web import create_app
     from tests.engines.mare_balticum.test_hidden import twin_games
 
-    runtime = sqlite_runtime
-    client = create_app(runtime=runtime).test_client()
-    seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(3)]
-    created = runtime.service.create_game("mare_balticum", seats)
-    pairs = differing = 0
+    differing = 0
     for _, _, _, _, after1, _, after2 in twin_games(3, {}, 5, 1):
         if ENGINE.dump(after1) == ENGINE.dump(after2) or ENGINE.result(after1) is not None:
             continue
         differing += 1
-        if differing % 5 != 1:
-            continue
-        answers = []
-        for state in (after1, after2):
+        if differing % 5 == 1:
+            yield after1, after2
+        if differing > 20:
+            return
+
+
+def mercatores_pairs():
+    """Mercatores: one card of a hand swapped with its neighbour in the deck."""
+    from engines.api import SeededChance
+    from engines.mercatores import ENGINE
+    from tests.engines.mercatores.test_views import neighbour_swap
+
+    state = ENGINE.setup(3, {}, SeededChance(4))
+    yield state, neighbour_swap(state, 1)[0]
+
+
+def nostrum_pairs():
+    """Mare Nostrum: two different hands, and two different secret offers (seat 0's)."""
+    from tests.engines.mare_nostrum.helpers import play, start, with_hand
+
+    yield with_hand(start(4), 0, grain=2, coin=1), with_hand(start(4), 0, fish=1, gold=1, coin=1)
+    state = play(with_hand(start(4), 0, grain=2, fish=1), 1, {"type": "set_trade", "n": 2})
+    yield (
+        play(state, 0, {"type": "offer", "cards": ["grain", "fish"]}),
+        play(state, 0, {"type": "offer", "cards": ["grain", "grain"]}),
+    )
+
+
+PAIRS = {
+    "mare_balticum": (3, 1, balticum_pairs),
+    "mercatores": (3, 1, mercatores_pairs),
+    "mare_nostrum": (4, 0, nostrum_pairs),
+}
+
+
+@pytest.mark.parametrize("slug", sorted(PAIRS))
+def test_what_a_seat_may_not_see_changes_none_of_its_answers(sqlite_runtime, slug):
+    """The engines' non-interference pairs, over HTTP: two states that differ only in
+    what one seat may see give every other seat and a spectator the very same answers."""
+    from engines import get_engine
+    from pbem.web import create_app, play
+
+    runtime = sqlite_runtime
+    engine = get_engine(slug)
+    seats, secret, pairs = PAIRS[slug]
+    client = create_app(runtime=runtime).test_client()
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(seats)]
+    created = runtime.service.create_game(slug, specs)
+    others = [token for seat, token in enumerate(created.tokens) if seat != secret]
+    urls = [f"/play/{token}" for token in others] + [f"/api/play/{token}" for token in others]
+    urls.append(f"/api/games/{created.game_id}")
+    checked = owner_pages_differ = 0
+    for first, second in pairs():
+        answers, own, own_page = [], [], []
+        for state in (first, second):
             with Session(runtime.db) as session:
                 game = session.get(Game, created.game_id)
-                game.head_state = ENGINE.dump(state)
+                game.head_state = engine.dump(state)
                 session.add(game)
                 session.commit()
-            answers.append(
-                [
-                    client.get(url).text
-                    for token in (created.tokens[0], created.tokens[2])
-                    for url in (f"/play/{token}", f"/api/play/{token}")
-                ]
-                + [client.get(f"/games/{created.game_id}").text]
-            )
-        assert answers[0] == answers[1]
-        pairs += 1
-        if pairs == 5:
-            break
-    assert pairs >= 3
+            play.PAGES.clear()
+            answers.append([client.get(url).text for url in urls])
+            own.append(client.get(f"/api/play/{created.tokens[secret]}").json["view"])
+            own_page.append(client.get(f"/play/{created.tokens[secret]}").text)
+        assert own[0] != own[1], "the pair differs in nothing the secret's owner sees"
+        for url, one, other in zip(urls, *answers, strict=True):
+            assert one == other, f"{url} changes with what seat {secret} alone may see"
+        checked += 1
+        owner_pages_differ += own_page[0] != own_page[1]
+    assert checked >= 1 and owner_pages_differ >= 1
 
 
 def test_forged_revoked_and_foreign_links_get_404_and_no_information(client, runtime):
