@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.web import create_app
-from tests.web.conftest import pig_game
+from tests.web.conftest import csrf_of, pig_game
 
 
 def test_spectator_and_seat_answers(client, runtime):
@@ -118,3 +118,33 @@ def test_fuzzed_requests_never_fail_and_refusals_change_nothing(
         f"/play/{token}/history?at={form.get('seq', '')}",
     ):
         assert client.get(url).status_code < 500
+
+
+FORM_KEYS = st.sampled_from(["move", "move_type", "f.give", "l.take", "lists", "seq", "f.type"])
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    form=st.dictionaries(
+        FORM_KEYS,
+        st.one_of(st.text(max_size=12), st.sampled_from(["0", "roll", '{"type": "stop"}', "take"])),
+    )
+)
+def test_fuzzed_move_forms_with_a_valid_csrf_token_never_fail(sqlite_runtime, form):
+    runtime = sqlite_runtime
+    if "forms" not in runtime.extras:
+        app = create_app(runtime=runtime)
+        created = pig_game(runtime)
+        client = app.test_client()
+        csrf = csrf_of(client.get(f"/play/{created.tokens[0]}").text)
+        runtime.extras["forms"] = (client, created, csrf)
+    client, created, csrf = runtime.extras["forms"]
+    before = runtime.service.head(created.game_id).seq
+    answer = client.post(f"/play/{created.tokens[0]}/move", data={**form, "csrf_token": csrf})
+    assert answer.status_code < 500
+    if answer.status_code != 303:
+        assert runtime.service.head(created.game_id).seq == before
