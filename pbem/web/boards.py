@@ -19,6 +19,7 @@ GOODS_MARKS = {
     "cod": ("#8FBC8F", "C"),
     "amber": ("#E69F00", "A"),
 }
+EMPTY_CIRCLE = ("#FFFFFF", "·")
 NEUTRAL = {"colour": "#9E9E9E", "letter": "N", "text": "#000"}
 
 
@@ -49,8 +50,10 @@ def mare_balticum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]])
                 "port": is_port,
                 "r": 30 if is_port else (34 if place.get("depth") == "deep" else 27),
                 "name": place["name"].split(" (")[0],
-                "goods": [GOODS_MARKS[kind] for kind in view["goods"].get(place_id, [])],
-                "demand": [GOODS_MARKS[kind] for kind in view["demand"].get(place_id, [])],
+                "goods": [GOODS_MARKS.get(kind, EMPTY_CIRCLE) for kind in view["goods"].get(place_id, [])],
+                "demand": [
+                    GOODS_MARKS.get(kind, EMPTY_CIRCLE) for kind in view["demand"].get(place_id, [])
+                ],
                 "fleet": fleets.get(place_id, []),
             }
         )

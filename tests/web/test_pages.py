@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from markupsafe import escape
+
 from tests.web.conftest import csrf_of, form_fields, pig_game
 
 
@@ -164,3 +167,28 @@ def test_cards_chosen_by_clicking_make_a_move(client, runtime):
     )
     assert chosen.status_code == 303
     assert runtime.service.events(created.game_id)[-1]["payload"]["move"] == move
+
+
+@pytest.mark.parametrize("slug", ["mercatores", "mare_balticum", "mare_nostrum"])
+def test_the_lobby_offers_each_games_options_and_creates_it(client, runtime, slug):
+    from engines import get_engine
+
+    engine = get_engine(slug)
+    lobby = client.get("/").text
+    data = {"csrf_token": csrf_of(lobby), "game": slug}
+    for option in engine.options:
+        field = f"option_{slug}_{option.name}"
+        assert f'name="{field}"' in lobby and str(escape(option.help[:40])) in lobby
+        if isinstance(option.default, bool):
+            if not option.default:
+                data[field] = "on"
+        else:
+            data[field] = str(option.choices[-1] if option.choices else option.default)
+    for index in range(engine.min_seats):
+        data[f"seat_name_{index}"] = f"P{index}"
+        data[f"seat_email_{index}"] = "bot" if index else "p0@example.org"
+    answer = client.post("/games", data=data)
+    assert answer.status_code == 303, answer.text
+    (game,) = runtime.service.games()
+    assert game.engine == slug
+    assert client.get(answer.location).status_code == 200
