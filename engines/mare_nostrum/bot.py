@@ -66,8 +66,10 @@ def choose_good(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
 
 
 def set_trade(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    size = len(legal) - 1
-    wanted = min(size, rng.choice((2, 3, 3, 4)))
+    # Name as many cards as the bot holds spares (duplicate goods), to trade for variety.
+    hand = _hand(view)
+    spare = sum(max(0, hand[kind] - 1) for kind in GOODS_KINDS)
+    wanted = min(len(legal) - 1, max(2, spare + rng.choice((0, 1))))
     return next(move for move in legal if move["n"] == wanted)
 
 
@@ -234,6 +236,13 @@ def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     return by_type["end_war"][0]
 
 
+def _leader(view: View) -> str | None:
+    """The rival civilisation closest to winning, once it owns two heroes and wonders."""
+    rivals = [p for p in view["players"] if p["seat"] != view["seat"]]
+    best = max(rivals, key=lambda p: (p["heroes_and_wonders"], p["provinces"]))
+    return best["civ"] if best["heroes_and_wonders"] >= 2 else None
+
+
 def _defence(view: View, pid: str, civ: str) -> float:
     target = view["provinces"][pid]
     defence = float(sum(n for who, n in target["legions"].items() if who != civ))
@@ -268,6 +277,8 @@ def _advance(view: View, moves: list[dict]) -> dict | None:
         if there == 0 and free < defence + 1:
             continue
         score = _province_value(view, goal) + (3 if owner in view["neutrals"] else 0) - defence
+        if owner == _leader(view):
+            score += 4
         if score > best_score:
             best, best_score = move, score
     return best
