@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engines.api import Chance, IllegalMove, Result
@@ -74,7 +74,11 @@ def name_warrior(state: State, seat: int, move: dict, chance: Chance) -> None:
     start_warrior(state, named)
 
 
-def _plain(handler):
+Handler = Callable[[State, int, dict, Chance], None]
+
+
+def _plain(handler: Callable[[State, int, dict], None]) -> Handler:
+    """A handler that needs no chance, in the shape every handler has."""
     return lambda state, seat, move, chance: handler(state, seat, move)
 
 

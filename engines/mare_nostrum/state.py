@@ -96,11 +96,6 @@ def hand_size(hand: dict[str, int]) -> int:
     return sum(hand.values())
 
 
-def cards_list(counter: dict[str, int]) -> list[str]:
-    """A counter of cards as a list in the canonical card order."""
-    return [kind for kind in CARD_KINDS for _ in range(counter.get(kind, 0))]
-
-
 def players(state: State) -> range:
     return range(state["seats"])
 

@@ -80,10 +80,6 @@ def _lose_attackers(state: State, space: str, lost: int) -> None:
         lost -= gone
 
 
-def current_civ(state: State) -> str:
-    return civ_of(state, state["war"]["current"])
-
-
 def launch(state: State, seat: int, move: dict, chance: Chance) -> None:
     civ = civ_of(state, seat)
     pid, sea = move["province"], move["sea"]
@@ -218,22 +214,13 @@ def attack(state: State, seat: int, move: dict, chance: Chance) -> None:
     _shift(state, civ, space, -lost_attackers)
     _lose_attackers(state, space, lost_attackers)
     supply[civ][unit] += lost_attackers
+    # "Rome attacks Greece in Attica: 6 + 5 + 2 = 13 against 4 + 6 (fortress) = 10; ..."
     say(
         state,
-        battle_line(
-            civ,
-            target,
-            where,
-            rolls,
-            bonus,
-            defence,
-            defence_bonus,
-            fortress,
-            total,
-            defended,
-            lost_units + lost_fortress,
-            lost_attackers,
-        ),
+        f"{civ_name(civ)} attacks {civ_name(target)} in {where}: "
+        f"{_dice(rolls, bonus)} = {total} against {_dice(defence, defence_bonus, fortress)} = "
+        f"{defended}; {civ_name(target)} loses {lost_units + lost_fortress}, "
+        f"{civ_name(civ)} loses {lost_attackers}.",
     )
     if land:
         update_occupation(state, space)
@@ -244,27 +231,6 @@ def _dice(rolls: list[int], bonus: int, fortress: bool = False) -> str:
     if fortress:
         parts.append(f"{FORTRESS_VALUE} (fortress)")
     return " + ".join(parts) if parts else "0"
-
-
-def battle_line(
-    civ,
-    target,
-    where,
-    rolls,
-    bonus,
-    defence,
-    defence_bonus,
-    fortress,
-    total,
-    defended,
-    lost_defender,
-    lost_attacker,
-) -> str:
-    return (
-        f"{civ_name(civ)} attacks {civ_name(target)} in {where}: "
-        f"{_dice(rolls, bonus)} = {total} against {_dice(defence, defence_bonus, fortress)} = "
-        f"{defended}; {civ_name(target)} loses {lost_defender}, {civ_name(civ)} loses {lost_attacker}."
-    )
 
 
 def pillage(state: State, seat: int, move: dict, chance: Chance) -> None:
