@@ -8,8 +8,10 @@ Top-level keys::
     seats, options, civs (civ id per seat), neutrals (civ ids), turn, phase,
     titles {title: seat}, bank {kind: n}, hands [{kind: n}], cards [[hero/wonder ids]],
     pool {building: n}, supply {civ: {piece: n}}, provinces {id: Province},
-    seas {id: {civ: n}}, placed [province ids marked this turn], pending (phase detail),
-    war_serial, winner, end_reason, log [[text, audience]]
+    seas {id: {civ: n}}, placed [province ids marked this turn], war_serial (counts war
+    turns, for assimilation), winners, end_reason, log [[text, audience]] (this move's
+    history lines; audience None is everyone);
+    the detail of the current step: title_check, setup, artemis, trade, build, keeper, war
 
 A province is ``{"marker", "cities", "temple", "caravans", "market", "fortress",
 "legions" {civ: n}, "dock" {civ: n}, "occupier", "occupied_at"}``: ``cities`` lists
