@@ -39,6 +39,19 @@ Moves (JSON objects; ``seat`` fields are seat numbers, civilisations are ids suc
 - ``{"type": "attack", "space": space, "target": civ}``: all eligible units there attack.
 - ``{"type": "pillage", "province": p}``: pillage an occupied province (not a capital).
 - ``{"type": "end_war"}``: the war turn is done (assimilations happen now).
+
+Where the rules leave a choice open, the engine decides so:
+
+- Occupying legions hold the buildings that pay the occupier most (ties: building order).
+- The last player to build, or to go to war, in a phase needs no naming.
+- The Mausoleum keeps exactly four cards when its owner holds more, else all of them.
+- Triremes in dock neither fight nor make a province at war; they count for the General.
+- Capitals may be occupied and assimilated; only pillage spares them. An occupier with
+  no control marker left assimilates nothing but the owner's marker still goes.
+- When a moving unit may be one that attacked or a fresh one, the one that attacked goes.
+- Card bonuses add to dice only, not to a fortress's fixed 6.
+- The experienced set-up pays base costs (no hero discounts); its triremes start in dock.
+- Views show the bank's size only: with hand sizes public, its contents would reveal hands.
 """
 
 from __future__ import annotations
