@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 
 import pytest
 
-from engines import REGISTRY
 from pbem.runtime import build_runtime
 from pbem.service import SeatSpec
 from pbem.web import create_app
-
-# Product engines not yet in the registry are registered here for the web's tests.
-for _slug in ("mercatores", "mare_balticum", "mare_nostrum"):
-    try:
-        REGISTRY.setdefault(_slug, importlib.import_module(f"engines.{_slug}").ENGINE)
-    except (ImportError, AttributeError):
-        pass
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SEQ = re.compile(r'name="seq" value="(\d+)"')
