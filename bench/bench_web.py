@@ -3,10 +3,11 @@
 Run from the project root: ``.venv/bin/python bench/bench_web.py``. It makes a scratch
 schema in PostgreSQL (127.0.0.1:5432/test, or ``--postgres URL``), records two games of
 the test fixture engine ``pig`` (50 and 2,000 events), starts gunicorn with 2 workers
-(4 threads each, so one worker's wait on the database does not stall it) against
-that database, and lets 20 concurrent clients (keep-alive HTTP connections)
-fetch one seat's turn page for ``--seconds`` each game. It prints requests per second
-and p50/p99 latency per game length, then stops gunicorn and drops the schema.
+(4 threads each, so one worker's wait on the database does not stall it) against that
+database, and lets 20 concurrent clients (keep-alive HTTP connections) fetch one seat's
+turn page for ``--seconds`` per game, in rounds alternating between the two games. It
+prints requests per second and p50/p99 latency per game length, then stops gunicorn
+and drops the schema.
 
 gunicorn loads ``bench.bench_web:application()``: the production factory
 ``pbem.web.create_app()`` with the fixture engine registered (the product games cannot
@@ -33,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 CLIENTS = 20
+ROUNDS = 5
 LENGTHS = (50, 2000)
 
 
@@ -164,9 +166,15 @@ def main() -> None:
             f"gunicorn, 2 workers x 4 threads, PostgreSQL; {CLIENTS} concurrent clients, turn page"
         )
         print(f"{'events':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
-        for events, token in tokens.items():
+        results: dict[int, tuple[list[float], int]] = {events: ([], 0) for events in tokens}
+        for token in tokens.values():
             load(port, f"/play/{token}", 2.0)  # warm up both workers
-            latencies, errors = load(port, f"/play/{token}", args.seconds)
+        for _ in range(ROUNDS):  # alternate, so a change in the machine's load hits both
+            for events, token in tokens.items():
+                latencies, errors = load(port, f"/play/{token}", args.seconds / ROUNDS)
+                results[events][0].extend(latencies)
+                results[events] = (results[events][0], results[events][1] + errors)
+        for events, (latencies, errors) in results.items():
             print(
                 f"{events:>7} {len(latencies) / args.seconds:>8.1f} "
                 f"{statistics.median(latencies) * 1000:>8.1f} "
