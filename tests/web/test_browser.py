@@ -125,7 +125,8 @@ def test_a_game_from_the_lobby_through_mail_to_moves_by_clicking(browser, server
     runtime, base, inbox = server
     engine = REGISTRY[slug]
     seats = engine.min_seats
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    # The essential flow works without JavaScript: the whole game is played with it off.
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, java_script_enabled=False)
     page.goto(base + "/")
     page.check(f"input[name=game][value={slug}]")
     for index in range(seats):
@@ -169,6 +170,8 @@ def test_a_game_from_the_lobby_through_mail_to_moves_by_clicking(browser, server
     assert width <= 400, f"the page is {width}px wide on a phone"
     phone.screenshot(path=str(SCREENSHOTS / f"{slug}-phone.png"), full_page=True)
     phone.goto(f"{base}/games/{game.id}/history?at=1")
+    phone.locator("a[rel=next]").click()
+    assert 'event <span id="at-label">2</span>' in phone.content()
     phone.screenshot(path=str(SCREENSHOTS / f"{slug}-history-phone.png"), full_page=True)
     page.close()
     phone.close()
