@@ -50,7 +50,9 @@ def mare_balticum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]])
                 "port": is_port,
                 "r": 30 if is_port else (34 if place.get("depth") == "deep" else 27),
                 "name": place["name"].split(" (")[0],
-                "goods": [GOODS_MARKS.get(kind, EMPTY_CIRCLE) for kind in view["goods"].get(place_id, [])],
+                "goods": [
+                    GOODS_MARKS.get(kind, EMPTY_CIRCLE) for kind in view["goods"].get(place_id, [])
+                ],
                 "demand": [
                     GOODS_MARKS.get(kind, EMPTY_CIRCLE) for kind in view["demand"].get(place_id, [])
                 ],
@@ -92,8 +94,8 @@ def mare_nostrum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) 
         nodes.append(
             {
                 "id": province["id"],
-                "x": 30 + province["x"] * 0.9,
-                "y": 40 + province["y"] * 1.3,
+                "x": 40 + (province["x"] - 80) * 0.96,
+                "y": 50 + (province["y"] - 110) * 1.7,
                 "sea": False,
                 "name": province["name"],
                 "control": civ_mark(shown.get("marker")),
@@ -109,8 +111,8 @@ def mare_nostrum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) 
         nodes.append(
             {
                 "id": sea["id"],
-                "x": 30 + sea["x"] * 0.9,
-                "y": 40 + sea["y"] * 1.3,
+                "x": 40 + (sea["x"] - 80) * 0.96,
+                "y": 50 + (sea["y"] - 110) * 1.7,
                 "sea": True,
                 "name": sea["name"],
                 "units": [civ_mark(civ, n) for civ, n in (shown.get("triremes") or {}).items()],
@@ -128,6 +130,7 @@ def mare_nostrum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) 
         for title, seat in (view.get("titles") or {}).items()
         if seat is not None and seat < len(players)
     ]
+    nodes.sort(key=lambda node: not node["sea"])  # seas underneath the provinces
     return {"nodes": nodes, "edges": edges, "width": 1020, "height": 740, "titles": holders}
 
 
