@@ -82,7 +82,7 @@ def page(token: str):
     the cache while the game's head stays the same."""
     seat, head_hash = seat_and_head(token)
     created = bool(request.args.get("created"))
-    key = (seat.game_id, head_hash, seat.seat, request.args.get("pick", ""), created)
+    key = (token, head_hash, request.args.get("pick", ""), created)
     html = PAGES.get(key)
     if html is None:
         message = "Your game is set up; invitations are on their way." if created else ""

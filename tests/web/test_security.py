@@ -224,3 +224,13 @@ def test_a_cached_turn_page_carries_each_visitors_own_csrf_token(app, runtime):
     )
     assert made.status_code == 303
     assert "(event 1)" in first.get(f"/play/{token}").text
+
+
+def test_a_replaced_link_gets_a_page_whose_forms_use_the_new_link(client, runtime):
+    created = pig_game(runtime)
+    old = created.tokens[0]
+    assert old in client.get(f"/play/{old}").text
+    new = runtime.service.rotate_token(created.game_id, 0)
+    assert client.get(f"/play/{old}").status_code == 404
+    page = client.get(f"/play/{new}").text
+    assert new in page and old not in page
