@@ -4,10 +4,10 @@ Run from the project root: ``.venv/bin/python bench/bench_web.py``. It makes a s
 schema in PostgreSQL (127.0.0.1:5432/test, or ``--postgres URL``), records two games of
 the test fixture engine ``pig`` (50 and 2,000 events), starts gunicorn with 2 workers
 (4 threads each, so one worker's wait on the database does not stall it) against that
-database, and lets 20 concurrent clients (keep-alive HTTP connections) fetch one seat's
-turn page for ``--seconds`` per game, in rounds alternating between the two games. It
-prints requests per second and p50/p99 latency per game length, then stops gunicorn
-and drops the schema.
+database, and lets 20 concurrent clients (keep-alive HTTP connections that keep their
+session cookie, as a browser does) fetch one seat's turn page for ``--seconds`` per
+game, in rounds alternating between the two games. It prints requests per second and
+p50/p99 latency per game length, then stops gunicorn and drops the schema.
 
 gunicorn loads ``bench.bench_web:application()``: the production factory
 ``pbem.web.create_app()`` with the fixture engine registered (the product games cannot
@@ -96,11 +96,15 @@ def load(port: int, path: str, seconds: float) -> tuple[list[float], int]:
     def client() -> None:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         mine = []
+        headers: dict[str, str] = {}
         while time.monotonic() < stop:
             start = time.perf_counter()
-            connection.request("GET", path)
+            connection.request("GET", path, headers=headers)
             answer = connection.getresponse()
             answer.read()
+            cookie = answer.getheader("Set-Cookie")
+            if cookie:  # like a browser, keep the session (and its CSRF token)
+                headers["Cookie"] = cookie.split(";", 1)[0]
             mine.append(time.perf_counter() - start)
             if answer.status != 200:
                 errors[0] += 1
