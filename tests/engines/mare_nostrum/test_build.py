@@ -300,3 +300,11 @@ def test_hammurabi_places_one_free_marker_each_build_phase():
     with pytest.raises(IllegalMove, match="exactly 3 cards, not 0"):
         play(state, 4, buy("control_marker", [], province="nabataea"))
     state = play(state, 4, buy("control_marker", ["coin"] * 3, province="nabataea"))
+
+
+def test_babylon_builds_triremes_only_once_it_holds_a_coastal_province():
+    state = builder(4, seats=5, coin=6)  # Babylon: Babylonia, Mesopotamia, Syria
+    with pytest.raises(IllegalMove, match="no coast"):
+        play(state, 4, buy("trireme", ["coin"] * 3, province="babylonia"))
+    state = play(state, 4, buy("trireme", ["coin"] * 3, province="syria"))
+    assert state["provinces"]["syria"]["dock"] == {"babylon": 1}
