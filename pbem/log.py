@@ -7,12 +7,13 @@ file), so both check exactly the same things.
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from engines.api import Engine, canonical_json, state_hash
+from engines.api import Engine, canonical_json
 from pbem.chance import ReplayChance
 
 GENESIS_HASH = "0" * 64
@@ -29,6 +30,20 @@ HASHED_FIELDS = (
     "actor",
     "created_at",
 )
+
+
+def keyed_state_hash(seed: bytes, engine: Engine, state: Any) -> str:
+    """The state hash recorded in each event: HMAC-SHA256 over the canonical JSON of
+    ``dump(state)``, keyed from the game's seed.
+
+    A plain sha256 would let a player test guesses about what is hidden from them (a
+    hand, a face-down token) against the hashes they are shown; keyed by the seed, the
+    hashes say nothing until the seed is revealed at the end, and from then on anyone
+    can check every one of them.
+    """
+    key = hmac.new(seed, b"pbem:state-hash", hashlib.sha256).digest()
+    body = canonical_json(engine.dump(state)).encode("utf-8")
+    return hmac.new(key, body, hashlib.sha256).hexdigest()
 
 
 def timestamp(moment: datetime) -> str:
@@ -111,12 +126,12 @@ def fold(
     engine: Engine,
     rows: Iterable[Mapping[str, Any]],
     start: Folded | None = None,
-    check_hashes: bool = False,
+    seed: bytes | None = None,
 ) -> Folded:
     """Folds rows (in seq order) into the state after the last one.
 
     ``start`` resumes from a snapshot; otherwise the first row must be ``created``.
-    With ``check_hashes`` every row's ``state_hash`` is compared to the replayed state.
+    Given the game's ``seed``, every row's ``state_hash`` is compared to the replayed state.
     """
     folded = start
     earlier: dict[int, Any] = {}
@@ -134,8 +149,8 @@ def fold(
         folded = Folded(state, row["seq"])
         earlier[row["seq"]] = state
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
-        if check_hashes:
-            actual = state_hash(engine, state)
+        if seed is not None:
+            actual = keyed_state_hash(seed, engine, state)
             if actual != row["state_hash"]:
                 raise ReplayError(
                     row["seq"],
@@ -157,8 +172,8 @@ __all__ = [
     "apply_event",
     "fold",
     "row_dict",
+    "keyed_state_hash",
     "row_hash",
     "setup_state",
-    "state_hash",
     "timestamp",
 ]

@@ -144,7 +144,7 @@ class GameService:
         now = self.clock()
         recording = chance_mod.RecordingChance(seed, game_id, 0)
         state = engine.setup(len(seats), resolved, recording)
-        digest = self.store.digest(engine, state)
+        digest = self.store.digest(seed, engine, state)
         payload = {
             "engine": engine.slug,
             "engine_version": engine.version,
@@ -308,7 +308,8 @@ class GameService:
             if seat not in due:
                 raise Rejected("It is not your turn.")
             seq = head.seq + 1
-            recording = chance_mod.RecordingChance(self._seed(session, game_id), game_id, seq)
+            recording_seed = self._seed(session, game_id)
+            recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
             try:
                 after = engine.apply(head.state, seat, dict(move), recording)
             except IllegalMove as error:
@@ -322,7 +323,7 @@ class GameService:
                 seat,
                 {"move": dict(move)},
                 recording.drawn,
-                self.store.digest(engine, after),
+                self.store.digest(recording_seed, engine, after),
                 actor,
                 now,
             )
@@ -377,7 +378,7 @@ class GameService:
                 seat,
                 payload,
                 [],
-                self.store.digest(head.engine, state),
+                self.store.digest(self._seed(session, game_id), head.engine, state),
                 actor,
                 now,
             )
@@ -455,30 +456,38 @@ class GameService:
         }
 
     def _seat_events(self, game: Game, rows: list[dict], seat: int) -> list[dict]:
-        engine = game_engine(game)
-        from pbem.log import fold
+        """Each event as ``seat`` may know it: receipts (hash, prev_hash), the seat's own
+        moves, and every move's lines as that seat saw them. State hashes are left out:
+        they are keyed by the unrevealed seed and would only be checkable at the end.
+        """
+        from pbem.log import apply_event, setup_state
 
-        out = []
-        folded = None
+        engine = game_engine(game)
+        out: list[dict] = []
+        earlier: dict[int, Any] = {}
+        state = None
         for row in rows:
-            before = folded.state if folded else None
-            folded = fold(engine, [row], folded)
+            before = state
+            state = (
+                setup_state(engine, row)
+                if row["seq"] == 0
+                else apply_event(engine, state, row, earlier)
+            )
+            earlier[row["seq"]] = state
             entry = {
                 name: row[name]
-                for name in ("seq", "kind", "seat", "created_at", "state_hash", "prev_hash", "hash")
+                for name in ("seq", "kind", "seat", "created_at", "prev_hash", "hash")
             }
             if row["kind"] in ("move", "auto_move"):
                 move = row["payload"]["move"]
-                entry["lines"] = engine.describe(before, row["seat"], move, folded.state, seat)
+                entry["lines"] = engine.describe(before, row["seat"], move, state, seat)
                 if row["seat"] == seat:
                     entry["move"] = move
-            elif row["kind"] == "created":
-                entry["payload"] = row["payload"]
             else:
-                entry["payload"] = row["payload"]
+                entry["payload"] = _public_payload(row)
             out.append(entry)
-        if folded is not None:
-            out.append({"final_view": engine.view(folded.state, seat)})
+        if state is not None:
+            out.append({"final_view": engine.view(state, seat)})
         return out
 
     def import_game(self, data: Any, actor: str = "import") -> str:
@@ -535,7 +544,7 @@ class GameService:
         with self.session() as session:
             game = self.store.game(session, game_id)
             rows = self.store.rows(session, game_id)
-            seed = self._seed(session, game_id) if game.status == "finished" else None
+            seed = self._seed(session, game_id)
         return verify_rows(game.engine, rows, seed=seed, game_id=game_id)
 
     def check_engines(self) -> list[dict[str, Any]]:
@@ -557,8 +566,10 @@ class GameService:
             if engine is None:
                 entry.update(ok=False, problem="this server has no such engine")
             else:
+                with self.session() as session:
+                    seed = self._seed(session, game.id)
                 outcome = verify_rows(
-                    game.engine, self.events(game.id), game_id=game.id, any_version=True
+                    game.engine, self.events(game.id), seed=seed, game_id=game.id, any_version=True
                 )
                 entry["ok"] = outcome.ok
                 if not outcome.ok:
@@ -593,7 +604,7 @@ class GameService:
             None,
             {"seed": seed.hex()},
             [],
-            self.store.digest(engine, state),
+            self.store.digest(seed, engine, state),
             "server",
             now,
         )
@@ -666,6 +677,11 @@ class GameService:
         )
         for listener in self.listeners:
             listener(session, transition)
+
+
+def _public_payload(row: dict) -> dict:
+    """What any seat may see of an administrative event's payload (no addresses)."""
+    return {key: value for key, value in row["payload"].items() if "email" not in key}
 
 
 def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:

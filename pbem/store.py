@@ -24,9 +24,9 @@ from pbem.log import (
     Folded,
     TakeBackOutOfWindow,
     fold,
+    keyed_state_hash,
     row_dict,
     row_hash,
-    state_hash,
 )
 from pbem.models import Event, Game, Snapshot
 
@@ -204,5 +204,5 @@ class EventStore:
         session.exec(delete(Snapshot).where(Snapshot.game_id == game_id))
 
     @staticmethod
-    def digest(engine: Engine, state: Any) -> str:
-        return state_hash(engine, state)
+    def digest(seed: bytes, engine: Engine, state: Any) -> str:
+        return keyed_state_hash(seed, engine, state)

@@ -14,6 +14,7 @@ from typing import Any
 
 from engines import REGISTRY
 from engines.api import IllegalMove
+from engines.api import state_hash as engine_state_hash
 from pbem.chance import ChanceMismatch, commitment, verify_draws
 from pbem.log import (
     GENESIS_HASH,
@@ -21,9 +22,9 @@ from pbem.log import (
     MOVE_KINDS,
     ReplayError,
     apply_event,
+    keyed_state_hash,
     row_hash,
     setup_state,
-    state_hash,
 )
 
 EXPORT_FORMAT = "pbem-export/1"
@@ -159,14 +160,16 @@ def verify_rows(
             if problem:
                 return _bad(seq, f"a draw does not follow from the seed: {problem}", index)
             draws += len(row["chance"])
-        if state_hash(engine, state) != row["state_hash"]:
+        if seed is not None and keyed_state_hash(seed, engine, state) != row["state_hash"]:
             return _bad(seq, "the recorded state hash differs from the replayed state", index)
         states.append(state)
     message = f"{len(rows)} events verified; head hash {prev}"
     if seed is not None:
-        message += f"; {draws} draws re-derived from the seed"
+        message += f"; {draws} draws re-derived from the seed; every state hash matches"
     else:
-        message += "; the seed is not revealed yet, so draws were checked for consistency only"
+        message += (
+            "; the seed is not revealed yet, so draws and state hashes are checked when it is"
+        )
     return VerifyReport(
         True,
         message,
@@ -216,7 +219,7 @@ def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
         reason = error.reason if isinstance(error, IllegalMove) else str(error)
         return _bad(None, f"replaying the recorded game fails: {reason}")
     moves = len(record["moves"])
-    if state_hash(engine, state) != record.get("final_state_hash"):
+    if engine_state_hash(engine, state) != record.get("final_state_hash"):
         return _bad(moves, "the final state differs from the recorded one", moves)
     result = engine.result(state)
     if result is None or result.to_json() != Result.from_json(record["result"]).to_json():

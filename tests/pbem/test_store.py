@@ -186,3 +186,21 @@ def test_tampered_row_in_database_is_detected(service):
         session.commit()
     report = service.verify_game(created.game_id)
     assert not report.ok and report.first_bad_seq == 4
+
+
+def test_hashes_a_seat_sees_give_no_handle_on_hidden_state(service):
+    """A plain state hash would let seat 0 test guesses about seat 1's secret bonus;
+    recorded state hashes are keyed by the unrevealed seed, and a seat's export holds
+    only the chain's receipts."""
+    from engines.api import state_hash
+
+    created = new_game(service)
+    play(service, created.game_id, limit=8)
+    export = service.export_game(created.game_id, seat=0)
+    assert all("state_hash" not in entry for entry in export["events"])
+    head = service.head(created.game_id)
+    rows = service.events(created.game_id)
+    for guess in (1, 2, 3):
+        candidate = {**head.state, "bonus": [head.state["bonus"][0], guess]}
+        assert state_hash(head.engine, candidate) != rows[-1]["state_hash"]
+    assert service.verify_game(created.game_id).ok
