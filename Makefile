@@ -39,9 +39,12 @@ lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-## bench: the event store and replay figures
-bench: $(RUN_STAMP)
+## bench: the event store, engines, web and sweep figures (PostgreSQL for some)
+bench: $(TEST_STAMP)
 	$(VENV)/bin/pbem bench
+	for script in bench/bench_mare_balticum.py bench/bench_mercatores.py \
+	    bench/bench_mare_nostrum.py bench/bench_web.py bench/bench_sweep.py; do \
+	    $(PY) $$script || exit 1; done
 
 system-deps:
 	@scripts/install-system-deps.sh

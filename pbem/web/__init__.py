@@ -34,12 +34,13 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     app.config.update(flask_keys)
 
     from pbem import ops
+    from pbem.mail import rescue_views
     from pbem.mail import views as mail_views
     from pbem.web import api, csrf, games, lobby, play, present
 
     csrf.init_app(app)
     present.init_app(app)
-    for module in (lobby, play, games, api, mail_views, ops):
+    for module in (lobby, play, games, api, mail_views, rescue_views, ops):
         app.register_blueprint(module.bp)
 
     @app.errorhandler(PbemError)

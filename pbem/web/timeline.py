@@ -14,6 +14,7 @@ from sqlmodel import col, select
 from engines.api import Engine
 from pbem.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.models import Game, Seat
+from pbem.rescue import describe_admin
 from pbem.store import game_engine
 from pbem.web.present import runtime
 
@@ -71,7 +72,8 @@ def row_lines(
         ]
     if kind == "seed_revealed":
         return ["The game is over: the seed was revealed, so anyone can check every draw."]
-    return [f"{kind.replace('_', ' ').capitalize()}: {who}."]
+    line = describe_admin(row)
+    return [line] if line else [f"{kind.replace('_', ' ').capitalize()}: {who}."]
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
