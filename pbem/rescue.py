@@ -164,21 +164,13 @@ def invite_replacement(
         row.name, row.email, row.timezone = name, email, timezone or "UTC"
         row.is_bot = False
         row.notify = "every_turn"
-        row.token_hash = hash_token(token)
-        session.add(row)
-        outbox.store_link(session, runtime, game_id, seat, token)
-        clock = _clock(session, game_id, seat)
-        if seat in (game.to_move or []):
-            outbox.start_turn(clock, game.policy, utc(runtime.clock()))
-        outbox.mail_seat(
+        _give_link(
             session,
             runtime,
             game,
             row,
-            "seat_link",
-            f"seat_link:{game_id}:{seat}:{game.head_seq + 1}",
-            message=f"You are invited to take over {target.name}'s seat in {game.title}.",
-            deadline=clock.deadline_at,
+            token,
+            f"You are invited to take over {target.name}'s seat in {game.title}.",
         )
         _clear_votes(session, game_id, action)
 
@@ -216,22 +208,14 @@ def reclaim(runtime: Any, game_id: str, seat: int, by: int | None = None) -> Res
         if not row.is_bot:
             raise Rejected(f"{row.name}'s seat is not played by a bot.")
         row.is_bot = False
-        row.token_hash = hash_token(token)
-        session.add(row)
-        outbox.store_link(session, runtime, game_id, seat, token)
-        clock = _clock(session, game_id, seat)
-        if seat in (game.to_move or []):
-            outbox.start_turn(clock, game.policy, utc(runtime.clock()))
-        outbox.mail_seat(
+        _give_link(
             session,
             runtime,
             game,
             row,
-            "seat_link",
-            f"seat_link:{game_id}:{seat}:{game.head_seq + 1}",
-            message="Your seat is yours again; the bot has stopped. Here is your fresh link "
+            token,
+            "Your seat is yours again; the bot has stopped. Here is your fresh link "
             "(the old one no longer works).",
-            deadline=clock.deadline_at,
         )
         _clear_votes(session, game_id, f"seat_reclaimed:{seat}")
 
@@ -337,6 +321,29 @@ def outbox_link(runtime: Any, token: str) -> str:
 
 
 # Helpers -----------------------------------------------------------------------------
+
+
+def _give_link(
+    session: Session, runtime: Any, game: Game, row: Seat, token: str, message: str
+) -> None:
+    """Gives a seat a fresh link (the old one stops working) and mails it to the seat;
+    a seat that is due starts its turn's clock afresh."""
+    row.token_hash = hash_token(token)
+    session.add(row)
+    outbox.store_link(session, runtime, game.id, row.seat, token)
+    clock = _clock(session, game.id, row.seat)
+    if row.seat in (game.to_move or []):
+        outbox.start_turn(clock, game.policy, utc(runtime.clock()))
+    outbox.mail_seat(
+        session,
+        runtime,
+        game,
+        row,
+        "seat_link",
+        f"seat_link:{game.id}:{row.seat}:{game.head_seq + 1}",
+        message=message,
+        deadline=clock.deadline_at,
+    )
 
 
 def _seat(runtime: Any, game_id: str, seat: int) -> Seat:

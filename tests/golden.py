@@ -85,6 +85,14 @@ def replay_record(engine: Engine, record: dict) -> Any:
     return state
 
 
+def assert_replays_to_record(engine: Engine, record: dict) -> None:
+    """A recorded game replays, draw by draw, to its recorded final state and result."""
+    assert record["engine"] == engine.slug and record["engine_version"] == engine.version
+    state = replay_record(engine, record)
+    assert state_hash(engine, state) == record["final_state_hash"]
+    assert engine.result(state).to_json() == record["result"]
+
+
 def load_records(slug: str) -> list[tuple[str, dict]]:
     folder = Path(__file__).resolve().parent.parent / "seeds" / slug
     return [(path.name, json.loads(path.read_text())) for path in sorted(folder.glob("*.json"))]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.api import state_hash
 from engines.mercatores import ENGINE
-from tests.golden import load_records, replay_record
+from tests.golden import assert_replays_to_record, load_records
 
 RECORDS = load_records("mercatores")
 
@@ -18,7 +17,4 @@ def test_three_golden_games_are_recorded():
 
 @pytest.mark.parametrize("name, record", RECORDS, ids=[name for name, _ in RECORDS])
 def test_golden_game_replays_to_its_recorded_end(name, record):
-    assert record["engine"] == ENGINE.slug and record["engine_version"] == ENGINE.version
-    state = replay_record(ENGINE, record)
-    assert state_hash(ENGINE, state) == record["final_state_hash"]
-    assert ENGINE.result(state).to_json() == record["result"]
+    assert_replays_to_record(ENGINE, record)
