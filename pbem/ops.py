@@ -92,7 +92,8 @@ def metrics():
     for beat in beats:
         age = (now - utc(beat.beat_at)).total_seconds()
         lines.append(f'pbem_worker_heartbeat_age_seconds{{worker="{beat.name}"}} {age:.1f}')
-        duration = getattr(beat, "sweep_seconds", None)
-        if duration is not None:
-            lines.append(f'pbem_sweep_duration_seconds{{worker="{beat.name}"}} {duration:.3f}')
+        if beat.sweep_seconds is not None:
+            lines.append(
+                f'pbem_sweep_duration_seconds{{worker="{beat.name}"}} {beat.sweep_seconds:.3f}'
+            )
     return Response("\n".join(lines) + "\n", mimetype="text/plain")

@@ -24,6 +24,7 @@ import secrets
 import signal
 import socket
 import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -348,7 +349,9 @@ def _digests(runtime: Any, now: datetime) -> int:
 # Running -----------------------------------------------------------------------------
 
 
-def _beat(runtime: Any, name: str, started: datetime, note: str = "") -> None:
+def _beat(
+    runtime: Any, name: str, started: datetime, note: str = "", seconds: float | None = None
+) -> None:
     with Session(runtime.db) as session:
         row = session.get(Heartbeat, name) or Heartbeat(
             name=name, pid=os.getpid(), started_at=started, beat_at=started
@@ -357,6 +360,8 @@ def _beat(runtime: Any, name: str, started: datetime, note: str = "") -> None:
         row.beat_at = utc(runtime.clock())
         if note:
             row.last_sweep = note[:300]
+        if seconds is not None:
+            row.sweep_seconds = seconds
         session.add(row)
         session.commit()
 
@@ -365,8 +370,11 @@ def _jobs(runtime: Any, name: str) -> tuple[Any, Any]:
     started = utc(runtime.clock())
 
     def sweep_job() -> None:
+        began = time.perf_counter()
         report = sweep(runtime)
-        _beat(runtime, name, started, f"{utc(runtime.clock()):%Y-%m-%d %H:%M:%S}: {report}")
+        seconds = time.perf_counter() - began
+        note = f"{utc(runtime.clock()):%Y-%m-%d %H:%M:%S}: {report} in {seconds:.3f} s"
+        _beat(runtime, name, started, note, seconds)
 
     def dispatch_job() -> None:
         dispatch(runtime)

@@ -107,3 +107,4 @@ class Heartbeat(SQLModel, table=True):
     started_at: datetime
     beat_at: datetime
     last_sweep: str = Field(default="", max_length=300)
+    sweep_seconds: float | None = None

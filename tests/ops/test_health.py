@@ -31,7 +31,9 @@ def client(runtime):
 def beat(runtime, age_seconds: float) -> None:
     moment = utc(runtime.clock()) - timedelta(seconds=age_seconds)
     with Session(runtime.db) as session:
-        session.merge(Heartbeat(name="w1", pid=1, started_at=moment, beat_at=moment))
+        session.merge(
+            Heartbeat(name="w1", pid=1, started_at=moment, beat_at=moment, sweep_seconds=0.042)
+        )
         session.commit()
 
 
@@ -69,3 +71,14 @@ def test_metrics_count_events_games_and_mail(runtime, client):
     assert 'pbem_games{status="active"} 1' in text
     assert 'pbem_mails{status="pending"}' in text
     assert 'pbem_worker_heartbeat_age_seconds{worker="w1"}' in text
+    assert 'pbem_sweep_duration_seconds{worker="w1"} 0.042' in text
+
+
+def test_a_sweep_records_its_duration_for_the_metrics(runtime, client):
+    from pbem import scheduler
+
+    sweep_job, _ = scheduler._jobs(runtime, "worker-a")
+    sweep_job()
+    text = client.get("/metrics").get_data(as_text=True)
+    assert 'pbem_sweep_duration_seconds{worker="worker-a"}' in text
+    assert client.get("/healthz").status_code == 200
