@@ -194,8 +194,21 @@ def _read_json_file(path: str) -> Any:
 
 def cmd_import(args) -> int:
     runtime = _runtime(args)
-    game_id = runtime.service.import_game(_read_json_file(args.file))
-    print(f"Imported game {game_id}; it carries on from its last event.")
+    from pbem.mail.outbox import store_link
+
+    service = runtime.service
+    game_id = service.import_game(_read_json_file(args.file))
+    print(f"Imported game {game_id}; it carries on from its last event. Hand out these links:")
+    for seat in service.seats(game_id):
+        if seat.is_bot:
+            print(f"  seat {seat.seat} {seat.name}: (bot)")
+            continue
+        token = service.rotate_token(game_id, seat.seat)
+        with service.session() as session:
+            store_link(session, runtime, game_id, seat.seat, token)
+            session.commit()
+        print(f"  seat {seat.seat} {seat.name}: {link_for(runtime, token)}")
+    service.play_bots(game_id)
     return 0
 
 

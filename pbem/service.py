@@ -426,6 +426,9 @@ class GameService:
             game = self.store.game(session, game_id)
             rows = self.store.rows(session, game_id)
             seed = self._seed(session, game_id).hex()
+            seats = session.exec(
+                select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
+            ).all()
         header = {
             "id": game.id,
             "engine": game.engine,
@@ -437,6 +440,8 @@ class GameService:
             "status": game.status,
             "head_seq": game.head_seq,
             "head_hash": game.head_hash,
+            "seat_names": [row.name for row in seats],
+            "bots": [row.seat for row in seats if row.is_bot],
         }
         if seat is None:
             if game.status != "finished" and not full:
@@ -524,9 +529,18 @@ class GameService:
             )
             session.add(game)
             session.add(GameSecret(game_id=game_id, seed=seed))
+            names = data["game"].get("seat_names") or []
+            bots = set(data["game"].get("bots") or [])
             for index in range(game.seat_count):
+                name = names[index] if index < len(names) and isinstance(names[index], str) else ""
                 session.add(
-                    Seat(game_id=game_id, seat=index, name=f"Player {index + 1}", created_at=now)
+                    Seat(
+                        game_id=game_id,
+                        seat=index,
+                        name=name[:200] or f"Player {index + 1}",
+                        is_bot=index in bots,
+                        created_at=now,
+                    )
                 )
             session.flush()
             states = report.states

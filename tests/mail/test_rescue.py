@@ -46,7 +46,9 @@ def test_an_abandoned_game_is_exported_imported_elsewhere_and_continued(
     assert elsewhere.service.head(game).seq > before
     assert elsewhere.service.verify_game(game).ok
     history = [describe_admin(row) for row in elsewhere.service.events(game)]
-    assert "Anna takes over Player 1's seat (by the server's operator)." in history
+    first = runtime.service.seats(game)[0].name
+    assert elsewhere.service.seats(game)[0].name == "Anna"
+    assert f"Anna takes over {first}'s seat (by the server's operator)." in history
 
 
 def test_bad_rescue_requests_are_refused_and_change_nothing(runtime):

@@ -146,7 +146,16 @@ def test_export_import_carries_on_in_another_database(database, capsys, tmp_path
     path = tmp_path / "running.json"
     assert pbem(database, "export", game_id, "--full", "-o", str(path)) == 0
     other = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    capsys.readouterr()
     assert pbem(other, "import", str(path)) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 A: http" in out and "seat 1 B: http" in out
+    token = out.split("seat 1 B: ", 1)[1].split("/play/", 1)[1].split()[0]
+    from pbem.db import make_engine
+    from pbem.service import GameService
+
+    imported = GameService(make_engine(other))
+    assert imported.seat_for_token(token).seat == 1
     assert pbem(other, "show", game_id) == 0
     capsys.readouterr()
     assert pbem(other, "import", str(path)) == 1
