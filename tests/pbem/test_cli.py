@@ -125,10 +125,21 @@ def test_tampering_with_the_database_is_caught_by_verify(database, capsys, tmp_p
             session.exec(delete(Event).where(Event.game_id == game_id, Event.seq == 3))
         else:
             third, fourth = session.get(Event, (game_id, 3)), session.get(Event, (game_id, 4))
-            payloads = (dict(fourth.payload), dict(third.payload))
-            chances = (list(fourth.chance), list(third.chance))
-            third.payload, fourth.payload = payloads
-            third.chance, fourth.chance = chances
+            fields = (
+                "kind",
+                "seat",
+                "payload",
+                "chance",
+                "state_hash",
+                "prev_hash",
+                "hash",
+                "actor",
+                "created_at",
+            )
+            swapped = [{name: getattr(row, name) for name in fields} for row in (fourth, third)]
+            for row, values in zip((third, fourth), swapped, strict=True):
+                for name, value in values.items():
+                    setattr(row, name, value)
             session.add_all([third, fourth])
         session.commit()
     db.dispose()
