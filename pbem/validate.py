@@ -1,0 +1,82 @@
+"""Checks for text that enters from outside: titles, names, addresses, game ids.
+
+Every place where a person or a file hands the server a title, a display name, an email
+address or a game id (lobby, JSON API, command line, import, rescue forms) passes it
+through one of these functions. Each returns the cleaned value or raises
+:class:`~pbem.errors.BadInput` with a sentence fit to show the person who typed it.
+
+The rules: no control characters (CR and LF above all, which would let a value break out
+of a mail header), no NUL, bounded lengths, and exactly one mail address per seat,
+checked with ``email-validator`` (syntax only: no DNS look-up, so it works offline).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from email_validator import EmailNotValidError, validate_email
+
+from pbem.errors import BadInput
+
+TITLE_MAX = 120
+NAME_MAX = 60
+EMAIL_MAX = 254
+
+GAME_ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{3,31}$")
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text)
+
+
+def clean_text(value: object, what: str, *, max_len: int, required: bool = False) -> str:
+    """``value`` as one line of printable text, trimmed, at most ``max_len`` characters."""
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise BadInput(f"The {what} must be text.")
+    text = " ".join(value.split(" ")).strip()
+    if _has_control(text):
+        raise BadInput(f"The {what} may not contain line breaks or control characters.")
+    if len(text) > max_len:
+        raise BadInput(f"The {what} may be at most {max_len} characters long.")
+    if required and not text:
+        raise BadInput(f"The {what} may not be empty.")
+    return text
+
+
+def clean_title(value: object) -> str:
+    """A game's title (may be empty: the server then names the game by its title)."""
+    return clean_text(value, "title", max_len=TITLE_MAX)
+
+
+def clean_name(value: object, *, required: bool = True) -> str:
+    """A player's display name."""
+    return clean_text(value, "name", max_len=NAME_MAX, required=required)
+
+
+def clean_email(value: object) -> str:
+    """Exactly one mail address, normalised (domain lower-cased, IDNA where needed)."""
+    text = clean_text(value, "email address", max_len=EMAIL_MAX, required=True)
+    if any(sep in text for sep in (",", ";", " ", "<", ">")):
+        raise BadInput("Give exactly one email address, without a name or a list.")
+    try:
+        checked = validate_email(text, check_deliverability=False)
+    except EmailNotValidError as exc:
+        raise BadInput(f"{text!r} is not an email address we can send to: {exc}") from None
+    return checked.normalized
+
+
+def is_game_id(value: object) -> bool:
+    """Whether ``value`` has the form of this server's game ids (safe as a file name)."""
+    return isinstance(value, str) and GAME_ID_RE.fullmatch(value) is not None
+
+
+def clean_game_id(value: object) -> str:
+    """A game id, or :class:`BadInput` when it is not of this server's form."""
+    if not is_game_id(value):
+        raise BadInput(
+            "That is not a game id of this server (4-32 lower-case letters, digits and hyphens)."
+        )
+    return value  # type: ignore[return-value]
