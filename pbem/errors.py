@@ -39,3 +39,27 @@ class BadInput(PbemError):
     """Input that is not well formed (malformed JSON, a broken import file)."""
 
     status = 400
+
+
+class NotAllowed(Rejected):
+    """A request the seat rules refuse to this person (see :mod:`pbem.seat_rules`)."""
+
+    status = 403
+
+
+class NotTaken(PbemError):
+    """A seat's invitation link used to play before the seat was taken."""
+
+    status = 403
+
+
+class Gone(PbemError):
+    """A link that opened a seat once; its player was replaced or left."""
+
+    status = 410
+
+
+class TooMany(PbemError):
+    """Too many requests of one kind for one seat (or address) in a day."""
+
+    status = 429

@@ -1,43 +1,52 @@
-"""Rescuing games: bot seats, replacement players, reclaiming, vacations.
+"""Rescuing games: bot seats, leaving, open seats, replacement players, vacations.
 
-Each action is one administrative event in the game's log (a line in its history),
-appended by :meth:`GameService.append_admin` with its read-model change and its mails in
-the same transaction. The functions the web calls:
+Who may do what to a seat is :mod:`pbem.seat_rules` (one table, checked in
+:func:`pbem.seat_rules.permit`); this module carries the actions out. Each action is
+one administrative event in the game's log (a line in its history), appended by
+:meth:`GameService.append_admin` with its read-model change and its mails in the same
+transaction:
 
-- :func:`hand_to_bot` (``seat_to_bot``): a bot plays the seat until a human reclaims it;
-  the seat's link keeps working, so its player can reclaim it.
-- :func:`invite_replacement` (``seat_replaced``): a new player takes the seat; the old
-  link stops working at once and the new player is mailed a fresh one, which shows the
-  seat's view and its whole history.
+- :func:`hand_to_bot` (``seat_to_bot``): a bot plays the seat until its player reclaims
+  it; the seat's link keeps working, so its player can reclaim it.
+- :func:`leave_game` (``seat_left``): the player gives the seat up; a bot keeps it going
+  and the seat is open on the game's public page.
+- :func:`offer_seat` (``seat_offered``): the deadline policy ``replace``; the old link is
+  retired and the seat is open on the game's public page (its link goes to nobody).
+- :func:`invite_replacement` (``seat_offered`` with a newcomer): a vote or the operator
+  names a newcomer; the invitation link goes to the newcomer's address only.
+- :func:`request_open_seat`: someone outside the game asks for an open seat with a name
+  and an address; the invitation link goes to that address only (no event yet).
+- :func:`take_seat` (``seat_taken``): an invitation link is accepted; until then it opens
+  only the "take this seat" form.
 - :func:`reclaim` (``seat_reclaimed``): a bot seat goes back to its player, who is
   mailed a fresh link (the old one stops working).
-- :func:`start_vacation` (``vacation``): the seat's deadlines pause for some days,
+- :func:`start_vacation` (``vacation``): the seat's deadlines pause for whole days,
   within ``scheduler.max_vacation_days`` per game; the others are told.
-- :func:`offer_seat` (``seat_offered``): the deadline policy ``replace``; the old link is
-  revoked and a fresh one goes to the game's creator (or the other players) to pass on.
 
-``by`` names who asks: ``None`` is the operator or the scheduler (always allowed); the
-game's creator seat is allowed at once; any other seat's request is a vote, carried out
-when a majority of the seats other than the one concerned asked for the same thing.
-:func:`reclaim` by the seat itself and :func:`start_vacation` need no vote. Every
-function returns a :class:`RescueOutcome`; refusals raise the service's errors with a
-message fit to show the player.
+The player whose seat is moved is always told by mail: what happened, by whom, and how
+to come back. A replaced player's old link shows a page that says so (see
+:func:`link_status`). Every function returns a :class:`RescueOutcome`; refusals raise
+the service's errors with a message fit to show the player.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, delete, select
+from sqlmodel import Session, select
 
-from pbem.errors import BadInput, NotFound, Rejected
-from pbem.mail import outbox
-from pbem.mail.models import RescueVote, SeatClock, utc
+from pbem import seat_rules
+from pbem.errors import BadInput, Gone, NotAllowed, NotFound, NotTaken, Rejected
+from pbem.mail import outbox, render
+from pbem.mail.models import RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Game, Seat
+from pbem.seat_rules import Permission, VoteCounted, count_request
 from pbem.service import hash_token, new_token
+from pbem.validate import clean_email, clean_name
 
 HEADLINES = {
     "seat_to_bot": "A bot takes over a seat",
@@ -45,6 +54,23 @@ HEADLINES = {
     "seat_reclaimed": "A player is back",
     "vacation": "A player is on vacation",
     "seat_offered": "A seat is offered to a new player",
+    "seat_left": "A player leaves the game",
+    "seat_taken": "A new player takes a seat",
+}
+
+BY = {
+    "creator": " (by the game's creator)",
+    "vote": " (by a vote of the other players)",
+    "deadline": " (the deadline passed)",
+    "operator": " (by the server's operator)",
+    "player": " (at the player's own request)",
+}
+
+BY_WHOM = {
+    "vote": "by a vote of the other players",
+    "deadline": "because your turn's deadline passed",
+    "operator": "by the server's operator",
+    "player": "at your own request",
 }
 
 
@@ -60,15 +86,6 @@ class RescueOutcome:
     token: str | None = field(default=None, repr=False)
 
 
-@dataclass
-class Permission:
-    """Who carried a rescue action: operator, creator, vote (with its voters), player,
-    deadline."""
-
-    by: str
-    voters: list[int] = field(default_factory=list)
-
-
 Claim = Callable[[Session], None]
 
 
@@ -76,23 +93,30 @@ def describe_admin(row: dict[str, Any]) -> str:
     """The history line of an administrative event (empty for kinds without one)."""
     payload = row.get("payload") or {}
     name = payload.get("name", f"seat {row.get('seat')}")
-    by = {
-        "creator": " (by the game's creator)",
-        "vote": " (by a vote of the other players)",
-        "deadline": " (the deadline passed)",
-        "operator": " (by the server's operator)",
-    }.get(payload.get("by", ""), "")
+    by = BY.get(payload.get("by", ""), "")
     kind = row.get("kind")
+    new_name = payload.get("new_name", "A new player")
     if kind == "seat_to_bot":
         return f"A bot takes over {name}'s seat{by}."
-    if kind == "seat_replaced":
-        return f"{payload.get('new_name', 'A new player')} takes over {name}'s seat{by}."
+    if kind in ("seat_replaced", "seat_taken"):
+        if payload.get("returning"):
+            return f"{new_name} takes their seat again."
+        if new_name == name:
+            return f"A new player, also called {new_name}, takes over the seat{by}."
+        return f"{new_name} takes over {name}'s seat{by}."
     if kind == "seat_reclaimed":
         return f"{name} takes their seat back from the bot."
     if kind == "vacation":
         return f"{name} is on vacation until {payload.get('until', '?')}; deadlines pause."
     if kind == "seat_offered":
-        return f"{name}'s seat is offered to a new player{by}; the old link no longer works."
+        if payload.get("new_name"):
+            return (
+                f"{name}'s seat is offered to {payload['new_name']}{by}; the old link no "
+                "longer works."
+            )
+        return f"{name}'s seat is open for a new player{by}; the old link no longer works."
+    if kind == "seat_left":
+        return f"{name} leaves the game; a bot keeps the seat until a new player takes it."
     if kind == "take_back":
         return f"The game is taken back to event {payload.get('to_seq')}."
     return ""
@@ -109,11 +133,7 @@ def hand_to_bot(
     target = _seat(runtime, game_id, seat)
     if target.is_bot:
         return RescueOutcome(True, f"A bot already plays {target.name}'s seat.")
-    permitted = (
-        Permission("deadline")
-        if claim is not None
-        else _permit(runtime, game_id, f"seat_to_bot:{seat}", by, seat)
-    )
+    permitted = _permit(runtime, game_id, "to_bot", seat, by, deadline=claim is not None)
     if isinstance(permitted, RescueOutcome):
         return permitted
 
@@ -121,70 +141,266 @@ def hand_to_bot(
         row = _locked_seat(session, game_id, seat)
         if row.is_bot:
             raise Rejected(f"A bot already plays {row.name}'s seat.")
+        if permitted.by == "player":
+            count_request(session, runtime, game_id, seat, "rescue")
         row.is_bot = True
         session.add(row)
         outbox.stop_turn(_clock(session, game_id, seat))
-        _clear_votes(session, game_id, f"seat_to_bot:{seat}")
+        seat_rules.clear_votes(session, game_id, seat)
 
-    outcome = _append(runtime, game_id, "seat_to_bot", target, permitted, change, claim=claim)
+    outcome = _append(
+        runtime,
+        game_id,
+        "seat_to_bot",
+        target,
+        permitted,
+        change,
+        claim=claim,
+        target_lines=[
+            f"This was done {BY_WHOM[permitted.by]}.",
+            'Your link still works: open it, go to "Seats and deadlines" and choose '
+            '"Take my seat back" at any time.',
+        ],
+    )
     runtime.service.play_bots(game_id)
     return outcome
+
+
+def leave_game(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueOutcome:
+    """The seat's own player leaves: their link is retired, a bot keeps the seat going and
+    the seat is open on the game's public page."""
+    target = _seat(runtime, game_id, seat)
+    permitted = _permit(runtime, game_id, "leave", seat, by)
+    assert isinstance(permitted, Permission)
+    page = game_url(runtime, game_id)
+
+    def change(session: Session, game: Game) -> None:
+        row = _locked_seat(session, game_id, seat)
+        if not row.email:
+            raise Rejected("This seat has no player to leave it.")
+        count_request(session, runtime, game_id, seat, "rescue")
+        come_back = (
+            f"The seat is open on the game's page, {page}; to come back, ask for it there "
+            "with your address while nobody else has taken it."
+        )
+        _retire(session, runtime, game, row, f"You left {game.title}. {come_back}")
+        _tell(
+            session,
+            runtime,
+            game,
+            row,
+            f"former:seat_left:{game_id}:{seat}:{game.head_seq + 1}",
+            HEADLINES["seat_left"],
+            [
+                f"You left {game.title}, as you asked; your link no longer opens the seat.",
+                "A bot plays your seat until a new player takes it.",
+                come_back,
+            ],
+        )
+        _open(session, runtime, game, row, open_to_all=True)
+        row.is_bot = True
+        session.add(row)
+
+    outcome = _append(runtime, game_id, "seat_left", target, permitted, change, notify_target=False)
+    runtime.service.play_bots(game_id)
+    return outcome
+
+
+def offer_seat(runtime: Any, game_id: str, seat: int, claim: Claim | None = None) -> RescueOutcome:
+    """The deadline policy ``replace``: the seat's link is retired and the seat is open on
+    the game's public page, where a newcomer asks for it (its link goes to nobody)."""
+    target = _seat(runtime, game_id, seat)
+    permitted = _permit(runtime, game_id, "open", seat, None, deadline=True)
+    assert isinstance(permitted, Permission)
+    page = game_url(runtime, game_id)
+
+    def change(session: Session, game: Game) -> None:
+        row = _locked_seat(session, game_id, seat)
+        come_back = (
+            f"The seat is open on the game's page, {page}; to come back, ask for it there "
+            "with your address while nobody else has taken it."
+        )
+        _retire(
+            session,
+            runtime,
+            game,
+            row,
+            f"The deadline of your turn in {game.title} passed, so your seat was offered "
+            f"to a new player. {come_back}",
+        )
+        if row.email:
+            _tell(
+                session,
+                runtime,
+                game,
+                row,
+                f"former:seat_offered:{game_id}:{seat}:{game.head_seq + 1}",
+                HEADLINES["seat_offered"],
+                [
+                    "The deadline of your turn passed, so your seat is offered to a new "
+                    "player; your link no longer opens it.",
+                    come_back,
+                ],
+            )
+        _open(session, runtime, game, row, open_to_all=True)
+
+    return _append(
+        runtime,
+        game_id,
+        "seat_offered",
+        target,
+        permitted,
+        change,
+        claim=claim,
+        notify_target=False,
+        other_lines=[f"A new player can ask for the seat on the game's page: {page}"],
+    )
 
 
 def invite_replacement(
     runtime: Any,
     game_id: str,
     seat: int,
-    name: str,
-    email: str,
+    name: Any,
+    email: Any,
     by: int | None = None,
     timezone: str = "UTC",
 ) -> RescueOutcome:
-    """A new player takes ``seat``: the old link is revoked, the new one mailed to them.
-
-    ``by == seat`` is someone holding the link of a seat offered at its deadline (a seat
-    without a player): they take it themselves."""
-    name, email = (name or "").strip(), (email or "").strip()
-    if not name or len(name) > 200:
-        raise BadInput("Give the new player's name (at most 200 characters).")
-    if "@" not in email or len(email) > 320 or any(c.isspace() for c in email):
-        raise BadInput("Give the new player's email address, like anna@example.org.")
+    """A vote of the other players (or the operator) gives ``seat`` to a newcomer: the
+    old link is retired and an invitation goes to the newcomer's address only; the seat
+    is theirs once they accept it (:func:`take_seat`)."""
+    name, email = clean_name(name), clean_email(email)
     target = _seat(runtime, game_id, seat)
-    action = f"seat_replaced:{seat}:{email.lower()}"
-    open_seat = by == seat and not target.email and not target.is_bot
-    permitted = Permission("player") if open_seat else _permit(runtime, game_id, action, by, seat)
+    _not_a_player(runtime, game_id, email)
+    permitted = _permit(runtime, game_id, "replace", seat, by, detail=email.lower())
     if isinstance(permitted, RescueOutcome):
         return permitted
     token = new_token()
+    whom = BY_WHOM[permitted.by]
 
     def change(session: Session, game: Game) -> None:
         row = _locked_seat(session, game_id, seat)
-        if open_seat and row.email:
-            raise Rejected("Someone has taken this seat already.")
-        row.name, row.email, row.timezone = name, email, timezone or "UTC"
-        row.is_bot = False
-        row.notify = "every_turn"
-        _give_link(
+        _retire(
             session,
             runtime,
             game,
             row,
-            token,
-            f"You are invited to take over {target.name}'s seat in {game.title}.",
+            f"Your seat in {game.title} was given to a new player {whom}. Ask the other "
+            "players or the server's operator if you want to play again.",
         )
-        _clear_votes(session, game_id, action)
+        if row.email and not row.seat == by:
+            _tell(
+                session,
+                runtime,
+                game,
+                row,
+                f"former:seat_replaced:{game_id}:{seat}:{game.head_seq + 1}",
+                HEADLINES["seat_offered"],
+                [
+                    f"Your seat is given to a new player {whom}; your link no longer opens it.",
+                    "If you want to play again, write to the other players; if the "
+                    "newcomer does not take the seat, they or the operator can invite you "
+                    "back.",
+                ],
+            )
+        offer = _open(session, runtime, game, row, open_to_all=False)
+        offer.name, offer.email, offer.token_hash = name, email, hash_token(token)
+        session.add(offer)
+        _invite(session, runtime, game, row, name, email, token)
 
     outcome = _append(
         runtime,
         game_id,
-        "seat_replaced",
+        "seat_offered",
+        target,
+        permitted,
+        change,
+        notify_target=False,
+        new_name=name,
+    )
+    outcome.token = token
+    return outcome
+
+
+def request_open_seat(
+    runtime: Any, game_id: str, seat: Any, name: Any, email: Any
+) -> RescueOutcome:
+    """Someone outside the game asks for an open seat: the invitation link goes to the
+    address they gave, and only there (never into the answer). A newer request replaces
+    an earlier one that was not accepted."""
+    name, email = clean_name(name), clean_email(email)
+    target = _seat(runtime, game_id, seat)
+    _not_a_player(runtime, game_id, email)
+    token = new_token()
+    with runtime.service.session() as session:
+        game = runtime.service.store.game(session, game_id)
+        offer = session.get(SeatOffer, (game_id, target.seat))
+        if offer is None or not offer.open:
+            raise NotAllowed("This seat is not open to new players.")
+        count_request(session, runtime, game_id, target.seat, "take")
+        if offer.token_hash:
+            session.add(
+                RetiredLink(
+                    token_hash=offer.token_hash,
+                    game_id=game_id,
+                    seat=target.seat,
+                    message="Someone else asked for this seat after you, so this link no "
+                    "longer takes it. If the seat is still open on the game's page, you can "
+                    "ask for it again there.",
+                    created_at=utc(runtime.clock()),
+                )
+            )
+        offer.name, offer.email, offer.token_hash = name, email, hash_token(token)
+        session.add(offer)
+        _invite(session, runtime, game, target, name, email, token)
+        session.commit()
+    outcome = RescueOutcome(
+        True, f"A link to take the seat is on its way to {email}; it works once."
+    )
+    outcome.token = token
+    return outcome
+
+
+def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
+    """The holder of an invitation link accepts the seat; from now on the same link opens
+    it. ``name`` may change the name the invitation gave."""
+    found = offer_for_token(runtime, token)
+    if found is None:
+        raise NotFound("This link is not valid (it may have been replaced).")
+    name = clean_name(name) if name not in (None, "") else found.name
+    target = _seat(runtime, found.game_id, found.seat)
+    permitted = Permission("newcomer")
+    token_hash = hash_token(token)
+
+    def change(session: Session, game: Game) -> None:
+        offer = session.get(SeatOffer, (found.game_id, found.seat))
+        if offer is None or offer.token_hash != token_hash:
+            raise Rejected("This invitation was replaced or used already.")
+        row = _locked_seat(session, found.game_id, found.seat)
+        row.name, row.email, row.timezone = name, offer.email, "UTC"
+        row.is_bot = False
+        row.notify = "every_turn"
+        row.token_hash = token_hash
+        session.add(row)
+        outbox.store_link(session, runtime, game.id, row.seat, token)
+        clock = _clock(session, game.id, row.seat)
+        if row.seat in (game.to_move or []):
+            outbox.start_turn(clock, game.policy, utc(runtime.clock()))
+        seat_rules.clear_votes(session, game.id, row.seat)
+        session.delete(offer)
+
+    returning = bool(found.former_email) and found.former_email.lower() == found.email.lower()
+    outcome = _append(
+        runtime,
+        found.game_id,
+        "seat_taken",
         target,
         permitted,
         change,
         new_name=name,
-        notify_target=False,
+        returning=returning,
+        target_lines=["The seat is yours now; your link opens it. Keep it to yourself."],
     )
-    outcome.token = token
     return outcome
 
 
@@ -193,20 +409,18 @@ def reclaim(runtime: Any, game_id: str, seat: int, by: int | None = None) -> Res
     target = _seat(runtime, game_id, seat)
     if not target.is_bot:
         raise Rejected(f"{target.name}'s seat is not played by a bot.")
+    permitted = _permit(runtime, game_id, "reclaim", seat, by)
+    assert isinstance(permitted, Permission)
     if not target.email:
-        raise Rejected("This seat has no player to give it back to; invite a new player.")
-    if by == seat:
-        permitted: Permission | RescueOutcome = Permission("player")
-    else:
-        permitted = _permit(runtime, game_id, f"seat_reclaimed:{seat}", by, seat)
-        if isinstance(permitted, RescueOutcome):
-            return permitted
+        raise Rejected("This seat has no player to give it back to; it is open to new players.")
     token = new_token()
 
     def change(session: Session, game: Game) -> None:
         row = _locked_seat(session, game_id, seat)
-        if not row.is_bot:
+        if not row.is_bot or not row.email:
             raise Rejected(f"{row.name}'s seat is not played by a bot.")
+        if permitted.by == "player":
+            count_request(session, runtime, game_id, seat, "rescue")
         row.is_bot = False
         _give_link(
             session,
@@ -217,7 +431,7 @@ def reclaim(runtime: Any, game_id: str, seat: int, by: int | None = None) -> Res
             "Your seat is yours again; the bot has stopped. Here is your fresh link "
             "(the old one no longer works).",
         )
-        _clear_votes(session, game_id, f"seat_reclaimed:{seat}")
+        seat_rules.clear_votes(session, game_id, seat)
 
     outcome = _append(
         runtime, game_id, "seat_reclaimed", target, permitted, change, notify_target=False
@@ -226,16 +440,32 @@ def reclaim(runtime: Any, game_id: str, seat: int, by: int | None = None) -> Res
     return outcome
 
 
-def start_vacation(runtime: Any, game_id: str, seat: int, days: Any) -> RescueOutcome:
-    """Pauses the seat's reminders and deadlines for ``days`` days (within the cap)."""
-    cap = float(runtime.config["scheduler"]["max_vacation_days"])
-    try:
-        days = float(days)
-    except (TypeError, ValueError):
-        raise BadInput("Say how many days of vacation, as a number.") from None
-    if not 0 < days <= cap:
-        raise BadInput(f"A vacation lasts more than 0 and at most {cap:g} days.")
+WHOLE_DAYS = re.compile(r"[0-9]{1,4}")
+
+
+def vacation_days(days: Any, cap: int) -> int:
+    """``days`` as a whole number of days from 1 to ``cap``, or :class:`BadInput`."""
+    sentence = f"A vacation lasts whole days: give a number from 1 to {cap}."
+    if isinstance(days, bool):
+        raise BadInput(sentence)
+    if isinstance(days, str) and WHOLE_DAYS.fullmatch(days.strip()):
+        days = int(days.strip())
+    elif isinstance(days, float) and days.is_integer():
+        days = int(days)
+    if not isinstance(days, int) or not 1 <= days <= cap:
+        raise BadInput(sentence)
+    return days
+
+
+def start_vacation(
+    runtime: Any, game_id: str, seat: int, days: Any, by: int | None = None
+) -> RescueOutcome:
+    """Pauses the seat's reminders and deadlines for whole ``days`` (within the cap)."""
+    cap = int(float(runtime.config["scheduler"]["max_vacation_days"]))
+    days = vacation_days(days, cap)
     target = _seat(runtime, game_id, seat)
+    permitted = _permit(runtime, game_id, "vacation", seat, seat if by is None else by)
+    assert isinstance(permitted, Permission)
     now = utc(runtime.clock())
     until = now + timedelta(days=days)
 
@@ -246,6 +476,7 @@ def start_vacation(runtime: Any, game_id: str, seat: int, days: Any) -> RescueOu
             raise Rejected(
                 f"This game allows {cap:g} days of vacation per seat; {left:g} are left."
             )
+        count_request(session, runtime, game_id, seat, "vacation")
         clock.vacation_days_used += days
         clock.paused_until = until
         if clock.deadline_at is not None:
@@ -259,7 +490,7 @@ def start_vacation(runtime: Any, game_id: str, seat: int, days: Any) -> RescueOu
         game_id,
         "vacation",
         target,
-        Permission("player"),
+        permitted,
         change,
         days=days,
         until=_iso(until),
@@ -267,60 +498,179 @@ def start_vacation(runtime: Any, game_id: str, seat: int, days: Any) -> RescueOu
     )
 
 
-def offer_seat(runtime: Any, game_id: str, seat: int, claim: Claim | None = None) -> RescueOutcome:
-    """Revokes the seat's link and mails a fresh one to the creator (else the others), to
-    pass on to a replacement player. ``claim`` runs first in the event's transaction."""
-    target = _seat(runtime, game_id, seat)
-    token = new_token()
+# Links that do not open a seat (yet, or any more) ------------------------------------
 
-    def change(session: Session, game: Game) -> None:
-        row = _locked_seat(session, game_id, seat)
-        row.token_hash = hash_token(token)
-        row.email = ""
-        session.add(row)
-        outbox.store_link(session, runtime, game_id, seat, token)
-        outbox.stop_turn(_clock(session, game_id, seat))
-        seats = session.exec(select(Seat).where(Seat.game_id == game_id)).all()
-        receivers = [s for s in seats if s.seat == game.creator_seat and s.seat != seat]
-        receivers = receivers or [s for s in seats if s.seat != seat]
-        for other in receivers:
-            outbox.mail_seat(
-                session,
-                runtime,
-                game,
-                other,
-                "notice",
-                f"seat_offered:{game_id}:{seat}:{other.seat}:{game.head_seq + 1}",
-                headline=HEADLINES["seat_offered"],
-                lines=[
-                    f"{target.name}'s seat is open for a new player. Pass this link on to "
-                    "the player who takes it over (whoever opens it plays that seat):",
-                    outbox_link(runtime, token),
-                ],
+
+def offer_for_token(runtime: Any, token: Any) -> SeatOffer | None:
+    """The pending invitation a link token belongs to, if any."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 100:
+        return None
+    with runtime.service.session() as session:
+        return session.exec(
+            select(SeatOffer).where(SeatOffer.token_hash == hash_token(token))
+        ).first()
+
+
+def retired_for_token(runtime: Any, token: Any) -> RetiredLink | None:
+    if not isinstance(token, str) or not 20 <= len(token) <= 100:
+        return None
+    with runtime.service.session() as session:
+        return session.get(RetiredLink, hash_token(token))
+
+
+def holder_seat(runtime: Any, token: str) -> Seat:
+    """The seat a link opens; an invitation not yet accepted is refused with
+    :class:`NotTaken`, a replaced player's link with :class:`Gone` (its sentence)."""
+    try:
+        return runtime.service.seat_for_token(token)
+    except NotFound:
+        if offer_for_token(runtime, token) is not None:
+            raise NotTaken(
+                "This seat is not yours until you take it: open the link and accept the "
+                "seat first. Nothing was done."
+            ) from None
+        retired = retired_for_token(runtime, token)
+        if retired is not None:
+            raise Gone(retired.message) from None
+        raise
+
+
+def open_seats(runtime: Any, game_id: str) -> list[Seat]:
+    """The seats of a game that anyone outside it may ask for."""
+    with runtime.service.session() as session:
+        numbers = {
+            offer.seat
+            for offer in session.exec(
+                select(SeatOffer).where(SeatOffer.game_id == game_id, SeatOffer.open == True)  # noqa: E712
             )
+        }
+        return [
+            row
+            for row in session.exec(select(Seat).where(Seat.game_id == game_id))
+            if row.seat in numbers
+        ]
 
-    outcome = _append(
-        runtime,
-        game_id,
-        "seat_offered",
-        target,
-        Permission("deadline"),
-        change,
-        claim=claim,
-        notify_target=False,
-        notify_others=False,
-    )
-    outcome.token = token
-    return outcome
+
+def game_url(runtime: Any, game_id: str) -> str:
+    return f"{render.base_url(runtime.config)}/games/{game_id}"
 
 
 def outbox_link(runtime: Any, token: str) -> str:
-    from pbem.mail.render import play_url
-
-    return play_url(runtime.config, token)
+    return render.play_url(runtime.config, token)
 
 
 # Helpers -----------------------------------------------------------------------------
+
+
+def _open(session: Session, runtime: Any, game: Game, row: Seat, *, open_to_all: bool) -> SeatOffer:
+    """The seat loses its player: no address, no link, no clock; it waits for a newcomer."""
+    offer = session.get(SeatOffer, (game.id, row.seat)) or SeatOffer(
+        game_id=game.id, seat=row.seat, created_at=utc(runtime.clock())
+    )
+    if offer.token_hash:
+        session.add(
+            RetiredLink(
+                token_hash=offer.token_hash,
+                game_id=game.id,
+                seat=row.seat,
+                message="This invitation was withdrawn; the seat went another way.",
+                created_at=utc(runtime.clock()),
+            )
+        )
+        offer.token_hash = None
+    offer.open = open_to_all
+    offer.former_email = row.email or offer.former_email
+    offer.name, offer.email = "", ""
+    session.add(offer)
+    session.flush()
+    row.email = ""
+    row.token_hash = None
+    session.add(row)
+    outbox.stop_turn(_clock(session, game.id, row.seat))
+    seat_rules.clear_votes(session, game.id, row.seat)
+    return offer
+
+
+def _retire(session: Session, runtime: Any, game: Game, row: Seat, message: str) -> None:
+    """Remembers the seat's current link as retired, with what its holder should read."""
+    if row.token_hash and session.get(RetiredLink, row.token_hash) is None:
+        session.add(
+            RetiredLink(
+                token_hash=row.token_hash,
+                game_id=game.id,
+                seat=row.seat,
+                message=message[:1000],
+                created_at=utc(runtime.clock()),
+            )
+        )
+
+
+def _tell(
+    session: Session,
+    runtime: Any,
+    game: Game,
+    row: Seat,
+    key: str,
+    headline: str,
+    lines: list[str],
+) -> None:
+    """A notice to the seat's (departing) player at their address, without any link."""
+    outbox.enqueue(
+        session,
+        runtime,
+        "notice",
+        key=key,
+        recipient=row.email,
+        context={
+            "title": game.title,
+            "game_id": game.id,
+            "name": row.name,
+            "seat": row.seat,
+            "headline": headline,
+            "lines": lines,
+            "link": "",
+            "settings": "",
+        },
+        game_id=game.id,
+    )
+
+
+def _invite(
+    session: Session, runtime: Any, game: Game, row: Seat, name: str, email: str, token: str
+) -> None:
+    """The invitation to take ``row``, to the newcomer's address only."""
+    outbox.enqueue(
+        session,
+        runtime,
+        "notice",
+        key=f"seat_invite:{game.id}:{row.seat}:{hash_token(token)[:24]}",
+        recipient=email,
+        context={
+            "title": game.title,
+            "game_id": game.id,
+            "name": name,
+            "seat": row.seat,
+            "headline": "A seat is offered to you",
+            "lines": [
+                f"You are invited to take over {row.name}'s seat in {game.title}.",
+                "Open the link and accept the seat to play it; nothing happens until you "
+                "do. Keep the link to yourself: once you accept, it is your seat.",
+            ],
+            "link": outbox_link(runtime, token),
+            "settings": "",
+        },
+        game_id=game.id,
+    )
+
+
+def _not_a_player(runtime: Any, game_id: str, email: str) -> None:
+    """A seat's link never goes to another player of the same game."""
+    for row in runtime.service.seats(game_id):
+        if row.email and row.email.lower() == email.lower():
+            raise NotAllowed(
+                "That address belongs to a player of this game, and a seat's link never "
+                "goes to another player of the same game."
+            )
 
 
 def _give_link(
@@ -346,14 +696,14 @@ def _give_link(
     )
 
 
-def _seat(runtime: Any, game_id: str, seat: int) -> Seat:
+def _seat(runtime: Any, game_id: str, seat: Any) -> Seat:
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise BadInput("Name the seat by its number.")
     with runtime.service.session() as session:
         game = runtime.service.store.game(session, game_id)
         if game.status != "active":
             raise Rejected("This game is over; its seats cannot change any more.")
-        row = session.get(Seat, (game_id, seat))
+        row = session.get(Seat, (game_id, seat)) if 0 <= seat < game.seat_count else None
         if row is None:
             raise NotFound("There is no such seat in this game.")
         return row
@@ -375,50 +725,25 @@ def _clock(session: Session, game_id: str, seat: int) -> SeatClock:
 
 
 def _permit(
-    runtime: Any, game_id: str, action: str, by: int | None, target: int
+    runtime: Any,
+    game_id: str,
+    action: str,
+    seat: int,
+    by: int | None,
+    *,
+    deadline: bool = False,
+    detail: str = "",
 ) -> Permission | RescueOutcome:
-    """Whether ``by`` may do ``action`` now (the operator, the creator, or a majority of
-    the other seats): a :class:`Permission`, or the outcome of the vote ``by`` cast."""
-    game = runtime.service.game(game_id)
-    if by is None:
-        return Permission("operator")
-    if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by < game.seat_count:
-        raise BadInput("Only a player of this game can ask for that.")
-    if by == game.creator_seat:
-        return Permission("creator")
-    if by == target:
-        raise Rejected("The other players decide about your seat; ask them or the creator.")
-    needed = (game.seat_count - 1) // 2 + 1
+    """:func:`pbem.seat_rules.permit` for ``seat``: a permission, or a counted vote."""
     with runtime.service.session() as session:
-        if session.get(RescueVote, (game_id, action, by)) is None:
-            session.add(
-                RescueVote(
-                    game_id=game_id, action=action, voter=by, created_at=utc(runtime.clock())
-                )
-            )
-            session.commit()
-        voters = sorted(
-            session.exec(
-                select(RescueVote.voter).where(
-                    RescueVote.game_id == game_id, RescueVote.action == action
-                )
-            )
+        game = runtime.service.store.game(session, game_id)
+        target = _locked_seat(session, game_id, seat)
+        result = seat_rules.permit(
+            runtime, session, game, action, target, by, deadline=deadline, detail=detail
         )
-    voters = [voter for voter in voters if voter != target]
-    if len(voters) >= needed:
-        return Permission("vote", voters)
-    return RescueOutcome(
-        False,
-        f"Your vote is counted: {len(voters)} of the {needed} needed.",
-        votes=len(voters),
-        needed=needed,
-    )
-
-
-def _clear_votes(session: Session, game_id: str, action: str) -> None:
-    session.exec(
-        delete(RescueVote).where(RescueVote.game_id == game_id, RescueVote.action == action)
-    )
+    if isinstance(result, VoteCounted):
+        return RescueOutcome(False, result.message, votes=result.votes, needed=result.needed)
+    return result
 
 
 def _append(
@@ -431,6 +756,8 @@ def _append(
     claim: Claim | None = None,
     notify_target: bool = True,
     notify_others: bool = True,
+    target_lines: list[str] | None = None,
+    other_lines: list[str] | None = None,
     **fields: Any,
 ) -> RescueOutcome:
     """Appends the event; its change, and the notices to the players, in one transaction."""
@@ -445,9 +772,8 @@ def _append(
         change(session, game)
         seq = game.head_seq + 1
         for other in session.exec(select(Seat).where(Seat.game_id == game_id)):
-            if other.seat == target.seat and not notify_target:
-                continue
-            if other.seat != target.seat and not notify_others:
+            mine = other.seat == target.seat
+            if (mine and not notify_target) or (not mine and not notify_others):
                 continue
             outbox.mail_seat(
                 session,
@@ -457,7 +783,7 @@ def _append(
                 "notice",
                 f"{kind}:{game_id}:{seq}:{other.seat}",
                 headline=HEADLINES[kind],
-                lines=[line],
+                lines=[line, *((target_lines if mine else other_lines) or [])],
             )
 
     outcome = runtime.service.append_admin(

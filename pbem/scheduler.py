@@ -220,8 +220,9 @@ def _deadline_mails(
     outcomes = {
         "wait": "The game waits for {name}; reminders go on.",
         "bot_turn": "A bot plays this turn for {name}; the seat stays theirs.",
-        "bot_seat": "A bot takes over {name}'s seat until {name} reclaims it from the link.",
-        "replace": "{name}'s seat is offered to a new player; the old link no longer works.",
+        "bot_seat": "A bot takes over {whose} seat until {name} reclaims it from the link.",
+        "replace": "{whose} seat is open for a new player on the game's page; the old link "
+        "no longer works.",
     }
     for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
         key = f"deadline:{game.id}:{late.seat}:{turn}:{seat.seat}"
@@ -236,8 +237,17 @@ def _deadline_mails(
             "deadline",
             key,
             late="your turn" if mine else f"{late.name}'s turn",
-            outcome=outcomes[policy].format(name="you" if mine else late.name),
+            outcome=_sentence(
+                outcomes[policy].format(
+                    name="you" if mine else late.name,
+                    whose="your" if mine else f"{late.name}'s",
+                )
+            ),
         )
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _bot_turn(runtime: Any, clock: SeatClock) -> None:

@@ -1,5 +1,6 @@
 """Mail's tables: the outbox, each seat's clock (reminders and deadline), sealed links,
-rescue votes and the worker's heartbeat.
+rescue votes, seat offers, retired links, counted seat requests and the worker's
+heartbeat.
 
 All times are aware datetimes in UTC, as the database layer wants them (:func:`utc`).
 """
@@ -94,6 +95,51 @@ class RescueVote(SQLModel, table=True):
     game_id: str = Field(primary_key=True, max_length=32)
     action: str = Field(primary_key=True, max_length=400)
     voter: int = Field(primary_key=True)
+    created_at: datetime
+
+
+class SeatOffer(SQLModel, table=True):
+    """A seat waiting for a new player: ``open`` (listed on the game's public page, where
+    anyone outside the game may ask for it) or named (a vote or the operator chose the
+    newcomer). ``token_hash`` is the pending invitation link, mailed to ``email`` only;
+    it opens the "take this seat" form and nothing else until it is accepted."""
+
+    __tablename__ = "seat_offers"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    open: bool = True
+    name: str = Field(default="", max_length=200)
+    email: str = Field(default="", max_length=320)
+    token_hash: str | None = Field(default=None, max_length=64, unique=True)
+    former_email: str = Field(default="", max_length=320)
+    created_at: datetime
+
+
+class RetiredLink(SQLModel, table=True):
+    """The hash of a link whose player was replaced or left, with what happened: the old
+    link shows that sentence instead of the seat."""
+
+    __tablename__ = "retired_links"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    game_id: str = Field(max_length=32, index=True)
+    seat: int
+    message: str = Field(max_length=1000)
+    created_at: datetime
+
+
+class SeatRequest(SQLModel, table=True):
+    """One request about a seat (a vote, a vacation, a request for an open seat), kept
+    to count them per seat and day whichever web worker took them."""
+
+    __tablename__ = "seat_requests"
+    __table_args__ = (Index("ix_seat_requests_seat", "game_id", "seat", "kind", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=32)
+    seat: int
+    kind: str = Field(max_length=32)
     created_at: datetime
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 
+from pbem import rescue
 from pbem.errors import Rejected
 from pbem.web.present import board_template, players, runtime
 from pbem.web.timeline import (
@@ -37,7 +38,18 @@ def spectate(game_id: str):
         board=board_template(game.engine),
         lines=recent_lines(tail, None, 0),
         scores=final_scores(game, engine, None),
+        open_seats=rescue.open_seats(runtime(), game_id) if game.status == "active" else [],
     )
+
+
+@bp.post("/seats/<int:seat>/take")
+def take_open_seat(game_id: str, seat: int):
+    """Someone asks for an open seat; its link goes to the address they gave, only."""
+    outcome = rescue.request_open_seat(
+        runtime(), game_id, seat, request.form.get("name", ""), request.form.get("email", "")
+    )
+    flash(outcome.message)
+    return redirect(url_for("games.spectate", game_id=game_id), code=303)
 
 
 def render_history(game_id: str, viewer: int | None, token: str | None = None) -> str:

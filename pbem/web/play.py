@@ -12,7 +12,8 @@ from collections import OrderedDict
 
 from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
 
-from pbem.errors import BadInput, Conflict, PbemError, Rejected
+from pbem import rescue
+from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
 from pbem.models import Seat
 from pbem.takeback import take_back, target_in
 from pbem.web import csrf
@@ -79,8 +80,12 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
 @bp.get("")
 def page(token: str):
     """The turn page; rendered once per game state, seat and choice, then served from
-    the cache while the game's head stays the same."""
-    seat, head_hash = seat_and_head(token)
+    the cache while the game's head stays the same. An invitation link not yet accepted
+    shows only the "take this seat" form; a replaced player's link says what happened."""
+    try:
+        seat, head_hash = seat_and_head(token)
+    except NotFound:
+        return not_a_seat(token)
     created = bool(request.args.get("created"))
     key = (token, head_hash, request.args.get("pick", ""), created)
     html = PAGES.get(key)
@@ -93,6 +98,29 @@ def page(token: str):
         while len(PAGES) > PAGE_CACHE_SIZE:
             PAGES.popitem(last=False)
     return csrf.fill(html)
+
+
+def not_a_seat(token: str):
+    """The page of a link that opens no seat: an invitation (the take form, nothing of
+    the seat), a retired link (what happened, 410), or not found."""
+    found = rescue.offer_for_token(runtime(), token)
+    if found is not None:
+        game = runtime().service.game(found.game_id)
+        seats = runtime().service.seats(found.game_id)
+        before = next((row.name for row in seats if row.seat == found.seat), "")
+        return render_template("take_seat.html", game=game, offer=found, former=before, token=token)
+    retired = rescue.retired_for_token(runtime(), token)
+    if retired is not None:
+        game = runtime().service.game(retired.game_id)
+        return render_template("retired_link.html", game=game, message=retired.message), 410
+    raise NotFound("This link is not valid (it may have been replaced).")
+
+
+@bp.post("/take")
+def take(token: str):
+    """Accepts the seat an invitation link offers; the same link opens it from now on."""
+    rescue.take_seat(runtime(), token, request.form.get("name", ""))
+    return redirect(url_for("play.page", token=token), code=303)
 
 
 def form_seq() -> int:
@@ -143,7 +171,7 @@ def refused(seat: Seat, error: PbemError):
 @bp.post("/move")
 def move(token: str):
     service = runtime().service
-    seat = service.seat_for_token(token)
+    seat = rescue.holder_seat(runtime(), token)
     seq = form_seq()
     chosen = form_move(request.form)
     try:
@@ -156,7 +184,7 @@ def move(token: str):
 @bp.post("/take-back")
 def take_back_move(token: str):
     service = runtime().service
-    seat = service.seat_for_token(token)
+    seat = rescue.holder_seat(runtime(), token)
     try:
         take_back(service, seat.game_id, seat.seat, form_seq())
     except (Conflict, Rejected) as error:
@@ -166,14 +194,14 @@ def take_back_move(token: str):
 
 @bp.get("/history")
 def history(token: str):
-    seat = runtime().service.seat_for_token(token)
+    seat = rescue.holder_seat(runtime(), token)
     return render_history(seat.game_id, seat.seat, token)
 
 
 @bp.get("/export.json")
 def export(token: str):
     service = runtime().service
-    seat = service.seat_for_token(token)
+    seat = rescue.holder_seat(runtime(), token)
     response = jsonify(service.export_game(seat.game_id, seat=seat.seat))
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'

@@ -153,9 +153,9 @@ def test_digest_rescue_notices_and_fresh_links(runtime, mailbox, clock, app):
     assert sweep(runtime).digests == 0
 
     assert start_vacation(runtime, game, 1, 3).done
-    assert hand_to_bot(runtime, game, 2, by=0).done
+    assert hand_to_bot(runtime, game, 2, by=2).done
     assert reclaim(runtime, game, 2, by=2).done
-    replaced = invite_replacement(runtime, game, 1, "Dora", "dora@example.org", by=0)
+    replaced = invite_replacement(runtime, game, 1, "Dora", "dora@example.org")
     dispatch(runtime)
 
     digest = mailbox.to("anna@example.org", "waiting for you")[0]
@@ -165,16 +165,16 @@ def test_digest_rescue_notices_and_fresh_links(runtime, mailbox, clock, app):
     vacation = mailbox.to("cleo@example.org", "vacation")[0]
     assert "Ben is on vacation until" in part(vacation, "plain")
     bot = mailbox.to("anna@example.org", "bot takes over")[0]
-    assert "A bot takes over Cleo's seat (by the game's creator)." in part(bot, "plain")
+    assert "A bot takes over Cleo's seat (at the player's own request)." in part(bot, "plain")
     fresh = mailbox.to("cleo@example.org", "your link")[0]
     fresh_path = links(fresh)[0]
     assert client.get(fresh_path).status_code == 200
     assert client.get(f"/play/{created.tokens[2]}").status_code == 404
-    invite = mailbox.to("dora@example.org", "your link")[0]
+    invite = mailbox.to("dora@example.org", "offered to you")[0]
     assert f"/play/{replaced.token}" in part(invite, "plain")
     assert "take over Ben&#39;s seat" in part(invite, "html")
-    assert client.get(f"/play/{replaced.token}").status_code == 200
-    assert client.get(f"/play/{created.tokens[1]}").status_code == 404
+    assert "Take this seat" in client.get(f"/play/{replaced.token}").text
+    assert client.get(f"/play/{created.tokens[1]}").status_code == 410
     assert client.get(path.replace("/0/", "/1/")).status_code == 404
 
 

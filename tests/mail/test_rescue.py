@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 from pbem.db import init_db, make_engine
 from pbem.errors import BadInput, NotFound, Rejected
 from pbem.mail.models import Mail
-from pbem.rescue import describe_admin, hand_to_bot, invite_replacement, reclaim
+from pbem.rescue import describe_admin, hand_to_bot, invite_replacement, reclaim, take_seat
 from pbem.scheduler import dispatch
 from tests.mail.conftest import make_runtime, new_game, take_turn
 
@@ -36,9 +36,10 @@ def test_an_abandoned_game_is_exported_imported_elsewhere_and_continued(
     for seat, name in enumerate(["Anna", "Ben", "Cleo"]):
         outcome = invite_replacement(elsewhere, game, seat, name, f"{name.lower()}2@example.org")
         assert outcome.done
+        assert take_seat(elsewhere, outcome.token).done
         tokens[seat] = outcome.token
     dispatch(elsewhere)
-    invite = mailbox.to("anna2@example.org", "your link")[0]
+    invite = mailbox.to("anna2@example.org", "offered to you")[0]
     assert tokens[0] in invite.get_body(preferencelist=("plain",)).get_content()
     assert elsewhere.service.seat_for_token(tokens[due]).seat == due
     before = elsewhere.service.head(game).seq
@@ -48,7 +49,13 @@ def test_an_abandoned_game_is_exported_imported_elsewhere_and_continued(
     history = [describe_admin(row) for row in elsewhere.service.events(game)]
     first = runtime.service.seats(game)[0].name
     assert elsewhere.service.seats(game)[0].name == "Anna"
-    assert f"Anna takes over {first}'s seat (by the server's operator)." in history
+    assert first == "Anna"
+    assert (
+        "Anna's seat is offered to Anna (by the server's operator); the old link no longer works."
+        in history
+    )
+    assert "A new player, also called Anna, takes over the seat." in history
+    assert "Anna takes over Anna's seat" not in " ".join(history)
 
 
 def test_bad_rescue_requests_are_refused_and_change_nothing(runtime):

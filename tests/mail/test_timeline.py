@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotFound, Rejected
 from pbem.mail.models import Mail
-from pbem.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation
+from pbem.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation, take_seat
 from pbem.scheduler import sweep
 from tests.mail.conftest import new_game, take_turn
 
@@ -104,7 +104,7 @@ def test_seat_goes_to_a_bot_and_its_player_reclaims_it(runtime, clock, mailbox):
     assert kinds.count("seat_to_bot") == 1 and kinds.count("seat_reclaimed") == 1
 
 
-def test_seat_offered_to_a_replacement_at_the_deadline(runtime, clock):
+def test_seat_opened_to_newcomers_at_the_deadline(runtime, clock):
     game = new_game(runtime, seats=3, policy={"deadline_after_days": 1, "at_deadline": "replace"})
     clock.advance(hours=2)
     take_turn(runtime, game.game_id, rolls=0)  # Anna moves; Ben is due and goes silent
@@ -112,11 +112,13 @@ def test_seat_offered_to_a_replacement_at_the_deadline(runtime, clock):
     assert sweep(runtime).deadlines == 1
     with pytest.raises(NotFound):
         runtime.service.seat_for_token(game.tokens[1])
-    offer = mails(runtime, "notice", "anna@example.org")[-1]
-    assert "Ben's seat is open for a new player" in offer.body_text
-    assert mails(runtime, "notice", "cleo@example.org") == []  # only the creator is asked
-    link = offer.body_text.split("http://pbem.test/play/")[1].split()[0]
-    assert runtime.service.seat_for_token(link).seat == 1
+    page = f"http://pbem.test/games/{game.game_id}"
+    for address in ("anna@example.org", "cleo@example.org"):
+        told = mails(runtime, "notice", address)[-1].body_text
+        assert "Ben's seat is open for a new player (the deadline passed)" in told
+        assert page in told
+    ben = mails(runtime, "notice", "ben@example.org")[-1].body_text
+    assert "deadline of your turn passed" in ben and page in ben
     assert sweep(runtime).deadlines == 0
     assert [e["kind"] for e in runtime.service.events(game.game_id)].count("seat_offered") == 1
 
@@ -140,25 +142,32 @@ def test_vacation_pauses_reminders_and_moves_the_deadline(runtime, clock):
 
 
 def test_replacement_by_majority_vote_revokes_the_old_link(runtime, clock):
-    game = new_game(runtime, seats=4)
-    game_id = game.game_id
+    game = new_game(runtime, seats=4, policy={"deadline_after_days": 1})
+    game_id = game.game_id  # Anna (seat 0) is to move
     with pytest.raises(Rejected):
-        invite_replacement(runtime, game_id, 3, "Eve", "eve@example.org", by=3)
-    first = invite_replacement(runtime, game_id, 3, "Eve", "eve@example.org", by=1)
+        invite_replacement(runtime, game_id, 0, "Eve", "eve@example.org", by=0)
+    with pytest.raises(Rejected, match="present"):
+        invite_replacement(runtime, game_id, 0, "Eve", "eve@example.org", by=1)
+    clock.advance(days=1, minutes=1)
+    first = invite_replacement(runtime, game_id, 0, "Eve", "eve@example.org", by=1)
     assert not first.done and first.votes == 1 and first.needed == 2
-    assert runtime.service.seat_for_token(game.tokens[3]).name == "Dan"
-    second = invite_replacement(runtime, game_id, 3, "Eve", "eve@example.org", by=2)
+    assert runtime.service.seat_for_token(game.tokens[0]).name == "Anna"
+    second = invite_replacement(runtime, game_id, 0, "Eve", "eve@example.org", by=2)
     assert second.done
     with pytest.raises(NotFound):
-        runtime.service.seat_for_token(game.tokens[3])
-    seat = runtime.service.seat_for_token(second.token)
-    assert (seat.seat, seat.name, seat.email) == (3, "Eve", "eve@example.org")
+        runtime.service.seat_for_token(game.tokens[0])
+    with pytest.raises(NotFound):  # an invitation opens no seat until it is taken
+        runtime.service.seat_for_token(second.token)
     event = runtime.service.events(game_id)[-1]
-    assert event["kind"] == "seat_replaced" and event["payload"]["voters"] == [1, 2]
-    assert second.token in mails(runtime, "seat_link", "eve@example.org")[0].body_text
+    assert event["kind"] == "seat_offered" and event["payload"]["voters"] == [1, 2]
+    assert second.token in mails(runtime, "notice", "eve@example.org")[0].body_text
+    assert take_seat(runtime, second.token).done
+    seat = runtime.service.seat_for_token(second.token)
+    assert (seat.seat, seat.name, seat.email) == (0, "Eve", "eve@example.org")
     with pytest.raises(BadInput):
         invite_replacement(runtime, game_id, 2, "", "nobody", by=0)
-    assert hand_to_bot(runtime, game_id, 2, by=1).done is False
+    with pytest.raises(Rejected, match="present"):
+        hand_to_bot(runtime, game_id, 2, by=1)
 
 
 def test_daily_digest_lists_every_waiting_game_once_a_day(runtime, clock):

@@ -1,0 +1,238 @@
+"""Who may act on a seat: one table, checked in one place (:func:`permit`).
+
+A seat is *present* while its player holds it and is not past a deadline. It becomes
+*absent* only by its own clock (its turn's deadline has passed) or by its own player's
+request (handed to a bot, left the game); a seat waiting for a new player is absent too.
+Nobody acts against a present player. Against an absent seat the deadline policy acts,
+or a vote of a majority of the *other human* seats, with at least two voters: in a
+two-player game only the policy and the player themself can move a seat. The game's
+creator has one vote like everybody else. The operator (command line, ``by=None``)
+keeps every power and is recorded as the operator.
+
+README.md's "Who may act on a seat" shows the same table (a test keeps them equal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from pbem.errors import BadInput, NotAllowed, TooMany
+from pbem.mail.models import RescueVote, SeatClock, SeatOffer, SeatRequest, utc
+from pbem.models import Game, Seat
+
+ALWAYS = "yes"
+IF_ABSENT = "only if absent"
+NEVER = "no"
+
+ACTORS = ("player", "deadline", "vote", "operator", "newcomer")
+ACTOR_TITLES = {
+    "player": "the seat's own player (from their link, confirmed)",
+    "deadline": "the deadline policy",
+    "vote": "a vote of the other human seats (majority, at least 2)",
+    "operator": "the operator (command line)",
+    "newcomer": "someone outside the game",
+}
+
+# action: (its description, who may do it: actor -> ALWAYS / IF_ABSENT / NEVER)
+WHO_MAY: dict[str, tuple[str, dict[str, str]]] = {
+    "to_bot": (
+        "hand the seat to a bot",
+        {"player": ALWAYS, "deadline": IF_ABSENT, "vote": IF_ABSENT, "operator": ALWAYS},
+    ),
+    "leave": ("leave the game (the seat becomes open)", {"player": ALWAYS}),
+    "reclaim": ("take a bot seat back", {"player": ALWAYS, "operator": ALWAYS}),
+    "vacation": ("pause the seat's deadlines (whole days)", {"player": ALWAYS}),
+    "open": ("open the seat to newcomers (policy `replace`)", {"deadline": IF_ABSENT}),
+    "replace": (
+        "give the seat to a named newcomer (who must accept)",
+        {"vote": IF_ABSENT, "operator": ALWAYS},
+    ),
+    "take": (
+        "ask for an open seat (the link goes to the given address only)",
+        {"newcomer": ALWAYS},
+    ),
+}
+
+# Requests per seat in any 24 hours (counted in the database, so every worker agrees).
+PER_DAY = {"vacation": 3, "rescue": 10, "take": 3}
+
+
+def may(action: str, actor: str) -> str:
+    """What the table says about ``actor`` doing ``action``."""
+    return WHO_MAY[action][1].get(actor, NEVER)
+
+
+def markdown_table() -> str:
+    """The table as README.md shows it."""
+    head = "| action | " + " | ".join(ACTOR_TITLES[actor] for actor in ACTORS) + " |"
+    rule = "| --- |" + " --- |" * len(ACTORS)
+    rows = [
+        f"| {text} | " + " | ".join(may(action, actor) for actor in ACTORS) + " |"
+        for action, (text, _) in WHO_MAY.items()
+    ]
+    return "\n".join([head, rule, *rows])
+
+
+@dataclass
+class Permission:
+    """Who carried an action: ``player``, ``deadline``, ``vote`` (with its voters),
+    ``operator`` or ``newcomer``."""
+
+    by: str
+    voters: list[int] = field(default_factory=list)
+
+
+@dataclass
+class VoteCounted:
+    """A vote was recorded; not enough yet."""
+
+    votes: int
+    needed: int
+
+    @property
+    def message(self) -> str:
+        return f"Your vote is counted: {self.votes} of the {self.needed} needed."
+
+
+def absence(session: Session, game: Game, seat: Seat, now: datetime) -> str | None:
+    """Why ``seat`` is absent (``open``, ``bot`` or ``late``), or None when its player is
+    present."""
+    if session.get(SeatOffer, (game.id, seat.seat)) is not None or not seat.email:
+        return "open"
+    if seat.is_bot:
+        return "bot"
+    clock = session.get(SeatClock, (game.id, seat.seat))
+    if clock is None or clock.turn_since is None or seat.seat not in (game.to_move or []):
+        return None
+    if clock.deadline_at is not None:
+        return "late" if utc(clock.deadline_at) <= now else None
+    # The sweep clears a passed deadline (or leases it while it acts); a turn that had one
+    # and has none any more is past it.
+    return "late" if float(game.policy.get("deadline_after_days", 0) or 0) > 0 else None
+
+
+def absence_key(session: Session, game: Game, seat: Seat, now: datetime) -> str | None:
+    """Names the current absence, so votes from an earlier one do not count."""
+    why = absence(session, game, seat, now)
+    if why != "late":
+        return why
+    clock = session.get(SeatClock, (game.id, seat.seat))
+    return f"late@{utc(clock.turn_since):%Y%m%d%H%M%S}"
+
+
+def is_holder(session: Session, seat: Seat) -> bool:
+    """Whether a person holds ``seat`` (a human with an address, not waiting for a
+    newcomer)."""
+    return (
+        bool(seat.email)
+        and not seat.is_bot
+        and session.get(SeatOffer, (seat.game_id, seat.seat)) is None
+    )
+
+
+def permit(
+    runtime: Any,
+    session: Session,
+    game: Game,
+    action: str,
+    target: Seat,
+    by: int | None,
+    *,
+    deadline: bool = False,
+    detail: str = "",
+) -> Permission | VoteCounted:
+    """Whether ``by`` may do ``action`` to ``target`` now, by the table: a
+    :class:`Permission`, or the vote ``by`` cast (committed), or :class:`NotAllowed`."""
+    text = WHO_MAY[action][0]
+    now = utc(runtime.clock())
+    if deadline:
+        # The sweep acts only on a deadline it has claimed, so the seat is past it.
+        if may(action, "deadline") == NEVER:
+            raise NotAllowed(f"The deadline policy cannot {text}.")
+        return Permission("deadline")
+    if by is None:
+        if may(action, "operator") == NEVER:
+            raise NotAllowed(f"Only the seat's own player can {text}.")
+        return Permission("operator")
+    if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by < game.seat_count:
+        raise BadInput("Only a player of this game can ask for that.")
+    if by == target.seat:
+        if may(action, "player") == NEVER:
+            raise NotAllowed(
+                "The other players or the deadline decide about that for your seat, "
+                "and only while you are away."
+            )
+        return Permission("player")
+    voter = session.get(Seat, (game.id, by))
+    if voter is None or not is_holder(session, voter):
+        raise NotAllowed("Only a player who holds a seat of this game can vote.")
+    if may(action, "vote") == NEVER:
+        raise NotAllowed(f"Only {target.name} can {text} for their own seat.")
+    why = absence_key(session, game, target, now)
+    if why is None:
+        raise NotAllowed(
+            f"{target.name} is present (their deadline has not passed), and nobody acts "
+            "against a present player."
+        )
+    eligible = [
+        row.seat
+        for row in session.exec(select(Seat).where(Seat.game_id == game.id))
+        if row.seat != target.seat and is_holder(session, row)
+    ]
+    if len(eligible) < 2:
+        raise NotAllowed(
+            f"Fewer than two other players hold seats in this game, so only the deadline "
+            f"policy or {target.name} themself can move this seat."
+        )
+    needed = len(eligible) // 2 + 1
+    key = f"{action}:{target.seat}:{why}:{detail}"[:400]
+    if session.get(RescueVote, (game.id, key, by)) is None:
+        count_request(session, runtime, game.id, by, "rescue")
+        session.add(RescueVote(game_id=game.id, action=key, voter=by, created_at=now))
+        session.commit()
+    voters = sorted(
+        voter
+        for voter in session.exec(
+            select(RescueVote.voter).where(RescueVote.game_id == game.id, RescueVote.action == key)
+        )
+        if voter in eligible
+    )
+    if len(voters) >= needed:
+        return Permission("vote", voters)
+    return VoteCounted(len(voters), needed)
+
+
+def count_request(session: Session, runtime: Any, game_id: str, seat: int, kind: str) -> None:
+    """Counts a request of ``kind`` by ``seat``; :class:`TooMany` past the day's limit
+    (nothing is written then)."""
+    now = utc(runtime.clock())
+    since = now - timedelta(days=1)
+    made = session.exec(
+        select(func.count(col(SeatRequest.id))).where(
+            SeatRequest.game_id == game_id,
+            SeatRequest.seat == seat,
+            SeatRequest.kind == kind,
+            col(SeatRequest.created_at) > since,
+        )
+    ).one()
+    limit = PER_DAY[kind]
+    if made >= limit:
+        what = {
+            "vacation": "vacation requests",
+            "rescue": "requests about seats",
+            "take": "requests for this seat",
+        }[kind]
+        raise TooMany(f"That makes too many {what} in a day (at most {limit}); try again tomorrow.")
+    session.add(SeatRequest(game_id=game_id, seat=seat, kind=kind, created_at=now))
+
+
+def clear_votes(session: Session, game_id: str, seat: int) -> None:
+    """Forgets every vote about ``seat`` (it changed hands, or its player came back)."""
+    for vote in session.exec(select(RescueVote).where(RescueVote.game_id == game_id)):
+        parts = vote.action.split(":")
+        if len(parts) > 1 and parts[1] == str(seat):
+            session.delete(vote)
