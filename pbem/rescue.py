@@ -775,6 +775,9 @@ def _append(
             mine = other.seat == target.seat
             if (mine and not notify_target) or (not mine and not notify_others):
                 continue
+            if mine and other.is_bot:
+                # A seat just handed to a bot: its player is told all the same.
+                other = Seat.model_validate({**other.model_dump(), "is_bot": False})
             outbox.mail_seat(
                 session,
                 runtime,

@@ -30,7 +30,7 @@ NEVER = "no"
 
 ACTORS = ("player", "deadline", "vote", "operator", "newcomer")
 ACTOR_TITLES = {
-    "player": "the seat's own player (from their link, confirmed)",
+    "player": "the seat's own player (from their link)",
     "deadline": "the deadline policy",
     "vote": "a vote of the other human seats (majority, at least 2)",
     "operator": "the operator (command line)",
