@@ -220,7 +220,7 @@ def _deadline_mails(
     outcomes = {
         "wait": "The game waits for {name}; reminders go on.",
         "bot_turn": "A bot plays this turn for {name}; the seat stays theirs.",
-        "bot_seat": "A bot takes over {whose} seat until {name} reclaims it from the link.",
+        "bot_seat": "A bot takes over {whose} seat; {name} can take it back from the link at any time.",
         "replace": "{whose} seat is open for a new player on the game's page; the old link "
         "no longer works.",
     }

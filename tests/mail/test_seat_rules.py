@@ -278,6 +278,22 @@ def test_floods_stop_at_the_daily_limit_with_429(runtime, clock, app):
         assert len(session.exec(select(RescueVote)).all()) == seat_rules.PER_DAY["rescue"]
 
 
+def test_a_player_flipping_their_own_seat_stops_at_the_daily_limit(runtime, app):
+    game = new_game(runtime, seats=3)
+    game_id = game.game_id
+    limit = seat_rules.PER_DAY["rescue"]
+    for number in range(limit):
+        if number % 2 == 0:
+            assert hand_to_bot(runtime, game_id, 2, by=2).done
+        else:
+            assert reclaim(runtime, game_id, 2, by=2).done
+    events, mails = kinds(runtime, game_id), len(mail_rows(runtime))
+    with pytest.raises(TooMany):
+        hand_to_bot(runtime, game_id, 2, by=2)
+    assert kinds(runtime, game_id) == events and len(mail_rows(runtime)) == mails
+    assert not runtime.service.seats(game_id)[2].is_bot
+
+
 def test_requests_for_an_open_seat_stop_at_the_daily_limit(runtime, clock, app):
     game = new_game(runtime, seats=3, policy={"deadline_after_days": 1, "at_deadline": "replace"})
     clock.advance(days=1, minutes=1)
