@@ -192,6 +192,11 @@ def test_the_replace_policy_mails_no_link_and_the_open_seat_link_goes_to_the_tak
     taken = client.post(f"/play/{invite}/take", data={"csrf_token": token, "name": "Eve"})
     assert taken.status_code == 303
     assert opens(runtime, invite) == 1
+    sent = len(mailbox.messages)
+    dispatch(runtime)
+    for message in mailbox.messages[sent:]:
+        if message["To"] != "eve@example.net":
+            assert invite not in part(message, "plain") + part(message, "html")
     assert "Eve takes over Ben&#39;s seat." in client.get(f"/play/{invite}").get_data(as_text=True)
     assert b"Take this seat" not in client.get(f"/games/{game_id}").data
     # The old link says what happened, without the seat.
