@@ -46,7 +46,7 @@ from pbem.mail.models import RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Game, Seat
 from pbem.seat_rules import Permission, VoteCounted, count_request
 from pbem.service import hash_token, new_token
-from pbem.validate import clean_email, clean_name
+from pbem.validate import clean_email, clean_name, is_game_id
 
 HEADLINES = {
     "seat_to_bot": "A bot takes over a seat",
@@ -328,6 +328,8 @@ def request_open_seat(
     """Someone outside the game asks for an open seat: the invitation link goes to the
     address they gave, and only there (never into the answer). A newer request replaces
     an earlier one that was not accepted."""
+    if not is_game_id(game_id):
+        raise NotFound("There is no such game.")
     name, email = clean_name(name), clean_email(email)
     target = _seat(runtime, game_id, seat)
     _not_a_player(runtime, game_id, email)

@@ -354,3 +354,28 @@ def test_the_readme_shows_the_table_of_the_code():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme.split("### Who may act on a seat", 1)[1]
     assert seat_rules.markdown_table() in section.split("\n###", 1)[0]
+
+
+def test_bad_requests_for_an_open_seat_get_a_clear_4xx_and_mail_nobody(runtime, clock, app):
+    game = new_game(runtime, seats=3, policy={"deadline_after_days": 1, "at_deadline": "replace"})
+    clock.advance(days=1, minutes=1)
+    sweep(runtime)
+    client = app.test_client()
+    token = csrf(client, f"/games/{game.game_id}")
+    mails = len(mail_rows(runtime))
+    good = {"csrf_token": token, "name": "Eve", "email": "eve@example.net"}
+    cases = [
+        (f"/games/{game.game_id}/seats/0/take", {**good, "name": "Eve\r\nBcc: x@y.z"}, 400),
+        (f"/games/{game.game_id}/seats/0/take", {**good, "name": "Eve\x00"}, 400),
+        (f"/games/{game.game_id}/seats/0/take", {**good, "name": "E" * 500}, 400),
+        (f"/games/{game.game_id}/seats/0/take", {**good, "email": "a@x.org,b@y.org"}, 400),
+        (f"/games/{game.game_id}/seats/0/take", {**good, "email": "eve\n@example.net"}, 400),
+        (f"/games/{game.game_id}/seats/{2**70}/take", good, 404),
+        (f"/games/{game.game_id}/seats/9/take", good, 404),
+        ("/games/nosuchgame/seats/0/take", good, 404),
+        ("/games/..%2Fetc/seats/0/take", good, 404),
+        (f"/games/{game.game_id}/seats/0/take", {**good, "csrf_token": ""}, 400),
+    ]
+    for path, data, status in cases:
+        assert client.post(path, data=data).status_code == status, (path, data)
+    assert len(mail_rows(runtime)) == mails
