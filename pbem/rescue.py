@@ -201,7 +201,16 @@ def leave_game(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueO
         row.is_bot = True
         session.add(row)
 
-    outcome = _append(runtime, game_id, "seat_left", target, permitted, change, notify_target=False)
+    outcome = _append(
+        runtime,
+        game_id,
+        "seat_left",
+        target,
+        permitted,
+        change,
+        notify_target=False,
+        other_lines=[f"A new player can ask for the seat on the game's page: {page}"],
+    )
     runtime.service.play_bots(game_id)
     return outcome
 
