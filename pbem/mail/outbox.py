@@ -287,9 +287,16 @@ def enqueue(
     seat: int | None = None,
     unsubscribe: str = "",
 ) -> Mail:
-    """Renders a mail and adds it to the outbox in the open transaction."""
+    """Renders a mail and adds it to the outbox in the open transaction.
+
+    Links to a seat or its settings are stored sealed (:func:`render.seal_links`): the
+    outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`)."""
     subject, text, html = render.render(
         kind, {"base_url": render.base_url(runtime.config), **context}
+    )
+    key_text = secret(runtime)
+    text, html, unsubscribe = (
+        render.seal_links(runtime.config, key_text, part) for part in (text, html, unsubscribe)
     )
     host = render.domain(runtime.config["mail"]["sender"])
     now = utc(runtime.clock())
@@ -315,6 +322,16 @@ def enqueue(
     )
     session.add(mail)
     return mail
+
+
+def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:
+    """A stored mail's text, HTML and unsubscribe link with their links opened, as sent.
+
+    :class:`render.UnsealError` when a link was sealed under another server key."""
+    key = secret(runtime)
+    return tuple(  # type: ignore[return-value]
+        render.open_links(key, part) for part in (mail.body_text, mail.body_html, mail.unsubscribe)
+    )
 
 
 def has_mail(session: Session, key: str) -> bool:

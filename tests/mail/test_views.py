@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 
 from pbem.mail.models import Mail
 from pbem.scheduler import sweep
-from tests.mail.conftest import new_game
+from tests.mail.conftest import as_sent, new_game
 
 
 def csrf(client, path: str) -> str:
@@ -95,4 +95,6 @@ def test_whoever_opens_an_offered_seat_can_take_it(runtime, app, clock):
 def mails_to(runtime, address: str, kind: str) -> list[str]:
     with Session(runtime.db) as session:
         query = select(Mail).where(Mail.recipient == address, Mail.kind == kind)
-        return [mail.body_text for mail in session.exec(query.order_by(Mail.id))]
+        return [
+            mail.body_text for mail in as_sent(runtime, list(session.exec(query.order_by(Mail.id))))
+        ]
