@@ -221,14 +221,16 @@ def cmd_verify(args) -> int:
 
 
 def cmd_migrate(args) -> int:
-    from pbem.config import load_config
+    from pbem.config import load_config, make_var, secret_key
     from pbem.db import make_engine
     from pbem.mail import outbox  # noqa: F401 - its tables belong to the schema
     from pbem.migrations import migrate
 
-    url = args.database or load_config()["database"]["url"]
+    config = load_config()
+    make_var(config)
+    url = args.database or config["database"]["url"]
     db = make_engine(url)
-    before, after = migrate(db)
+    before, after = migrate(db, secret_key=secret_key(config))
     if before is None:
         print(f"Created the schema (version {after}).")
     elif before == after:
