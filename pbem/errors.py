@@ -39,3 +39,9 @@ class BadInput(PbemError):
     """Input that is not well formed (malformed JSON, a broken import file)."""
 
     status = 400
+
+
+class TooMany(PbemError):
+    """Too many requests of a kind (games created, invitations to one address)."""
+
+    status = 429
