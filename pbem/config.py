@@ -94,8 +94,16 @@ def secret_key(config: Mapping[str, Mapping[str, Any]]) -> str:
     if path.exists():
         return path.read_text().strip()
     make_var(config)
-    key = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    # Written aside and linked into place: web workers starting together on a first run
+    # all end up with the one key that landed first, never with a half-written file.
+    draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as handle:
-        handle.write(key + "\n")
-    return key
+        handle.write(secrets.token_hex(32) + "\n")
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    return path.read_text().strip()
