@@ -303,11 +303,11 @@ def _failed(
     owner: str,
     now: datetime,
     error: str,
-    final: bool = False,
 ) -> bool:
-    """Records a failed attempt; returns whether the row gave up for good."""
+    """Records a temporary failure: retried later with backoff, or given up for good
+    after ``mail.max_attempts`` (returned)."""
     attempts = mail.attempts + 1
-    final = final or attempts >= int(runtime.config["mail"].get("max_attempts", 12))
+    final = attempts >= int(runtime.config["mail"].get("max_attempts", 12))
     config = runtime.config["mail"]
     base = float(config.get("retry_base_seconds", RETRY_BASE_SECONDS))
     delay = min(

@@ -185,3 +185,14 @@ def test_retention_is_configurable(db, tmp_path, clock, smtp):
     assert purge(runtime, clock.now) == 0
     clock.advance(days=1, minutes=1)
     assert purge(runtime, clock.now) == 2
+
+
+def test_a_server_down_for_good_is_given_up_after_the_last_attempt(runtime, tmp_path, clock):
+    new_game(runtime, seats=1)
+    down = make_runtime(runtime.db, tmp_path, clock, free_port(), mail={"max_attempts": 2})
+    assert dispatch(down).retried == 1
+    clock.advance(seconds=31)
+    assert dispatch(down).failed == 1
+    (row,) = rows(runtime)
+    assert row.status == "failed" and row.last_error.startswith("gave up: cannot reach")
+    assert 'pbem_mails_failed{reason="gave_up"} 1' in metrics(runtime)
