@@ -109,3 +109,20 @@ def test_a_released_postgres_database_upgrades_in_place(fixture, postgres_schema
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
         admin.dispose()
+
+
+@pytest.mark.parametrize("fixture", SQLITE_FIXTURES, ids=lambda path: path.stem)
+def test_seat_links_sealed_before_aes_gcm_still_open(fixture, tmp_path):
+    from pbem.mail.render import unseal
+    from pbem.service import hash_token
+
+    path = tmp_path / fixture.name
+    shutil.copy(fixture, path)
+    db = make_engine(f"sqlite:///{path}")
+    with db.connect() as connection:
+        links = connection.exec_driver_sql("SELECT sealed, token_hash FROM seat_links").all()
+    db.dispose()
+    assert links
+    for sealed, token_hash in links:
+        assert hash_token(unseal("fixture", sealed)) == token_hash
+        assert unseal("another-key", sealed) is None
