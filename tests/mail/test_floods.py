@@ -136,3 +136,21 @@ def test_a_refused_form_keeps_what_was_typed(runtime):
     assert "Seat 2: Give exactly one email address" in answer.text
     for typed in ("Tuesday game", "eve@example.org", "Bob", "bob@example.org, carl@example.org"):
         assert f'value="{typed}"' in answer.text
+
+
+def test_a_refusal_under_the_api_is_json(runtime):
+    app = create_app({"TESTING": True}, runtime=runtime)
+    limiter = app.extensions["pbem_limiter"]
+
+    def ping():
+        return {"ok": True}
+
+    app.add_url_rule("/api/ping", view_func=limiter.limit("1 per hour")(ping))
+    client = app.test_client()
+    assert client.get("/api/ping").status_code == 200
+    answer = client.get("/api/ping")
+    assert answer.status_code == 429 and answer.is_json
+    assert answer.json == {
+        "error": "Too many requests from your address (at most 1 per 1 hour). "
+        "Please wait a while and try again."
+    }
