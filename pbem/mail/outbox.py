@@ -324,9 +324,9 @@ def enqueue(
     subject, text, html = render.render(
         kind, {"base_url": render.base_url(runtime.config), **context}
     )
-    key_text = secret(runtime)
+    server_key = secret(runtime)
     text, html, unsubscribe = (
-        render.seal_links(runtime.config, key_text, part) for part in (text, html, unsubscribe)
+        render.seal_links(runtime.config, server_key, part) for part in (text, html, unsubscribe)
     )
     host = render.domain(runtime.config["mail"]["sender"])
     now = utc(runtime.clock())

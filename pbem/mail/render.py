@@ -132,14 +132,12 @@ def unseal(secret_key: str, sealed: str) -> str | None:
 
 # Links inside stored mail ----------------------------------------------------------
 
+SECRET_SEGMENT = re.compile(r"(?<=/)[A-Za-z0-9_-]{20,}")
 SEALED_LINK = re.compile(r"\{sealed:(g1\.[A-Za-z0-9_-]+)\}")
 
 
 class UnsealError(ValueError):
     """A sealed link in a stored mail that this server's key does not open."""
-
-
-SECRET_SEGMENT = re.compile(r"(?<=/)[A-Za-z0-9_-]{20,}")
 
 
 def seal_links(config: dict, secret_key: str, text: str) -> str:
