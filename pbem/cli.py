@@ -100,19 +100,35 @@ def cmd_worker(args) -> int:
     return 0
 
 
-def cmd_new(args) -> int:
+def seats_from_args(specs: Sequence[str]) -> list:
+    """``--seat`` values as seats: ``NAME:EMAIL`` (one address) or ``bot``."""
+    from pbem.errors import BadInput
     from pbem.service import SeatSpec
+    from pbem.validate import clean_email, clean_name
 
+    seats = []
+    for index, spec in enumerate(specs):
+        if spec.strip().lower() == "bot":
+            seats.append(SeatSpec(f"Bot {index + 1}", is_bot=True))
+            continue
+        name, colon, email = spec.rpartition(":")
+        try:
+            if not colon:
+                raise BadInput("give it as NAME:EMAIL, or the word bot.")
+            seats.append(SeatSpec(clean_name(name), clean_email(email)))
+        except BadInput as error:
+            raise BadInput(f"Seat {index + 1} ({spec!r}): {error.message}") from None
+    return seats
+
+
+def cmd_new(args) -> int:
+    from pbem.validate import clean_title
+
+    seats = seats_from_args(args.seat)
+    title = clean_title(args.title or "")
     runtime = _runtime(args)
     options = json.loads(args.options) if args.options else {}
-    seats = []
-    for spec in args.seat:
-        if spec.lower() == "bot":
-            seats.append(SeatSpec(f"Bot {len(seats) + 1}", is_bot=True))
-        else:
-            name, _, email = spec.partition(":")
-            seats.append(SeatSpec(name, email))
-    created = runtime.service.create_game(args.game, seats, options, title=args.title or "")
+    created = runtime.service.create_game(args.game, seats, options, title=title)
     print(f"Game {created.game_id} created (seed commitment {created.commitment}).")
     for index, (spec, token) in enumerate(zip(seats, created.tokens, strict=True)):
         where = link_for(runtime, token) if token else "(bot)"
@@ -221,14 +237,16 @@ def cmd_verify(args) -> int:
 
 
 def cmd_migrate(args) -> int:
-    from pbem.config import load_config
+    from pbem.config import load_config, make_var, secret_key
     from pbem.db import make_engine
     from pbem.mail import outbox  # noqa: F401 - its tables belong to the schema
     from pbem.migrations import migrate
 
-    url = args.database or load_config()["database"]["url"]
+    config = load_config()
+    make_var(config)
+    url = args.database or config["database"]["url"]
     db = make_engine(url)
-    before, after = migrate(db)
+    before, after = migrate(db, secret_key=secret_key(config))
     if before is None:
         print(f"Created the schema (version {after}).")
     elif before == after:

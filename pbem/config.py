@@ -74,6 +74,17 @@ def load_config(
     return config
 
 
+def make_var(config: Mapping[str, Mapping[str, Any]]) -> Path:
+    """The ``var/`` folder, created readable by the server's user only (0700), and the
+    process's umask set so every file the server writes there is 0600."""
+    var = Path(config["paths"]["var"])
+    os.umask(0o077)
+    var.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if var.stat().st_uid == os.geteuid() and var.stat().st_mode & 0o077:
+        var.chmod(0o700)  # made by an earlier version, open to other users
+    return var
+
+
 def secret_key(config: Mapping[str, Mapping[str, Any]]) -> str:
     """The configured secret key, or one generated once into ``var/secret_key``."""
     configured = config["security"].get("secret_key")
@@ -82,9 +93,17 @@ def secret_key(config: Mapping[str, Mapping[str, Any]]) -> str:
     path = Path(config["paths"]["var"]) / "secret_key"
     if path.exists():
         return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    make_var(config)
+    # Written aside and linked into place: web workers starting together on a first run
+    # all end up with the one key that landed first, never with a half-written file.
+    draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as handle:
-        handle.write(key + "\n")
-    return key
+        handle.write(secrets.token_hex(32) + "\n")
+    try:
+        os.link(draft, path)
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    return path.read_text().strip()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from sqlalchemy import event
@@ -14,7 +15,8 @@ def make_engine(url: str, **kwargs) -> SqlEngine:
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _private(Path(path))
         connect_args = {"check_same_thread": False, "timeout": 30, **kwargs.pop("connect_args", {})}
         kwargs.pop("pool_size", None)
         engine = create_engine(url, connect_args=connect_args, **kwargs)
@@ -41,8 +43,21 @@ def make_engine(url: str, **kwargs) -> SqlEngine:
     return create_engine(url, **kwargs)
 
 
-def init_db(engine: SqlEngine) -> None:
-    """Creates the schema, or upgrades an older one in place (see :mod:`pbem.migrations`)."""
+def _private(path: Path) -> None:
+    """The database file and its -wal and -shm companions readable by their owner only
+    (files made by an earlier version were world-readable; new ones follow the umask
+    :func:`pbem.config.make_var` sets, and SQLite gives its companions the file's mode)."""
+    for item in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if item.stat().st_mode & 0o077 and item.stat().st_uid == os.geteuid():
+                item.chmod(0o600)
+        except FileNotFoundError:
+            continue
+
+
+def init_db(engine: SqlEngine, secret_key: str | None = None) -> None:
+    """Creates the schema, or upgrades an older one in place (see :mod:`pbem.migrations`);
+    with the server's key, also seals seeds stored plain by an earlier version."""
     from pbem.migrations import migrate
 
-    migrate(engine)
+    migrate(engine, secret_key=secret_key)

@@ -60,6 +60,7 @@ class Gone(PbemError):
 
 
 class TooMany(PbemError):
-    """Too many requests of one kind for one seat (or address) in a day."""
+    """Too many requests of a kind (games created, invitations to one address, a seat's
+    requests in a day)."""
 
     status = 429

@@ -5,14 +5,16 @@ database from version ``n - 1`` to ``n`` inside one transaction, with plain SQL 
 runs on SQLite and PostgreSQL alike. Events are never rewritten by a migration: they
 are the truth, everything else can be rebuilt from them.
 
-Version 1 is the first released schema.
+Version 1 is the first released schema. Its databases hold the seeds of running games
+in the clear; :func:`migrate` seals them when given the server's key (``pbem migrate``
+and every server start do), without a version change: the readers take both forms.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlmodel import SQLModel
@@ -54,8 +56,11 @@ def require_current(db: SqlEngine) -> None:
         )
 
 
-def migrate(db: SqlEngine) -> tuple[int | None, int]:
-    """Creates or upgrades the schema; returns (version before, version after)."""
+def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[int | None, int]:
+    """Creates or upgrades the schema; returns (version before, version after).
+
+    With the server's ``secret_key`` it also seals the seeds that databases of schema 1
+    hold in the clear (:func:`seal_plain_seeds`); the readers accept both forms."""
     before = current_version(db)
     if before is not None and before > SCHEMA_VERSION:
         raise SchemaTooNew(
@@ -70,7 +75,29 @@ def migrate(db: SqlEngine) -> tuple[int | None, int]:
     SQLModel.metadata.create_all(db)
     with db.begin() as connection:
         _set_version(connection, SCHEMA_VERSION)
+    if secret_key:
+        seal_plain_seeds(db, secret_key)
     return before, SCHEMA_VERSION
+
+
+def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:
+    """Seals every seed still stored as plain hex (written before seeds were sealed)
+    under the server's key, in one transaction; returns how many. Running it again
+    changes nothing."""
+    from pbem.seal import PREFIX
+    from pbem.service import seal_seed
+
+    with db.begin() as connection:
+        rows = connection.execute(
+            text("SELECT game_id, seed FROM game_secrets WHERE seed NOT LIKE :sealed"),
+            {"sealed": PREFIX + "%"},
+        ).all()
+        for game_id, seed in rows:
+            connection.execute(
+                text("UPDATE game_secrets SET seed = :sealed WHERE game_id = :game_id"),
+                {"sealed": seal_seed(secret_key, game_id, bytes.fromhex(seed)), "game_id": game_id},
+            )
+    return len(rows)
 
 
 def _set_version(connection: Connection, version: int) -> None:

@@ -12,8 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
+from pbem.mail.dispatch import FAILURE_REASONS
 from pbem.mail.models import Heartbeat, Mail, utc
 from pbem.models import Event, Game
 
@@ -61,6 +62,23 @@ def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
     return healthy, report
 
 
+def failed_by_reason(session: Session) -> dict[str, int]:
+    """Failed mails by why they failed (the prefix the dispatcher gives ``last_error``):
+    ``unbuildable``, ``refused`` (a 5xx answer), ``gave_up`` (retries ran out), ``other``."""
+    counts: dict[str, int] = {}
+    for reason in FAILURE_REASONS:
+        counts[reason.replace(" ", "_")] = session.exec(
+            select(func.count())
+            .select_from(Mail)
+            .where(Mail.status == "failed", col(Mail.last_error).startswith(f"{reason}:"))
+        ).one()
+    total = session.exec(
+        select(func.count()).select_from(Mail).where(Mail.status == "failed")
+    ).one()
+    counts["other"] = total - sum(counts.values())
+    return counts
+
+
 @bp.get("/healthz")
 def healthz():
     healthy, report = health(_runtime())
@@ -76,6 +94,7 @@ def metrics():
         events = session.exec(select(func.count()).select_from(Event)).one()
         games = session.exec(select(Game.status, func.count()).group_by(Game.status)).all()
         mails = session.exec(select(Mail.status, func.count()).group_by(Mail.status)).all()
+        failed = failed_by_reason(session)
         beats = session.exec(select(Heartbeat)).all()
     lines.append("# TYPE pbem_events_appended_total counter")
     lines.append(f"pbem_events_appended_total {events}")
@@ -86,6 +105,9 @@ def metrics():
     counts = dict(mails)
     for status in ("pending", "sending", "sent", "failed"):
         lines.append(f'pbem_mails{{status="{status}"}} {counts.get(status, 0)}')
+    lines.append("# TYPE pbem_mails_failed gauge")
+    for reason, count in failed.items():
+        lines.append(f'pbem_mails_failed{{reason="{reason}"}} {count}')
     lines.append("# TYPE pbem_worker_heartbeat_age_seconds gauge")
     lines.append("# TYPE pbem_sweep_duration_seconds gauge")
     now = utc(runtime.clock())

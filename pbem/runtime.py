@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine as SqlEngine
 
-from pbem.config import load_config, secret_key
+from pbem.config import load_config, make_var, secret_key
 from pbem.db import init_db, make_engine
 from pbem.migrations import require_current
 from pbem.service import GameService, utcnow
@@ -48,13 +48,17 @@ def build_runtime(
     from pbem.mail import outbox  # registers the mail tables before the schema is made
 
     config = load_config(overrides)
+    make_var(config)
+    key = secret_key(config)
     if db is None:
         db = make_engine(config["database"]["url"])
     if create_schema and config["server"].get("production"):
         require_current(db)  # production upgrades only through `pbem migrate`
     elif create_schema:
-        init_db(db)
-    service = GameService(db, snapshot_every=config["database"]["snapshot_every"], clock=clock)
+        init_db(db, secret_key=key)
+    service = GameService(
+        db, snapshot_every=config["database"]["snapshot_every"], clock=clock, secret_key=key
+    )
     runtime = Runtime(config=config, db=db, service=service, clock=clock)
     outbox.install(runtime)
     return runtime

@@ -20,10 +20,12 @@ from sqlmodel import Session, col, select
 from engines import REGISTRY, get_engine
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
 from pbem import chance as chance_mod
-from pbem.errors import BadInput, Conflict, NotFound, Rejected
+from pbem import seal as sealing
+from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
 from pbem.log import GENESIS_HASH, timestamp
 from pbem.models import Event, Game, GameSecret, Seat
 from pbem.store import EventStore, Head, game_engine
+from pbem.validate import clean_name, clean_title
 
 EXPORT_FORMAT = "pbem-export/1"
 DEFAULT_POLICY = {
@@ -33,6 +35,35 @@ DEFAULT_POLICY = {
     "at_deadline": "wait",
 }
 AT_DEADLINE = ("wait", "bot_turn", "bot_seat", "replace")
+SEED_PURPOSE = "game-seed"
+
+
+class SeedSealed(PbemError):
+    """A game's seed is sealed under another server key than this process's."""
+
+    status = 500
+
+
+def seal_seed(secret_key: str | None, game_id: str, seed: bytes) -> str:
+    """How a game's seed is stored: sealed under the server key (bound to the game id),
+    or as hex for a bare service built without a key (tests, benchmarks)."""
+    if not secret_key:
+        return seed.hex()
+    return sealing.seal(secret_key, SEED_PURPOSE, seed, context=game_id)
+
+
+def open_seed(secret_key: str | None, game_id: str, stored: str) -> bytes:
+    """The seed :func:`seal_seed` stored; a plain hex seed (a database from before
+    seeds were sealed) is read as it is."""
+    if not sealing.is_sealed(stored):
+        return bytes.fromhex(stored)
+    seed = sealing.unseal(secret_key, SEED_PURPOSE, stored, context=game_id) if secret_key else None
+    if seed is None:
+        raise SeedSealed(
+            f"The seed of game {game_id} is sealed under another server key: "
+            "configure the key this database was written with."
+        )
+    return seed
 
 
 def utcnow() -> datetime:
@@ -101,8 +132,12 @@ class GameService:
         snapshot_every: int = 50,
         clock: Callable[[], datetime] = utcnow,
         listeners: Sequence[Listener] = (),
+        secret_key: str | None = None,
     ):
+        """``secret_key`` seals the seeds of running games (every server process has
+        one; a bare service without it, for tests and benchmarks, stores them plain)."""
         self.db = db
+        self.secret_key = secret_key
         self.store = EventStore(db, snapshot_every)
         self.clock = clock
         self.listeners: list[Listener] = list(listeners)
@@ -183,7 +218,7 @@ class GameService:
                 updated_at=now,
             )
             session.add(game)
-            session.add(GameSecret(game_id=game_id, seed=seed.hex()))
+            session.add(GameSecret(game_id=game_id, seed=seal_seed(self.secret_key, game_id, seed)))
             for index, spec in enumerate(seats):
                 token = None if spec.is_bot else new_token()
                 tokens.append(token)
@@ -508,6 +543,11 @@ class GameService:
         rows = data["events"]
         seed = data.get("seed") or report.seed_hex
         engine = get_engine(data["game"]["engine"])
+        title = clean_title(rows[0]["payload"].get("title"))
+        names = data["game"].get("seat_names") or []
+        if not isinstance(names, list):
+            raise BadInput("The seat names in the file must be a list.")
+        names = [clean_name(name, required=False) for name in names]
         with self.session() as session:
             if session.get(Game, game_id) is not None:
                 raise BadInput(f"A game with the id {game_id} exists here already.")
@@ -517,7 +557,7 @@ class GameService:
                 id=game_id,
                 engine=engine.slug,
                 engine_version=created["engine_version"],
-                title=created.get("title") or engine.title,
+                title=title or engine.title,
                 options=created["options"],
                 seat_count=created["seats"],
                 commitment=created["commitment"],
@@ -528,16 +568,20 @@ class GameService:
                 updated_at=now,
             )
             session.add(game)
-            session.add(GameSecret(game_id=game_id, seed=seed))
-            names = data["game"].get("seat_names") or []
+            session.add(
+                GameSecret(
+                    game_id=game_id,
+                    seed=seal_seed(self.secret_key, game_id, bytes.fromhex(seed)),
+                )
+            )
             bots = set(data["game"].get("bots") or [])
             for index in range(game.seat_count):
-                name = names[index] if index < len(names) and isinstance(names[index], str) else ""
+                name = names[index] if index < len(names) else ""
                 session.add(
                     Seat(
                         game_id=game_id,
                         seat=index,
-                        name=name[:200] or f"Player {index + 1}",
+                        name=name or f"Player {index + 1}",
                         is_bot=index in bots,
                         created_at=now,
                     )
@@ -597,7 +641,7 @@ class GameService:
         secret = session.get(GameSecret, game_id)
         if secret is None:
             raise NotFound("There is no such game.")
-        return bytes.fromhex(secret.seed)
+        return open_seed(self.secret_key, game_id, secret.seed)
 
     def _reveal_row(
         self,

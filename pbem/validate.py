@@ -31,12 +31,13 @@ def _has_control(text: str) -> bool:
 
 
 def clean_text(value: object, what: str, *, max_len: int, required: bool = False) -> str:
-    """``value`` as one line of printable text, trimmed, at most ``max_len`` characters."""
+    """``value`` as one line of printable text, trimmed, runs of spaces made one, at
+    most ``max_len`` characters."""
     if value is None:
         value = ""
     if not isinstance(value, str):
         raise BadInput(f"The {what} must be text.")
-    text = " ".join(value.split(" ")).strip()
+    text = re.sub(" {2,}", " ", value.strip())
     if _has_control(text):
         raise BadInput(f"The {what} may not contain line breaks or control characters.")
     if len(text) > max_len:

@@ -4,9 +4,18 @@ Claiming is one atomic ``UPDATE ... WHERE status/lease`` (with ``SKIP LOCKED`` o
 PostgreSQL), so two dispatchers never hold the same row. Each row is marked sent in its
 own commit right after the server accepted it: if the process dies, only the one mail in
 flight (accepted by the server, not yet marked) is sent once more when its lease runs
-out, with the same Message-ID. A failure is retried with exponential backoff (capped at
-an hour) until ``mail.max_attempts``; a recipient the server refuses outright fails at
-once.
+out, with the same Message-ID.
+
+One bad mail never holds up the others. A temporary failure (an SMTP 4xx answer, a
+connection that fails) is retried with exponential backoff (capped at an hour) until
+``mail.max_attempts``. A mail that cannot be built (a header with a line break, a link
+sealed under another key) or that the server refuses for good (a 5xx answer) is marked
+``failed`` at once; ``last_error`` starts with the reason (``unbuildable:``,
+``refused:``, ``gave up:``), which ``/metrics`` counts. Either way the batch goes on.
+
+Bodies are kept only as long as they are useful: :func:`purge` blanks those of mail
+sent more than ``mail.retention_days`` ago, and of failed mail after
+``mail.failed_retention_days`` (the operator may want to read why it failed).
 
 Without ``mail.host`` (the embedded default) mail goes to ``var/mail/*.eml`` and the
 console instead of SMTP.
@@ -30,11 +39,18 @@ from sqlalchemy import and_, or_
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
+from pbem.mail import outbox
 from pbem.mail.models import Mail, utc
 
 LEASE_SECONDS = 300
 RETRY_BASE_SECONDS = 30
 RETRY_MAX_SECONDS = 3600
+PURGE_EVERY = timedelta(hours=1)
+FAILURE_REASONS = ("unbuildable", "refused", "gave up")
+
+
+class ConnectionFailed(OSError):
+    """The SMTP server could not be reached or would not let us in (temporary)."""
 
 
 @dataclass
@@ -45,10 +61,13 @@ class DispatchReport:
     failed: int = 0
 
 
-def build_message(config: dict, mail: Mail) -> EmailMessage:
-    """The MIME message of an outbox row: text and HTML parts, threading, unsubscribe."""
+def build_message(runtime: Any, mail: Mail) -> EmailMessage:
+    """The MIME message of an outbox row: text and HTML parts, threading, unsubscribe.
+
+    Raises (``ValueError`` above all) when the row cannot make a valid message."""
+    text, html, unsubscribe = outbox.opened(runtime, mail)
     message = EmailMessage()
-    message["From"] = config["mail"]["sender"]
+    message["From"] = runtime.config["mail"]["sender"]
     message["To"] = mail.recipient
     message["Subject"] = mail.subject
     message["Date"] = format_datetime(utc(mail.created_at))
@@ -56,10 +75,10 @@ def build_message(config: dict, mail: Mail) -> EmailMessage:
     if mail.thread_id:
         message["In-Reply-To"] = mail.thread_id
         message["References"] = mail.thread_id
-    if mail.unsubscribe:
-        message["List-Unsubscribe"] = f"<{mail.unsubscribe}>"
-    message.set_content(mail.body_text)
-    message.add_alternative(mail.body_html, subtype="html")
+    if unsubscribe:
+        message["List-Unsubscribe"] = f"<{unsubscribe}>"
+    message.set_content(text)
+    message.add_alternative(html, subtype="html")
     return message
 
 
@@ -90,7 +109,10 @@ class SmtpSender:
 
     def send(self, message: EmailMessage, mail: Mail) -> None:
         if self.connection is None:
-            self.connection = self._connect()
+            try:
+                self.connection = self._connect()
+            except (smtplib.SMTPException, OSError) as error:
+                raise ConnectionFailed(f"cannot reach the SMTP server: {error}") from error
         self.connection.send_message(message)
 
     def close(self) -> None:
@@ -110,11 +132,15 @@ class FileSender:
 
     def send(self, message: EmailMessage, mail: Mail) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.folder, 0o700)
         path = self.folder / f"{mail.id:07d}-{mail.kind}.eml"
-        path.write_bytes(bytes(message))
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(bytes(message))
+        text = message.get_body(preferencelist=("plain",))
         print(
             f"\n--- mail {mail.id} to {mail.recipient} ({path}) ---\n"
-            f"Subject: {mail.subject}\n\n{mail.body_text}",
+            f"Subject: {mail.subject}\n\n{text.get_content() if text else ''}",
             flush=True,
         )
 
@@ -166,6 +192,7 @@ def claim(runtime: Any, now: datetime, limit: int = 100) -> tuple[str, list[Mail
 def dispatch(runtime: Any, now: datetime | None = None, limit: int = 100) -> DispatchReport:
     """Sends one batch of ready mail; safe to run in several processes at once."""
     now = utc(now or runtime.clock())
+    _purge_now_and_then(runtime, now)
     owner, rows = claim(runtime, now, limit)
     report = DispatchReport(claimed=len(rows))
     if not rows:
@@ -177,23 +204,86 @@ def dispatch(runtime: Any, now: datetime | None = None, limit: int = 100) -> Dis
             connection = connection.execution_options(isolation_level="AUTOCOMMIT")
         try:
             for mail in rows:
-                try:
-                    sender.send(build_message(runtime.config, mail), mail)
-                except smtplib.SMTPRecipientsRefused as error:
-                    _failed(runtime, connection, mail, owner, now, str(error), final=True)
-                    report.failed += 1
-                except (smtplib.SMTPException, OSError) as error:
-                    sender.close()
-                    final = _failed(runtime, connection, mail, owner, now, str(error))
-                    report.failed += final
-                    report.retried += not final
-                else:
-                    sent_at = utc(runtime.clock())
-                    _mark(connection, mail, owner, status="sent", sent_at=sent_at)
-                    report.sent += 1
+                outcome = _send_one(runtime, connection, sender, mail, owner, now)
+                setattr(report, outcome, getattr(report, outcome) + 1)
         finally:
             sender.close()
     return report
+
+
+def _send_one(
+    runtime: Any,
+    connection: Connection,
+    sender: SmtpSender | FileSender,
+    mail: Mail,
+    owner: str,
+    now: datetime,
+) -> str:
+    """Builds and sends one claimed row and records the outcome; whatever goes wrong
+    with this row is recorded on it and never reaches the rest of the batch.
+    Returns the :class:`DispatchReport` field to count it in."""
+    try:
+        message = build_message(runtime, mail)
+    except Exception as error:  # noqa: BLE001 - any row that cannot be built is failed
+        _give_up(connection, mail, owner, now, f"unbuildable: {_describe(error)}")
+        return "failed"
+    try:
+        sender.send(message, mail)
+    except smtplib.SMTPRecipientsRefused as error:
+        codes = [code for code, _ in error.recipients.values()]
+        if codes and all(500 <= code < 600 for code in codes):
+            _give_up(connection, mail, owner, now, f"refused: {_describe(error)}")
+            return "failed"
+        return _retry(runtime, connection, sender, mail, owner, now, error)
+    except smtplib.SMTPResponseException as error:
+        if 500 <= error.smtp_code < 600:
+            _give_up(connection, mail, owner, now, f"refused: {_describe(error)}")
+            return "failed"
+        return _retry(runtime, connection, sender, mail, owner, now, error)
+    except Exception as error:  # noqa: BLE001 - connection errors and the unforeseen retry
+        return _retry(runtime, connection, sender, mail, owner, now, error)
+    _mark(connection, mail, owner, status="sent", sent_at=utc(runtime.clock()))
+    return "sent"
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return "; ".join(
+            f"{code} {message.decode(errors='replace') if isinstance(message, bytes) else message}"
+            for code, message in error.recipients.values()
+        )
+    if isinstance(error, smtplib.SMTPResponseException):
+        message = error.smtp_error
+        text = message.decode(errors="replace") if isinstance(message, bytes) else str(message)
+        return f"{error.smtp_code} {text}"
+    return str(error) or type(error).__name__
+
+
+def _retry(
+    runtime: Any,
+    connection: Connection,
+    sender: SmtpSender | FileSender,
+    mail: Mail,
+    owner: str,
+    now: datetime,
+    error: BaseException,
+) -> str:
+    sender.close()  # the next mail starts on a fresh connection
+    final = _failed(runtime, connection, mail, owner, now, _describe(error))
+    return "failed" if final else "retried"
+
+
+def _give_up(connection: Connection, mail: Mail, owner: str, now: datetime, reason: str) -> None:
+    """Marks a row failed for good, with its reason (never retried)."""
+    _mark(
+        connection,
+        mail,
+        owner,
+        status="failed",
+        attempts=mail.attempts + 1,
+        next_attempt_at=now,
+        last_error=reason[:500],
+    )
 
 
 def _mark(connection: Connection, mail: Mail, owner: str, **values: Any) -> None:
@@ -213,11 +303,11 @@ def _failed(
     owner: str,
     now: datetime,
     error: str,
-    final: bool = False,
 ) -> bool:
-    """Records a failed attempt; returns whether the row gave up for good."""
+    """Records a temporary failure: retried later with backoff, or given up for good
+    after ``mail.max_attempts`` (returned)."""
     attempts = mail.attempts + 1
-    final = final or attempts >= int(runtime.config["mail"].get("max_attempts", 12))
+    final = attempts >= int(runtime.config["mail"].get("max_attempts", 12))
     config = runtime.config["mail"]
     base = float(config.get("retry_base_seconds", RETRY_BASE_SECONDS))
     delay = min(
@@ -230,6 +320,40 @@ def _failed(
         status="failed" if final else "pending",
         attempts=attempts,
         next_attempt_at=now + timedelta(seconds=delay),
-        last_error=error[:500],
+        last_error=(f"gave up: {error}" if final else error)[:500],
     )
     return final
+
+
+# Retention ---------------------------------------------------------------------------
+
+
+def purge(runtime: Any, now: datetime) -> int:
+    """Blanks the bodies (and unsubscribe links) of mail sent more than
+    ``mail.retention_days`` ago and of mail failed more than ``mail.failed_retention_days``
+    ago. The rows stay (their keys keep a reminder or digest from going out twice).
+    Returns how many rows were blanked."""
+    config = runtime.config["mail"]
+    sent_before = utc(now) - timedelta(days=float(config.get("retention_days", 30)))
+    failed_before = utc(now) - timedelta(days=float(config.get("failed_retention_days", 90)))
+    old = or_(
+        and_(col(Mail.status) == "sent", col(Mail.sent_at) < sent_before),
+        and_(col(Mail.status) == "failed", col(Mail.created_at) < failed_before),
+    )
+    with Session(runtime.db) as session:
+        result = session.exec(
+            update(Mail)
+            .where(old, or_(col(Mail.body_text) != "", col(Mail.body_html) != ""))
+            .values(body_text="", body_html="", unsubscribe="")
+        )
+        session.commit()
+        return result.rowcount or 0
+
+
+def _purge_now_and_then(runtime: Any, now: datetime) -> None:
+    """Runs :func:`purge` at most once per :data:`PURGE_EVERY` in this process."""
+    last = runtime.extras.get("mail_purged_at")
+    if last is not None and abs(now - last) < PURGE_EVERY:
+        return
+    runtime.extras["mail_purged_at"] = now
+    purge(runtime, now)

@@ -16,13 +16,16 @@ notices from :mod:`pbem.rescue`; all of them go through :func:`enqueue`.
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from engines.api import Engine
+from pbem.errors import TooMany
 from pbem.log import MOVE_KINDS, Folded, fold
 from pbem.mail import render
 from pbem.mail.models import Mail, SeatClock, SeatLink, utc
@@ -69,6 +72,7 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
             start_turn(clock, game.policy, now)
         session.add(clock)
     if created and transition.tokens:
+        check_invitations(session, runtime, [seat.email for seat in seats.values()])
         for number, seat in seats.items():
             mail_seat(
                 session,
@@ -200,6 +204,32 @@ def since_last_move(
     return lines
 
 
+def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> None:
+    """Refuses (:class:`TooMany`, which undoes the whole creation) invitations beyond
+    ``limits.invitations_per_address_per_day`` to one address in 24 hours, counted in
+    the outbox so that every worker agrees."""
+    limit = int(runtime.config.get("limits", {}).get("invitations_per_address_per_day", 0))
+    if limit <= 0:
+        return
+    since = utc(runtime.clock()) - timedelta(days=1)
+    wanted = Counter(address.lower() for address in addresses if address)
+    for address, count in sorted(wanted.items()):
+        earlier = session.exec(
+            select(func.count())
+            .select_from(Mail)
+            .where(
+                Mail.kind == "invitation",
+                func.lower(Mail.recipient) == address,
+                col(Mail.created_at) >= since,
+            )
+        ).one()
+        if earlier + count > limit:
+            raise TooMany(
+                f"This server sends {address} at most {limit} invitations in 24 hours; "
+                "please try again tomorrow."
+            )
+
+
 # Links -------------------------------------------------------------------------------
 
 
@@ -287,9 +317,16 @@ def enqueue(
     seat: int | None = None,
     unsubscribe: str = "",
 ) -> Mail:
-    """Renders a mail and adds it to the outbox in the open transaction."""
+    """Renders a mail and adds it to the outbox in the open transaction.
+
+    Links to a seat or its settings are stored sealed (:func:`render.seal_links`): the
+    outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`)."""
     subject, text, html = render.render(
         kind, {"base_url": render.base_url(runtime.config), **context}
+    )
+    server_key = secret(runtime)
+    text, html, unsubscribe = (
+        render.seal_links(runtime.config, server_key, part) for part in (text, html, unsubscribe)
     )
     host = render.domain(runtime.config["mail"]["sender"])
     now = utc(runtime.clock())
@@ -315,6 +352,16 @@ def enqueue(
     )
     session.add(mail)
     return mail
+
+
+def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:
+    """A stored mail's text, HTML and unsubscribe link with their links opened, as sent.
+
+    :class:`render.UnsealError` when a link was sealed under another server key."""
+    key = secret(runtime)
+    return tuple(  # type: ignore[return-value]
+        render.open_links(key, part) for part in (mail.body_text, mail.body_html, mail.unsubscribe)
+    )
 
 
 def has_mail(session: Session, key: str) -> bool:

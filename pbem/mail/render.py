@@ -2,6 +2,8 @@
 
 A seat's play link needs its token, which the seats table keeps only as a hash; the
 outbox keeps the token sealed with the server's key (:func:`seal`) in ``seat_links``.
+A stored mail keeps its links sealed too (:func:`seal_links`); they are opened only
+when the mail is sent (:func:`open_links`).
 The notification settings link is signed with the seat's current token hash, so it
 stops working when the seat's link is replaced.
 """
@@ -11,13 +13,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
+import re
 from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from pbem import seal as sealing
 from pbem.config import ROOT
 
 TEMPLATES = ROOT / "templates" / "email"
@@ -106,29 +109,62 @@ def _keystream(key: bytes, nonce: bytes, length: int) -> bytes:
     return b"".join(blocks)[:length]
 
 
-def _seal_key(secret_key: str) -> bytes:
-    return hmac.new(secret_key.encode(), b"seat-link-seal", hashlib.sha256).digest()
-
-
 def seal(secret_key: str, token: str) -> str:
     """``token`` encrypted and authenticated with a key derived from the server's key."""
-    key = _seal_key(secret_key)
-    nonce = secrets.token_bytes(16)
-    plain = token.encode()
-    cipher = bytes(a ^ b for a, b in zip(plain, _keystream(key, nonce, len(plain)), strict=True))
-    tag = hmac.new(key, nonce + cipher, hashlib.sha256).digest()[:16]
-    return base64.urlsafe_b64encode(nonce + cipher + tag).decode()
+    return sealing.seal(secret_key, "seat-link", token.encode())
 
 
 def unseal(secret_key: str, sealed: str) -> str | None:
-    """The token :func:`seal` sealed, or ``None`` if the seal was made with another key."""
-    key = _seal_key(secret_key)
+    """The token :func:`seal` sealed, or ``None`` if the seal was made with another key.
+
+    Seals written before AES-GCM (an HMAC keystream, no prefix) are still read."""
+    if sealing.is_sealed(sealed):
+        plain = sealing.unseal(secret_key, "seat-link", sealed)
+        return None if plain is None else plain.decode()
+    key = hmac.new(secret_key.encode(), b"seat-link-seal", hashlib.sha256).digest()
     raw = base64.urlsafe_b64decode(sealed.encode())
     nonce, cipher, tag = raw[:16], raw[16:-16], raw[-16:]
     if not hmac.compare_digest(tag, hmac.new(key, nonce + cipher, hashlib.sha256).digest()[:16]):
         return None
     stream = _keystream(key, nonce, len(cipher))
     return bytes(a ^ b for a, b in zip(cipher, stream, strict=True)).decode()
+
+
+# Links inside stored mail ----------------------------------------------------------
+
+SECRET_SEGMENT = re.compile(r"(?<=/)[A-Za-z0-9_-]{20,}")
+SEALED_LINK = re.compile(r"\{sealed:(g1\.[A-Za-z0-9_-]+)\}")
+
+
+class UnsealError(ValueError):
+    """A sealed link in a stored mail that this server's key does not open."""
+
+
+def seal_links(config: dict, secret_key: str, text: str) -> str:
+    """``text`` with every secret in a link to this server sealed, so the stored mail
+    opens nothing: each path segment of 20 or more URL-safe characters (a seat's token,
+    a settings signature; game ids are shorter). :func:`open_links` puts them back
+    when the mail is sent."""
+    base = base_url(config)
+    url = re.compile(re.escape(base) + r"/[A-Za-z0-9_./~-]*")
+
+    def sealed(match: re.Match) -> str:
+        secret = sealing.seal(secret_key, "mail-link", match[0].encode())
+        return f"{{sealed:{secret}}}"
+
+    return url.sub(lambda match: base + SECRET_SEGMENT.sub(sealed, match[0][len(base) :]), text)
+
+
+def open_links(secret_key: str, text: str) -> str:
+    """``text`` with the links :func:`seal_links` sealed opened again."""
+
+    def opened(match: re.Match) -> str:
+        plain = sealing.unseal(secret_key, "mail-link", match[1])
+        if plain is None:
+            raise UnsealError("a link in this mail was sealed with another server key")
+        return plain.decode()
+
+    return SEALED_LINK.sub(opened, text)
 
 
 def domain(sender: str) -> str:

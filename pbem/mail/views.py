@@ -1,5 +1,6 @@
-"""Pages of mail: ``/dev/mail`` (the mail a local server sent, never in production) and
-a seat's notification settings, reached by the ``List-Unsubscribe`` link of its mails.
+"""Pages of mail: ``/dev/mail`` (the mail a local server sent, shown as it was sent,
+links opened; never in production) and a seat's notification settings, reached by the
+``List-Unsubscribe`` link of its mails.
 """
 
 from __future__ import annotations
@@ -49,7 +50,11 @@ def show_mail(mail_id: int):
         mail = session.get(Mail, mail_id)
     if mail is None:
         raise NotFound("There is no such mail.")
-    return render_template("mail_show.html", mail=mail)
+    try:
+        text, html, _ = outbox.opened(runtime, mail)
+    except render.UnsealError:
+        text, html = mail.body_text, mail.body_html
+    return render_template("mail_show.html", mail=mail, text=text, html=html)
 
 
 def _seat_for(game_id: str, seat: int, signature: str) -> tuple[Game, Seat]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from engines import REGISTRY
-from pbem.errors import BadInput
+from pbem.errors import BadInput, TooMany
 from pbem.service import AT_DEADLINE, DEFAULT_POLICY, SeatSpec
+from pbem.validate import clean_email, clean_name, clean_title
 from pbem.web.present import runtime
 
 bp = Blueprint("lobby", __name__)
@@ -28,6 +31,11 @@ def product_engines() -> list:
 
 @bp.get("/")
 def index():
+    return lobby_page()
+
+
+def lobby_page(form: Mapping[str, str] | None = None, error: str = "") -> str:
+    """The lobby; after a refused form, with what was typed and the reason."""
     service = runtime().service
     return render_template(
         "lobby.html",
@@ -37,30 +45,42 @@ def index():
         seat_rows=range(MAX_SEATS),
         policy=DEFAULT_POLICY,
         at_deadline=[(key, AT_DEADLINE_TEXT[key]) for key in AT_DEADLINE],
-        form={},
+        form=form or {},
+        error=error,
     )
 
 
 def seats_from(form) -> list[SeatSpec]:
     seats = []
     for index in range(MAX_SEATS):
-        name = form.get(f"seat_name_{index}", "").strip()
-        email = form.get(f"seat_email_{index}", "").strip()
-        if not name and not email:
-            continue
-        if email.lower() == "bot" or name.lower() == "bot":
-            seats.append(
-                SeatSpec(name if name.lower() != "bot" else f"Bot {index + 1}", is_bot=True)
-            )
-            continue
-        if "@" not in email or len(email) > 320 or any(c.isspace() for c in email):
-            raise BadInput(f"Seat {index + 1} needs an email address (or the word bot).")
-        seats.append(SeatSpec(name[:200] or email.split("@")[0], email))
+        try:
+            name = clean_name(form.get(f"seat_name_{index}", ""), required=False)
+            email = form.get(f"seat_email_{index}", "").strip()
+            if not name and not email:
+                continue
+            if email.lower() == "bot" or name.lower() == "bot":
+                seats.append(
+                    SeatSpec(name if name.lower() != "bot" else f"Bot {index + 1}", is_bot=True)
+                )
+                continue
+            if not email:
+                raise BadInput("It needs an email address (or the word bot).")
+            email = clean_email(email)
+        except BadInput as error:
+            raise BadInput(f"Seat {index + 1}: {error.message}") from None
+        seats.append(SeatSpec(name or clean_name(email.split("@")[0][:60]), email))
     return seats
 
 
 @bp.post("/games")
 def create():
+    try:
+        return create_game()
+    except (BadInput, TooMany) as error:
+        return lobby_page(request.form, error.message), error.status
+
+
+def create_game():
     service = runtime().service
     slug = request.form.get("game", "")
     engine = REGISTRY.get(slug)
@@ -81,7 +101,7 @@ def create():
         slug,
         seats,
         options,
-        title=request.form.get("title", "").strip()[:200],
+        title=clean_title(request.form.get("title", "")),
         policy=policy,
         creator_seat=0,
         actor="lobby",

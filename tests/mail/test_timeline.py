@@ -12,7 +12,7 @@ from pbem.errors import BadInput, NotFound, Rejected
 from pbem.mail.models import Mail
 from pbem.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation, take_seat
 from pbem.scheduler import sweep
-from tests.mail.conftest import new_game, take_turn
+from tests.mail.conftest import as_sent, new_game, take_turn
 
 
 def mails(runtime, kind: str | None = None, to: str | None = None) -> list[Mail]:
@@ -22,7 +22,7 @@ def mails(runtime, kind: str | None = None, to: str | None = None) -> list[Mail]
             query = query.where(Mail.kind == kind)
         if to:
             query = query.where(Mail.recipient == to)
-        return list(session.exec(query))
+        return as_sent(runtime, list(session.exec(query)))
 
 
 def hours_of(runtime, clock_start, kind: str, to: str) -> list[float]:

@@ -7,7 +7,8 @@ import re
 from sqlmodel import Session, select
 
 from pbem.mail.models import Mail
-from tests.mail.conftest import new_game
+from pbem.scheduler import sweep
+from tests.mail.conftest import as_sent, new_game
 
 
 def csrf(client, path: str) -> str:
@@ -74,4 +75,6 @@ def test_bad_rescue_forms_get_a_clear_4xx_and_change_nothing(runtime, app):
 def mails_to(runtime, address: str, kind: str) -> list[str]:
     with Session(runtime.db) as session:
         query = select(Mail).where(Mail.recipient == address, Mail.kind == kind)
-        return [mail.body_text for mail in session.exec(query.order_by(Mail.id))]
+        return [
+            mail.body_text for mail in as_sent(runtime, list(session.exec(query.order_by(Mail.id))))
+        ]

@@ -49,3 +49,14 @@ def test_configured_secret_key_wins(tmp_path):
     )
     assert secret_key(config) == "s3cret"
     assert not (tmp_path / "secret_key").exists()
+
+
+def test_workers_starting_together_agree_on_one_generated_key(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    config = load_config({"paths": {"var": str(tmp_path / "var")}}, environ={})
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: secret_key(config), range(32)))
+    assert len(keys) == 1 and len(keys.pop()) == 64
+    assert [path.name for path in (tmp_path / "var").iterdir()] == ["secret_key"]
+    assert (tmp_path / "var").stat().st_mode & 0o077 == 0

@@ -54,7 +54,11 @@ def test_production_refuses_a_database_that_needs_migrate(tmp_path):
     from pbem.runtime import build_runtime
 
     url = f"sqlite:///{tmp_path / 'prod.sqlite3'}"
-    settings = {"database": {"url": url}, "server": {"production": True}}
+    settings = {
+        "database": {"url": url},
+        "server": {"production": True},
+        "paths": {"var": str(tmp_path / "var")},
+    }
     with pytest.raises(SchemaOutdated, match="pbem migrate"):
         build_runtime(settings)
     migrate(make_engine(url))

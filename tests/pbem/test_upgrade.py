@@ -16,17 +16,17 @@ from pathlib import Path
 import pytest
 
 from pbem.db import make_engine
-from pbem.migrations import current_version, migrate
+from pbem.migrations import current_version, migrate, seal_plain_seeds
 from pbem.models import SCHEMA_VERSION
-from pbem.service import GameService
+from pbem.service import GameService, SeedSealed
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SQLITE_FIXTURES = sorted(FIXTURES.glob("schema_v*.sqlite3"))
 POSTGRES_FIXTURES = sorted(FIXTURES.glob("schema_v*.postgres.sql"))
 
 
-def check_every_game(db) -> None:
-    service = GameService(db)
+def check_every_game(db, secret_key: str | None = None) -> None:
+    service = GameService(db, secret_key=secret_key)
     games = service.games()
     assert len(games) >= 6
     assert {game.status for game in games} == {"active", "finished"}
@@ -62,6 +62,27 @@ def test_a_released_sqlite_database_upgrades_in_place(fixture, tmp_path):
     db.dispose()
 
 
+@pytest.mark.parametrize("fixture", SQLITE_FIXTURES, ids=lambda path: path.stem)
+def test_upgrading_with_the_server_key_seals_the_plain_seeds(fixture, tmp_path):
+    path = tmp_path / fixture.name
+    shutil.copy(fixture, path)
+    db = make_engine(f"sqlite:///{path}")
+    with db.connect() as connection:
+        plain = dict(connection.exec_driver_sql("SELECT game_id, seed FROM game_secrets").all())
+    assert plain and all(len(seed) == 64 for seed in plain.values())
+    migrate(db, secret_key="upgrade-key")
+    with db.connect() as connection:
+        stored = dict(connection.exec_driver_sql("SELECT game_id, seed FROM game_secrets").all())
+    assert stored.keys() == plain.keys()
+    assert all(seed.startswith("g1.") for seed in stored.values())
+    assert not any(plain[game_id] in seed for game_id, seed in stored.items())
+    assert seal_plain_seeds(db, "upgrade-key") == 0
+    check_every_game(db, secret_key="upgrade-key")
+    with pytest.raises(SeedSealed, match="another server key"):
+        check_every_game(db, secret_key="another-key")
+    db.dispose()
+
+
 @pytest.mark.postgres
 @pytest.mark.parametrize("fixture", POSTGRES_FIXTURES, ids=lambda path: path.stem)
 def test_a_released_postgres_database_upgrades_in_place(fixture, postgres_schema):
@@ -88,3 +109,20 @@ def test_a_released_postgres_database_upgrades_in_place(fixture, postgres_schema
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
         admin.dispose()
+
+
+@pytest.mark.parametrize("fixture", SQLITE_FIXTURES, ids=lambda path: path.stem)
+def test_seat_links_sealed_before_aes_gcm_still_open(fixture, tmp_path):
+    from pbem.mail.render import unseal
+    from pbem.service import hash_token
+
+    path = tmp_path / fixture.name
+    shutil.copy(fixture, path)
+    db = make_engine(f"sqlite:///{path}")
+    with db.connect() as connection:
+        links = connection.exec_driver_sql("SELECT sealed, token_hash FROM seat_links").all()
+    db.dispose()
+    assert links
+    for sealed, token_hash in links:
+        assert hash_token(unseal("fixture", sealed)) == token_hash
+        assert unseal("another-key", sealed) is None
