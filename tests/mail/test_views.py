@@ -7,7 +7,6 @@ import re
 from sqlmodel import Session, select
 
 from pbem.mail.models import Mail
-from pbem.scheduler import sweep
 from tests.mail.conftest import as_sent, new_game
 
 
