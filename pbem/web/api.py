@@ -3,6 +3,7 @@
 A move is posted as ``{"move": {...}, "expected_seq": N}`` with ``Content-Type:
 application/json`` (which a cross-site form cannot send, so no CSRF token is needed).
 A stale seq answers 409 with ``fresh_seq``; an illegal move 422 with the engine's reason.
+Every error is ``{"error": {"status": N, "message": "..."}}`` (see :mod:`pbem.web.openapi`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from pbem.errors import BadInput
+from pbem.web.hardening import INT_MAX
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
 
@@ -61,9 +63,10 @@ def post_move(token: str):
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):
         raise BadInput('Send a JSON object {"move": {...}, "expected_seq": N}.')
-    outcome = service.submit_move(
-        seat.game_id, seat.seat, body.get("move"), body.get("expected_seq"), actor="api"
-    )
+    expected = body.get("expected_seq")
+    if isinstance(expected, bool) or not isinstance(expected, int) or not 0 <= expected <= INT_MAX:
+        raise BadInput(f"expected_seq must be a whole number from 0 to {INT_MAX}.")
+    outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
     response = jsonify(
         {"seq": outcome.seq, "head_hash": outcome.head_hash, "duplicate": outcome.duplicate}
     )

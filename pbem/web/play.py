@@ -17,6 +17,7 @@ from pbem.models import Seat
 from pbem.takeback import take_back, target_in
 from pbem.web import csrf
 from pbem.web.games import render_history
+from pbem.web.hardening import INT_MAX
 from pbem.web.present import board_template, players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines
 
@@ -97,11 +98,12 @@ def page(token: str):
 
 def form_seq() -> int:
     try:
-        return int(request.form.get("seq", ""))
+        seq = int(request.form.get("seq", ""))
     except ValueError:
-        raise BadInput(
-            "The form does not say which event it was made at; reload the page."
-        ) from None
+        seq = -1
+    if not 0 <= seq <= INT_MAX:
+        raise BadInput("The form does not say which event it was made at; reload the page.")
+    return seq
 
 
 def form_move(form) -> dict:
