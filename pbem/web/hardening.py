@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 import threading
 import time
 from typing import Any
 
+import psycopg
 from flask import Flask, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
@@ -63,14 +65,21 @@ MESSAGES = {
     404: "There is nothing here.",
     405: "This address does not take that kind of request.",
     413: "That request is too large.",
-    415: "Send that request as JSON.",
     429: "Too many requests; wait a little and try again.",
     500: "Something went wrong on the server; nothing was changed. Try again later.",
     503: "The server cannot reach its database just now; nothing was changed. "
     "Try again in a few minutes.",
 }
 
-DATABASE_DOWN = (OperationalError, InterfaceError, PoolTimeout)
+DATABASE_DOWN: tuple[type[BaseException], ...] = (
+    OperationalError,
+    InterfaceError,
+    PoolTimeout,
+    sqlite3.OperationalError,
+    sqlite3.InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
 
 
 class BoundedJSON(DefaultJSONProvider):
