@@ -22,8 +22,6 @@ and forces the session cookie ``Secure`` even on a plain-http development server
 
 from __future__ import annotations
 
-import json
-import math
 import sqlite3
 import threading
 import time
@@ -38,11 +36,10 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from pbem import bounds
 from pbem.errors import PbemError
 
-JSON_MAX_DEPTH = 64
-# The largest seq, seat or count the database stores (a PostgreSQL INTEGER).
-INT_MAX = 2**31 - 1
+INT_MAX = bounds.INT_MAX
 
 CSP = "; ".join(
     [
@@ -89,44 +86,7 @@ class BoundedJSON(DefaultJSONProvider):
     ``get_json(silent=True)``)."""
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        def no_constant(name: str) -> Any:
-            raise ValueError(f"{name} is not a number JSON allows")
-
-        def finite(text: str) -> float:
-            value = float(text)
-            if not math.isfinite(value):
-                raise ValueError("numbers must be finite")
-            return value
-
-        kwargs.setdefault("parse_constant", no_constant)
-        kwargs.setdefault("parse_float", finite)
-        try:
-            data = json.loads(s, **kwargs)
-        except RecursionError:
-            raise ValueError("the JSON is nested too deeply") from None
-        check_json(data)
-        return data
-
-
-def check_json(data: Any, max_depth: int = JSON_MAX_DEPTH) -> None:
-    """``ValueError`` when ``data`` nests deeper than ``max_depth`` or holds a NUL."""
-    stack = [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                raise ValueError("text may not contain NUL characters")
-            continue
-        if not isinstance(item, dict | list):
-            continue
-        if depth > max_depth:
-            raise ValueError(f"the JSON is nested more than {max_depth} deep")
-        if isinstance(item, dict):
-            for key, value in item.items():
-                stack.append((key, depth + 1))
-                stack.append((value, depth + 1))
-        else:
-            stack.extend((value, depth + 1) for value in item)
+        return bounds.loads(s, **kwargs)
 
 
 class SessionCookies(SecureCookieSessionInterface):
