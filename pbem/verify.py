@@ -55,8 +55,9 @@ class VerifyReport:
 
     def summary(self) -> str:
         if not self.ok:
-            where = f"event {self.first_bad_seq}: " if self.first_bad_seq is not None else ""
-            return f"FAILED at {where}{self.message}"
+            if self.first_bad_seq is None:
+                return f"FAILED: {self.message}"
+            return f"FAILED at event {self.first_bad_seq}: {self.message}"
         return self.message
 
 
@@ -354,7 +355,8 @@ def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
     """A recorded game (``seeds/``): every draw from the seed, the final state and result."""
     from engines.api import Result
 
-    engine = REGISTRY.get(record.get("engine"))
+    slug = record.get("engine")
+    engine = REGISTRY.get(slug) if isinstance(slug, str) else None
     if engine is None:
         return _bad(None, f"unknown game {record.get('engine')!r}")
     try:
