@@ -241,6 +241,7 @@ def cmd_import(args) -> int:
             f"{args.file} names the game {str(claimed)[:80]!r}, which is not a game id of "
             "this server's form (4-32 lower-case letters, digits and hyphens); nothing was imported."
         )
+    check_import_text(data)
     game_id = service.import_game(data)
     print(f"Imported game {game_id}; it carries on from its last event. Hand out these links:")
     for seat in service.seats(game_id):
@@ -254,6 +255,22 @@ def cmd_import(args) -> int:
         print(f"  seat {seat.seat} {seat.name}: {link_for(runtime, token)}")
     service.play_bots(game_id)
     return 0
+
+
+def check_import_text(data: dict) -> None:
+    """The title and seat names an import file would store, bounded as the lobby's are."""
+    from pbem.validate import clean_name, clean_title
+
+    header = data["game"]
+    clean_title(header.get("title"))
+    names = header.get("seat_names") or []
+    for name in names if isinstance(names, list) else [names]:
+        clean_name(name, required=False)
+    events = data.get("events")
+    first = events[0] if isinstance(events, list) and events else None
+    payload = first.get("payload") if isinstance(first, dict) else None
+    if isinstance(payload, dict):
+        clean_title(payload.get("title"))
 
 
 def cmd_verify(args) -> int:
@@ -393,10 +410,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+
     try:
         return args.func(args)
     except PbemError as error:
         print(error.message, file=sys.stderr)
+        return 1
+    except (OperationalError, InterfaceError) as error:
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0]
+        print(f"The database failed; nothing was changed: {reason}", file=sys.stderr)
+        return 1
+    except DataError as error:
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0]
+        print(f"The database refused a value; nothing was changed: {reason}", file=sys.stderr)
         return 1
 
 

@@ -370,3 +370,30 @@ def test_serve_production_runs_gunicorn_with_the_masking_logger(monkeypatch, cap
     assert argv[argv.index("--logger-class") + 1] == "pbem.web.accesslog.MaskingLogger"
     assert argv[argv.index("--workers") + 1] == "3"
     runtime.db.dispose()
+
+
+@pytest.mark.parametrize(
+    "path, value",
+    [
+        (("events", 0, "payload", "title"), "T" * 500),
+        (("game", "title"), "Evil\r\nBcc: all@example.org"),
+        (("game", "seat_names"), ["Ann", "N" * 500]),
+        (("game", "seat_names"), ["Ann\x00", "Bob"]),
+    ],
+)
+def test_import_refuses_unbounded_text(database, capsys, tmp_path, path, value):
+    data = running_export(database, capsys, tmp_path)
+    data["game"]["id"] = "imported-game"
+    _set(data, path, value)
+    file = tmp_path / "long.json"
+    file.write_text(json.dumps(data))
+    before = {game.id for game in _games(database)}
+    assert pbem(database, "import", str(file)) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and captured.err.strip()
+    assert {game.id for game in _games(database)} == before
+
+
+def test_a_database_that_fails_is_a_sentence_not_a_traceback(tmp_path, capsys):
+    assert main(["--database", "postgresql+psycopg://nobody@127.0.0.1:9/none", "games"]) == 1
+    assert "The database failed" in capsys.readouterr().err
