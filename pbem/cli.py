@@ -74,6 +74,8 @@ def gunicorn_command(runtime, host: str, port: int, workers: int | None) -> list
         gunicorn,
         "--workers",
         str(count),
+        "--threads",
+        "4",
         "--bind",
         f"{host}:{port}",
         "--access-logfile",

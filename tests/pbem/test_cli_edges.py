@@ -356,11 +356,18 @@ def test_serve_production_alone_means_production_everywhere(database, capsys, mo
     app.extensions["pbem"].db.dispose()
 
 
-def test_serve_production_runs_gunicorn_with_the_masking_logger(monkeypatch, capsys):
+def test_serve_production_runs_gunicorn_with_the_masking_logger(monkeypatch, capsys, tmp_path):
     import pbem.cli as cli
     from pbem.runtime import build_runtime
 
-    runtime = build_runtime({"server": {"workers": 3}}, create_schema=False)
+    runtime = build_runtime(
+        {
+            "server": {"workers": 3},
+            "paths": {"var": str(tmp_path)},
+            "database": {"url": f"sqlite:///{tmp_path / 'x.sqlite3'}"},
+        },
+        create_schema=False,
+    )
     object.__setattr__(runtime, "config", {**runtime.config})
     runtime.config["database"] = {**runtime.config["database"], "url": "postgresql+psycopg://x/y"}
     calls = []
