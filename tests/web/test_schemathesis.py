@@ -1,6 +1,7 @@
 """A bounded Schemathesis run against /api/openapi.json, with the app in-process (WSGI).
 
-Valid and invalid requests generated from the OpenAPI document are sent to a test
+Valid and invalid requests generated from the OpenAPI document (200 per database, on
+SQLite and on PostgreSQL) are sent to a test
 database holding two games; half of them use a real game id or seat link, so the
 requests reach the rules and not only the 404 for an unknown link. Every answer must
 follow the document (status, content type, body), none may be a 500, and every error is
@@ -35,8 +36,8 @@ def point_at_real_games(case) -> None:
             case.path_parameters[name] = choices[len(value) % len(choices)]
 
 
-def test_the_api_answers_every_generated_request_as_documented(sqlite_db, tmp_path):
-    runtime = build_runtime(overrides(tmp_path), db=sqlite_db)
+def test_the_api_answers_every_generated_request_as_documented(db, tmp_path):
+    runtime = build_runtime(overrides(tmp_path), db=db)
     app = create_app(runtime=runtime)
     app.config["TESTING"] = True
     games = [pig_game(runtime), pig_game(runtime, seats=3, bots=(2,))]
@@ -49,7 +50,7 @@ def test_the_api_answers_every_generated_request_as_documented(sqlite_db, tmp_pa
     seen: dict[int, int] = {}
 
     @settings(
-        max_examples=300,
+        max_examples=200,
         deadline=None,
         suppress_health_check=list(HealthCheck),
         derandomize=True,
@@ -68,5 +69,5 @@ def test_the_api_answers_every_generated_request_as_documented(sqlite_db, tmp_pa
         case.validate_response(response, checks=CHECKS)
 
     answer_as_documented()
-    assert sum(seen.values()) >= 200, seen
+    assert sum(seen.values()) >= 150, seen
     assert seen.get(200, 0) > 0 and len(seen) >= 3, seen
