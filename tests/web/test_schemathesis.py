@@ -1,9 +1,9 @@
 """A bounded Schemathesis run against /api/openapi.json, with the app in-process (WSGI).
 
 Valid and invalid requests generated from the OpenAPI document (200 per database, on
-SQLite and on PostgreSQL) are sent to a test
-database holding two games; half of them use a real game id or seat link, so the
-requests reach the rules and not only the 404 for an unknown link. Every answer must
+SQLite and on PostgreSQL) are sent to a test database holding two games; half of them
+use a real game id or seat link, so the requests reach the rules and not only the 404
+for an unknown link. Every answer must
 follow the document (status, content type, body), none may be a 500, and every error is
 JSON in the one shape ``{"error": {"status": N, "message": "..."}}``.
 """
