@@ -64,7 +64,7 @@ MESSAGES = {
     413: "That request is too large.",
     429: "Too many requests; wait a little and try again.",
     500: "Something went wrong on the server; nothing was changed. Try again later.",
-    503: "The server cannot reach its database just now; nothing was changed. "
+    503: "The server's database is not working just now; nothing was changed. "
     "Try again in a few minutes.",
 }
 
@@ -143,10 +143,19 @@ FAILURE_MEMORY_SECONDS = 60.0
 
 
 def note_database_failure(error: BaseException) -> None:
+    """Remembers the failure for /healthz: its kind only, since /healthz is public and a
+    driver's message can name hosts and addresses."""
     original = getattr(error, "orig", None) or error
-    reason = f"{type(original).__name__}: {str(original).splitlines()[0] if str(original) else ''}"
+    text = str(original).lower()
+    reason = type(original).__name__
+    if "full" in text or "no space" in text:
+        reason += " (disk full)"
+    elif "read-only" in text or "readonly" in text:
+        reason += " (read-only)"
+    elif any(word in text for word in ("closed", "terminat", "connect", "lost", "timeout")):
+        reason += " (connection lost)"
     with _FAILURE_LOCK:
-        _LAST_FAILURE.update(at=time.monotonic(), reason=reason[:200])
+        _LAST_FAILURE.update(at=time.monotonic(), reason=reason)
 
 
 def recent_database_failure() -> str | None:
