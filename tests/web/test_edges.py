@@ -409,3 +409,24 @@ def test_a_lost_connection_gives_a_503_on_pages_and_api(runtime, client, healthy
         assert health.status_code == 503 and health.json["status"] == "unhealthy"
         assert "127.0.0.1" not in health.text and "server closed" not in health.text
     assert client.get("/healthz").status_code == 200
+
+
+def test_a_rate_limit_refusal_under_the_api_is_json_in_the_stable_shape(runtime):
+    from flask import abort
+
+    app = create_app(runtime=runtime)
+    app.add_url_rule("/api/limited", "limited", lambda: abort(429))
+    app.add_url_rule("/limited", "limited_page", lambda: abort(429))
+    client = app.test_client()
+    answer = client.get("/api/limited")
+    assert answer.status_code == 429 and shape_ok(answer)
+    page = client.get("/limited")
+    assert page.status_code == 429 and page.mimetype == "text/html"
+
+
+def test_behind_a_proxy_metrics_see_the_real_client(sqlite_db, tmp_path):
+    client, _ = proxied_client(sqlite_db, tmp_path, 1)
+    far = {"X-Forwarded-For": "203.0.113.9"}
+    assert client.get("/metrics", headers=far).status_code == 403
+    near = {"X-Forwarded-For": "127.0.0.1"}
+    assert client.get("/metrics", headers=near).status_code == 200
