@@ -430,3 +430,48 @@ def test_behind_a_proxy_metrics_see_the_real_client(sqlite_db, tmp_path):
     assert client.get("/metrics", headers=far).status_code == 403
     near = {"X-Forwarded-For": "127.0.0.1"}
     assert client.get("/metrics", headers=near).status_code == 200
+
+
+WEIRD = ["", "a" * 3000, "%ff%fe", "..", "%2e%2e", "x" * 43, "%C0%AE", "1e308", "-1"]
+WEIRD += [str(2**70), "%0d%0aX-Injected:1", "nan", "{}", "[[[[", "%u0000"]
+
+
+def test_no_address_or_form_value_anywhere_gives_a_500(runtime, client):
+    created = pig_game(runtime)
+    token, game_id = created.tokens[0], created.game_id
+    pages = [
+        "/games/{}",
+        "/games/{}/history",
+        "/games/{}/audit",
+        "/games/{}/export.json",
+        "/api/games/{}",
+        "/play/{}",
+        "/play/{}/history",
+        "/play/{}/export.json",
+        "/api/play/{}",
+        "/rescue/{}",
+        "/mail/settings/{}/0/signature",
+        f"/mail/settings/{game_id}/{{}}/signature",
+        "/dev/mail/{}",
+        f"/play/{token}?pick={{}}",
+        f"/play/{token}/history?at={{}}",
+        f"/games/{game_id}/history?at={{}}",
+    ]
+    failures = []
+    for template in pages:
+        for value in WEIRD:
+            answer = client.get(template.format(value))
+            if answer.status_code >= 500:
+                failures.append((template, value[:20], answer.status_code))
+    csrf = csrf_of(client.get(f"/play/{token}").text)
+    forms = [f"/play/{token}/move", f"/play/{token}/take-back", f"/rescue/{token}", "/games"]
+    forms.append(settings_path(runtime, game_id, 0))
+    fields = ("seq", "move", "move_type", "action", "seat", "days", "notify", "game", "title")
+    for path in forms:
+        for value in WEIRD:
+            form = {"csrf_token": csrf, **{name: value for name in fields}}
+            answer = client.post(path, data=form)
+            if answer.status_code >= 500:
+                failures.append((path, value[:20], answer.status_code))
+    assert not failures, failures
+    assert runtime.service.head(game_id).seq == 0
