@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
+from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
-from pbem.web.hardening import INT_MAX
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
 
@@ -64,7 +64,7 @@ def post_move(token: str):
     if not isinstance(body, dict):
         raise BadInput('Send a JSON object {"move": {...}, "expected_seq": N}.')
     expected = body.get("expected_seq")
-    if isinstance(expected, bool) or not isinstance(expected, int) or not 0 <= expected <= INT_MAX:
+    if not is_count(expected):
         raise BadInput(f"expected_seq must be a whole number from 0 to {INT_MAX}.")
     outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
     response = jsonify(

@@ -39,8 +39,6 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from pbem import bounds
 from pbem.errors import PbemError
 
-INT_MAX = bounds.INT_MAX
-
 CSP = "; ".join(
     [
         "default-src 'self'",

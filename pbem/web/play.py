@@ -12,12 +12,12 @@ from collections import OrderedDict
 
 from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
 
+from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, PbemError, Rejected
 from pbem.models import Seat
 from pbem.takeback import take_back, target_in
 from pbem.web import csrf
 from pbem.web.games import render_history
-from pbem.web.hardening import INT_MAX
 from pbem.web.present import board_template, players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines
 
