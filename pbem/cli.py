@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,10 +38,14 @@ def cmd_serve(args) -> int:
     from pbem import demo, scheduler
     from pbem.web import create_app
 
+    if args.production:
+        # Production everywhere: this process, and the gunicorn workers that inherit
+        # the environment and build their own configuration.
+        os.environ["PBEM_SERVER_PRODUCTION"] = "true"
     runtime = _runtime(args)
     host = args.host or runtime.config["server"]["host"]
     port = args.port or runtime.config["server"]["port"]
-    if args.production or runtime.production:
+    if runtime.production:
         return serve_production(runtime, host, port, args.workers)
     app = create_app(runtime=runtime)
     if runtime.config["server"].get("demo") and not args.no_demo:
@@ -58,14 +63,36 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def gunicorn_command(runtime, host: str, port: int, workers: int | None) -> list[str]:
+    """The gunicorn command line of ``pbem serve --production``: its access log goes
+    through :class:`pbem.web.accesslog.MaskingLogger`, which masks every token."""
+    import shutil
+
+    gunicorn = shutil.which("gunicorn") or str(Path(sys.executable).parent / "gunicorn")
+    count = workers or int(runtime.config["server"].get("workers", 4))
+    return [
+        gunicorn,
+        "--workers",
+        str(count),
+        "--threads",
+        "4",
+        "--bind",
+        f"{host}:{port}",
+        "--access-logfile",
+        "-",
+        "--logger-class",
+        "pbem.web.accesslog.MaskingLogger",
+        "--forwarded-allow-ips",
+        "127.0.0.1",
+        "pbem.web:create_app()",
+    ]
+
+
 def serve_production(runtime, host: str, port: int, workers: int | None) -> int:
     """Replaces this process with gunicorn running N stateless web workers.
 
     The scheduler and the mail dispatcher do not run here: start one ``pbem worker``.
     """
-    import os
-    import shutil
-
     if runtime.config["database"]["url"].startswith("sqlite"):
         print(
             "Production mode wants PostgreSQL: set PBEM_DATABASE_URL "
@@ -73,23 +100,10 @@ def serve_production(runtime, host: str, port: int, workers: int | None) -> int:
             file=sys.stderr,
         )
         return 2
-    gunicorn = shutil.which("gunicorn") or str(Path(sys.executable).parent / "gunicorn")
-    count = workers or int(runtime.config["server"].get("workers", 4))
-    command = [
-        gunicorn,
-        "--workers",
-        str(count),
-        "--bind",
-        f"{host}:{port}",
-        "--access-logfile",
-        "-",
-        "--forwarded-allow-ips",
-        "127.0.0.1",
-        "pbem.web:create_app()",
-    ]
-    print(f"Starting {count} web workers: {' '.join(command)}", flush=True)
+    command = gunicorn_command(runtime, host, port, workers)
+    print(f"Starting {command[2]} web workers: {' '.join(command)}", flush=True)
     print("Run the scheduler and mail separately: pbem worker", flush=True)
-    os.execv(gunicorn, command)
+    os.execv(command[0], command)
     return 0
 
 
@@ -180,13 +194,7 @@ def cmd_move(args) -> int:
 def cmd_export(args) -> int:
     runtime = _runtime(args)
     if args.all:
-        folder = Path(args.output or "export")
-        folder.mkdir(parents=True, exist_ok=True)
-        for game in runtime.service.games():
-            data = runtime.service.export_game(game.id, full=True)
-            (folder / f"{game.id}.json").write_text(json.dumps(data, ensure_ascii=False))
-        print(f"Exported every game to {folder}/.")
-        return 0
+        return export_all(runtime, Path(args.output or "export"))
     if not args.game:
         print("Name a game, or use --all.", file=sys.stderr)
         return 2
@@ -199,21 +207,60 @@ def cmd_export(args) -> int:
     return 0
 
 
+def export_all(runtime, folder: Path) -> int:
+    """One full log per game into ``folder``, never outside it: a game whose id is not
+    of this server's form is skipped and named, and the rest of the backup goes on."""
+    from pbem.validate import is_game_id
+
+    folder.mkdir(parents=True, exist_ok=True)
+    root = folder.resolve()
+    written, skipped = 0, []
+    for game in runtime.service.games():
+        target = (root / f"{game.id}.json").resolve()
+        if not is_game_id(game.id) or target.parent != root:
+            skipped.append(f"{game.id!r}: not a game id of this server's form")
+            continue
+        try:
+            data = runtime.service.export_game(game.id, full=True)
+        except PbemError as error:
+            skipped.append(f"{game.id}: {error.message}")
+            continue
+        target.write_text(json.dumps(data, ensure_ascii=False))
+        written += 1
+    print(f"Exported {written} games to {folder}/.")
+    for problem in skipped:
+        print(f"Skipped {problem}", file=sys.stderr)
+    return 1 if skipped else 0
+
+
 def _read_json_file(path: str) -> Any:
+    """A JSON file, bounded (depth, finite numbers, no NUL), or a sentence why not."""
+    from pbem.bounds import read_json_file
+
     try:
-        return json.loads(Path(path).read_text())
+        return read_json_file(path)
     except OSError as error:
-        raise PbemError(f"Cannot read {path}: {error.strerror}.") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise PbemError(f"{path} is not a JSON file: {error}.") from None
+        raise PbemError(f"Cannot read {path}: {error.strerror or error}.") from None
+    except ValueError as error:
+        raise PbemError(f"{path} is not a JSON file we can read: {error}.") from None
 
 
 def cmd_import(args) -> int:
     runtime = _runtime(args)
     from pbem.mail.outbox import store_link
+    from pbem.validate import is_game_id
 
     service = runtime.service
-    game_id = service.import_game(_read_json_file(args.file))
+    data = _read_json_file(args.file)
+    header = data.get("game") if isinstance(data, dict) else None
+    claimed = header.get("id") if isinstance(header, dict) else None
+    if not is_game_id(claimed):
+        raise PbemError(
+            f"{args.file} names the game {str(claimed)[:80]!r}, which is not a game id of "
+            "this server's form (4-32 lower-case letters, digits and hyphens); nothing was imported."
+        )
+    check_import_text(data)
+    game_id = service.import_game(data)
     print(f"Imported game {game_id}; it carries on from its last event. Hand out these links:")
     for seat in service.seats(game_id):
         if seat.is_bot:
@@ -228,10 +275,26 @@ def cmd_import(args) -> int:
     return 0
 
 
+def check_import_text(data: dict) -> None:
+    """The title and seat names an import file would store, bounded as the lobby's are."""
+    from pbem.validate import clean_name, clean_title
+
+    header = data["game"]
+    clean_title(header.get("title"))
+    names = header.get("seat_names") or []
+    for name in names if isinstance(names, list) else [names]:
+        clean_name(name, required=False)
+    events = data.get("events")
+    first = events[0] if isinstance(events, list) and events else None
+    payload = first.get("payload") if isinstance(first, dict) else None
+    if isinstance(payload, dict):
+        clean_title(payload.get("title"))
+
+
 def cmd_verify(args) -> int:
     from pbem.verify import verify_export
 
-    report = verify_export(_read_json_file(args.file))
+    report = verify_export(_read_json_file(args.file), head=args.head)
     print(report.summary())
     return 0 if report.ok else 1
 
@@ -291,7 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int)
     serve.add_argument("--no-demo", action="store_true", help="do not set up demo games")
     serve.add_argument(
-        "--production", action="store_true", help="run gunicorn web workers (PostgreSQL)"
+        "--production",
+        action="store_true",
+        help="production everywhere (no /dev/mail, no demo): gunicorn web workers on PostgreSQL",
     )
     serve.add_argument("--workers", type=int, help="web workers in production (default 4)")
     serve.set_defaults(func=cmd_serve)
@@ -339,6 +404,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = commands.add_parser("verify", help="verify an exported log offline")
     verify.add_argument("file")
+    verify.add_argument(
+        "--head",
+        metavar="HASH",
+        help="a receipt: the head hash from one of your turn mails. It must be the hash of "
+        "some event in the log (the last one, or an earlier one when the game went on after "
+        "that mail); verify says which, and fails when no event has it",
+    )
     verify.set_defaults(func=cmd_verify)
 
     migrate = commands.add_parser("migrate", help="create or upgrade the database schema")
@@ -358,10 +430,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+
     try:
         return args.func(args)
     except PbemError as error:
         print(error.message, file=sys.stderr)
+        return 1
+    except (OperationalError, InterfaceError) as error:
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0]
+        print(f"The database failed; nothing was changed: {reason}", file=sys.stderr)
+        return 1
+    except DataError as error:
+        reason = str(getattr(error, "orig", error)).strip().splitlines()[0]
+        print(f"The database refused a value; nothing was changed: {reason}", file=sys.stderr)
         return 1
 
 

@@ -2,15 +2,23 @@
 
 ``/healthz`` answers 200 when the database answers, the worker's heartbeat is recent and
 the outbox is not backing up, else 503, with the reason in a small JSON body. The web
-workers hold no state, so this is all a load balancer needs to know.
+workers hold no state, so this is all a load balancer needs to know. A database that
+failed a request in the last minute (disk full, connection lost) is reported too.
+
+``/metrics`` answers only a request with ``Authorization: Bearer <ops.metrics_token>``
+(401 otherwise) or, when no token is configured, a request from the loopback address
+(403 otherwise). Workers are labelled by a keyed digest of their name, never host:pid.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import ipaddress
 from datetime import timedelta
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
+from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -47,7 +55,10 @@ def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
             ).one()
     except Exception as error:  # noqa: BLE001 - any database failure is "unhealthy"
         return False, {"database": f"unreachable: {type(error).__name__}"}
-    report["database"] = "ok"
+    from pbem.web.hardening import recent_database_failure
+
+    failure = recent_database_failure()
+    report["database"] = failure or "ok"
     now = utc(runtime.clock())
     if beat is None:
         report["worker"] = "no heartbeat yet"
@@ -58,7 +69,7 @@ def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
             "ok" if age <= heartbeat_limit(runtime.config).total_seconds() else "late"
         )
     report["outbox_backlog"] = backlog
-    healthy = report["worker"] == "ok" and backlog < OUTBOX_BACKLOG_LIMIT
+    healthy = not failure and report["worker"] == "ok" and backlog < OUTBOX_BACKLOG_LIMIT
     return healthy, report
 
 
@@ -86,9 +97,42 @@ def healthz():
     return jsonify(report), 200 if healthy else 503
 
 
+def metrics_refusal(runtime: Any) -> Response | None:
+    """None when this request may read /metrics, else the 401 or 403 answer."""
+    token = str(runtime.config.get("ops", {}).get("metrics_token") or "")
+    if token:
+        given = request.headers.get("Authorization", "")
+        scheme, _, value = given.partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(value.strip(), token):
+            return None
+        answer = Response("This address needs a valid bearer token.\n", 401, mimetype="text/plain")
+        answer.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return answer
+    try:
+        local = ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        local = False
+    if local:
+        return None
+    return Response(
+        "Metrics are open only to this host; set ops.metrics_token to read them from elsewhere.\n",
+        403,
+        mimetype="text/plain",
+    )
+
+
+def worker_label(runtime: Any, name: str) -> str:
+    """A stable label for a worker that does not tell its host name or process id."""
+    key = runtime.secret_key.encode()
+    return hmac.new(key, name.encode(), hashlib.sha256).hexdigest()[:10]
+
+
 @bp.get("/metrics")
 def metrics():
     runtime = _runtime()
+    refusal = metrics_refusal(runtime)
+    if refusal is not None:
+        return refusal
     lines = []
     with Session(runtime.db) as session:
         events = session.exec(select(func.count()).select_from(Event)).one()
@@ -112,10 +156,11 @@ def metrics():
     lines.append("# TYPE pbem_sweep_duration_seconds gauge")
     now = utc(runtime.clock())
     for beat in beats:
+        label = worker_label(runtime, beat.name)
         age = (now - utc(beat.beat_at)).total_seconds()
-        lines.append(f'pbem_worker_heartbeat_age_seconds{{worker="{beat.name}"}} {age:.1f}')
+        lines.append(f'pbem_worker_heartbeat_age_seconds{{worker="{label}"}} {age:.1f}')
         if beat.sweep_seconds is not None:
             lines.append(
-                f'pbem_sweep_duration_seconds{{worker="{beat.name}"}} {beat.sweep_seconds:.3f}'
+                f'pbem_sweep_duration_seconds{{worker="{label}"}} {beat.sweep_seconds:.3f}'
             )
     return Response("\n".join(lines) + "\n", mimetype="text/plain")

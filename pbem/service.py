@@ -7,6 +7,7 @@ transaction with the read model (and, through listeners, the outbox) updated alo
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -64,6 +65,14 @@ def open_seed(secret_key: str | None, game_id: str, stored: str) -> bytes:
             "configure the key this database was written with."
         )
     return seed
+
+
+# The largest values a deadline policy may hold (a year), so that every date stays finite.
+POLICY_LIMITS = {
+    "reminder_after_hours": 24 * 365,
+    "reminder_every_hours": 24 * 365,
+    "deadline_after_days": 365,
+}
 
 
 def utcnow() -> datetime:
@@ -754,8 +763,10 @@ def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:
             merged[key] = float(merged[key])
         except (TypeError, ValueError):
             raise BadInput(f"The deadline setting {key!r} must be a number.") from None
-        if merged[key] < 0:
-            raise BadInput(f"The deadline setting {key!r} cannot be negative.")
+        if not math.isfinite(merged[key]) or not 0 <= merged[key] <= POLICY_LIMITS[key]:
+            raise BadInput(
+                f"The deadline setting {key!r} must be a number from 0 to {POLICY_LIMITS[key]}."
+            )
         if merged[key] == int(merged[key]):
             merged[key] = int(merged[key])
     if merged["at_deadline"] not in AT_DEADLINE:

@@ -4,6 +4,11 @@
 database and no server: it replays the log through the engine, re-derives every draw
 from the revealed seed, checks each row's hash and its link to the one before, and
 names the first event where anything differs.
+
+Any file gets an answer, never a traceback: "N events verified" or the first problem by
+name. Beyond the events it checks the header against them (``head_seq`` and
+``head_hash`` are the last event's, a finished game reveals its seed, the commitment is
+the sha256 of the revealed seed), and :func:`check_receipt` checks a receipt from a mail.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import Any
 from engines import REGISTRY
 from engines.api import IllegalMove
 from engines.api import state_hash as engine_state_hash
+from pbem.bounds import check_json, is_count
 from pbem.chance import ChanceMismatch, commitment, verify_draws
 from pbem.log import (
     GENESIS_HASH,
@@ -28,6 +34,8 @@ from pbem.log import (
 )
 
 EXPORT_FORMAT = "pbem-export/1"
+# No game draws from more than 2^32 outcomes; a larger bound would make derive() spin.
+DRAW_BOUND_MAX = 2**32
 RECORDED_FORMAT = "pbem-recorded-game/1"
 
 
@@ -45,8 +53,9 @@ class VerifyReport:
 
     def summary(self) -> str:
         if not self.ok:
-            where = f"event {self.first_bad_seq}: " if self.first_bad_seq is not None else ""
-            return f"FAILED at {where}{self.message}"
+            if self.first_bad_seq is None:
+                return f"FAILED: {self.message}"
+            return f"FAILED at event {self.first_bad_seq}: {self.message}"
         return self.message
 
 
@@ -54,8 +63,51 @@ def _bad(seq: int | None, message: str, count: int = 0) -> VerifyReport:
     return VerifyReport(False, message, events=count, first_bad_seq=seq)
 
 
-def verify_export(data: Any) -> VerifyReport:
-    """Verifies an exported file (already parsed from JSON)."""
+def verify_export(data: Any, head: str | None = None) -> VerifyReport:
+    """Verifies an exported file (already parsed from JSON); never raises.
+
+    ``head`` is a receipt (a head hash from a mail): it must be the hash of one of the
+    log's events, and the report says which."""
+    try:
+        check_json(data)
+    except ValueError as error:
+        return _bad(None, f"the file cannot be a log: {error}")
+    try:
+        report = _verify_export(data)
+    except RecursionError:
+        return _bad(None, "the file nests too deeply to be a log")
+    except Exception as error:  # noqa: BLE001 - any file gets an answer, never a traceback
+        return _bad(None, f"the file cannot be checked: {type(error).__name__}: {error}")
+    if head is not None and report.ok:
+        return check_receipt(report, data["events"], head)
+    return report
+
+
+def check_receipt(report: VerifyReport, rows: Sequence[Any], head: str) -> VerifyReport:
+    """The report, failed unless ``head`` is the hash of one of ``rows``."""
+    wanted = head.strip().lower()
+    hashes = [row.get("hash") for row in rows if isinstance(row, Mapping) and "hash" in row]
+    if wanted not in hashes:
+        return _bad(
+            None,
+            f"no event in this log has the hash {wanted}: the log is not the one the "
+            "receipt was given for, or it was rewritten",
+            report.events,
+        )
+    index = hashes.index(wanted)
+    seq = rows[index].get("seq") if isinstance(rows[index], Mapping) else index
+    if index == len(hashes) - 1:
+        where = f"it is the hash of the last event ({seq}): the log is exactly the one receipted"
+    else:
+        where = (
+            f"it is the hash of event {seq}; the {len(hashes) - 1 - index} events after it "
+            "came later"
+        )
+    report.message += f". Receipt {wanted[:16]}...: {where}"
+    return report
+
+
+def _verify_export(data: Any) -> VerifyReport:
     if isinstance(data, Mapping) and data.get("format") == RECORDED_FORMAT:
         return verify_recorded(data)
     if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
@@ -64,18 +116,129 @@ def verify_export(data: Any) -> VerifyReport:
     rows = data.get("events")
     if not isinstance(header, Mapping) or not isinstance(rows, list):
         return _bad(None, "the file has no game header or no event list")
+    problem = _header_problem(header)
+    if problem:
+        return _bad(None, f"the header {problem}")
     if data.get("scope") == "seat":
-        return verify_receipts(rows)
+        report = verify_receipts(rows)
+        return _check_head(header, rows, report) if report.ok else report
     seed = None
     if data.get("seed") is not None:
         try:
             seed = bytes.fromhex(data["seed"])
         except (TypeError, ValueError):
             return _bad(None, "the seed in the file is not hexadecimal")
-    report = verify_rows(header.get("engine"), rows, seed=seed, game_id=header.get("id"))
-    if report.ok and header.get("head_hash") and header["head_hash"] != report.head_hash:
-        return _bad(len(rows), "the header's head hash does not match the last event", len(rows))
+    report = verify_rows(header["engine"], rows, seed=seed, game_id=header["id"])
+    if not report.ok:
+        return report
+    report = _check_head(header, rows, report)
+    if not report.ok:
+        return report
+    created = rows[0]["payload"]
+    if header["commitment"] != created.get("commitment"):
+        return _bad(0, "the header's commitment differs from the one made at the start", 0)
+    if header["status"] == "finished" and not report.seed_revealed:
+        return _bad(
+            len(rows) - 1,
+            "the header says the game is finished, but no seed is revealed",
+            report.events,
+        )
+    if header["status"] != "finished" and report.seed_revealed:
+        return _bad(
+            len(rows) - 1,
+            "the log reveals the seed, but the header says the game runs",
+            report.events,
+        )
+    if report.seed_revealed and commitment(bytes.fromhex(report.seed_hex)) != header["commitment"]:
+        return _bad(None, "the revealed seed's sha256 is not the header's commitment")
     return report
+
+
+HEADER_TYPES = {
+    "id": (str, "text"),
+    "engine": (str, "text"),
+    "status": (str, "text"),
+    "head_seq": (int, "a whole number"),
+    "head_hash": (str, "text"),
+    "commitment": (str, "text"),
+}
+
+
+def _header_problem(header: Mapping[str, Any]) -> str | None:
+    for name, (kind, word) in HEADER_TYPES.items():
+        if name not in header:
+            return f"has no {name!r}"
+        value = header[name]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            return f"{name!r} is not {word}"
+    if header["status"] not in ("active", "finished"):
+        return f"status {header['status']!r} is neither 'active' nor 'finished'"
+    return None
+
+
+def _check_head(header: Mapping[str, Any], rows: Sequence[Any], report: VerifyReport):
+    last = rows[-1] if rows else None
+    last_seq = last.get("seq") if isinstance(last, Mapping) else None
+    if header["head_seq"] != last_seq:
+        return _bad(
+            last_seq,
+            f"the header's head_seq {header['head_seq']} is not the last event's seq {last_seq}",
+            report.events,
+        )
+    if header["head_hash"] != report.head_hash:
+        return _bad(last_seq, "the header's head hash does not match the last event", report.events)
+    return report
+
+
+ROW_TYPES = {
+    "game_id": (str, "text"),
+    "seq": (int, "a whole number"),
+    "kind": (str, "text"),
+    "payload": (Mapping, "an object"),
+    "chance": (list, "a list"),
+    "state_hash": (str, "text"),
+    "prev_hash": (str, "text"),
+    "hash": (str, "text"),
+}
+
+
+def _row_problem(row: Any) -> str | None:
+    """What is wrong with an event's form (before its content is checked), if anything."""
+    if not isinstance(row, Mapping):
+        return "the event is not an object"
+    missing = [name for name in (*HASHED_FIELDS, "hash") if name not in row]
+    if missing:
+        return f"the event is incomplete (no {', '.join(missing)})"
+    for name, (kind, word) in ROW_TYPES.items():
+        value = row[name]
+        if isinstance(value, bool) or not isinstance(value, kind):
+            return f"the event's {name} is not {word}"
+    seat = row["seat"]
+    if seat is not None and not is_count(seat):
+        return "the event's seat is not a seat number"
+    if not draws_well_formed(row["chance"]):
+        return "the event's draws are not [bound, value] pairs of whole numbers"
+    return None
+
+
+def draws_well_formed(chance: Any) -> bool:
+    return isinstance(chance, list) and all(
+        isinstance(draw, list)
+        and len(draw) == 2
+        and is_count(draw[0], 1, DRAW_BOUND_MAX)
+        and is_count(draw[1], 0, draw[0] - 1)
+        for draw in chance
+    )
+
+
+def _created_problem(payload: Mapping[str, Any]) -> str | None:
+    if not isinstance(payload.get("options"), Mapping):
+        return "the game's options are not an object"
+    if not is_count(payload.get("seats"), 1, 64):
+        return "the number of seats is not a whole number from 1 to 64"
+    if not isinstance(payload.get("commitment"), str):
+        return "the commitment is not text"
+    return None
 
 
 def verify_rows(
@@ -105,10 +268,9 @@ def verify_rows(
     draws = 0
     commitment_hex = None
     for index, row in enumerate(rows):
-        if not isinstance(row, Mapping) or any(
-            name not in row for name in (*HASHED_FIELDS, "hash")
-        ):
-            return _bad(index, "the event is incomplete", index)
+        problem = _row_problem(row)
+        if problem:
+            return _bad(index, problem, index)
         seq = row["seq"]
         if seq != index:
             return _bad(
@@ -128,6 +290,9 @@ def verify_rows(
                     return _bad(seq, "the log does not start with 'created'", index)
                 if row["payload"].get("engine") != engine.slug:
                     return _bad(seq, "the log is for another game", index)
+                problem = _created_problem(row["payload"])
+                if problem:
+                    return _bad(seq, problem, index)
                 made_by = row["payload"].get("engine_version")
                 if made_by != engine.version and not any_version:
                     return _bad(
@@ -147,11 +312,13 @@ def verify_rows(
         except (ChanceMismatch, ReplayError, IllegalMove, KeyError, TypeError, ValueError) as error:
             reason = error.reason if isinstance(error, IllegalMove) else str(error)
             return _bad(seq, f"replaying the event fails: {reason}", index)
+        except Exception as error:  # noqa: BLE001 - an engine fed a crafted event
+            return _bad(seq, f"replaying the event fails: {type(error).__name__}", index)
         earlier[seq] = state
         if row["kind"] == "seed_revealed":
             try:
                 shown = bytes.fromhex(row["payload"].get("seed", ""))
-            except ValueError:
+            except (TypeError, ValueError):
                 return _bad(seq, "the revealed seed is not hexadecimal", index)
             if commitment(shown) != commitment_hex:
                 return _bad(seq, "the revealed seed does not match the commitment", index)
@@ -186,7 +353,8 @@ def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
     """A recorded game (``seeds/``): every draw from the seed, the final state and result."""
     from engines.api import Result
 
-    engine = REGISTRY.get(record.get("engine"))
+    slug = record.get("engine")
+    engine = REGISTRY.get(slug) if isinstance(slug, str) else None
     if engine is None:
         return _bad(None, f"unknown game {record.get('engine')!r}")
     try:
@@ -196,6 +364,12 @@ def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
             return _bad(0, "the seed does not match the commitment")
         if record["engine_version"] != engine.version:
             return _bad(0, f"recorded with version {record['engine_version']} of the engine")
+        moves = record["moves"]
+        if not isinstance(game_id, str) or not isinstance(moves, list):
+            return _bad(None, "the record has no game id or no move list")
+        chances = [record["setup_chance"], *(entry["chance"] for entry in moves)]
+        if not all(draws_well_formed(chance) for chance in chances):
+            return _bad(None, "the record's draws are not [bound, value] pairs of whole numbers")
         problem = verify_draws(seed, game_id, 0, record["setup_chance"])
         if problem:
             return _bad(0, f"a setup draw does not follow from the seed: {problem}")

@@ -9,9 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask
 
-from pbem.errors import PbemError
 from pbem.runtime import Runtime, build_runtime
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -36,37 +35,14 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     from pbem import ops
     from pbem.mail import rescue_views
     from pbem.mail import views as mail_views
-    from pbem.web import api, csrf, games, limits, lobby, play, present
+    from pbem.web import api, csrf, games, hardening, limits, lobby, play, present
 
+    hardening.init_app(app)
     csrf.init_app(app)
     present.init_app(app)
     for module in (lobby, play, games, api, mail_views, rescue_views, ops):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)
-
-    @app.errorhandler(PbemError)
-    def pbem_error(error: PbemError):
-        if request.path.startswith("/api/"):
-            body: dict[str, Any] = {"error": error.message}
-            if hasattr(error, "fresh_seq"):
-                body["fresh_seq"] = error.fresh_seq
-            return jsonify(body), error.status
-        return render_template("error.html", message=error.message), error.status
-
-    @app.errorhandler(400)
-    @app.errorhandler(404)
-    @app.errorhandler(405)
-    @app.errorhandler(413)
-    def http_error(error):
-        message = {
-            400: "That request was not understood.",
-            404: "There is nothing here.",
-            405: "This address does not take that kind of request.",
-            413: "That request is too large.",
-        }[error.code]
-        if request.path.startswith("/api/"):
-            return jsonify({"error": message}), error.code
-        return render_template("error.html", message=message), error.code
 
     return app
 

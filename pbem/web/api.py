@@ -3,12 +3,14 @@
 A move is posted as ``{"move": {...}, "expected_seq": N}`` with ``Content-Type:
 application/json`` (which a cross-site form cannot send, so no CSRF token is needed).
 A stale seq answers 409 with ``fresh_seq``; an illegal move 422 with the engine's reason.
+Every error is ``{"error": {"status": N, "message": "..."}}`` (see :mod:`pbem.web.openapi`).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
+from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
@@ -61,9 +63,10 @@ def post_move(token: str):
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):
         raise BadInput('Send a JSON object {"move": {...}, "expected_seq": N}.')
-    outcome = service.submit_move(
-        seat.game_id, seat.seat, body.get("move"), body.get("expected_seq"), actor="api"
-    )
+    expected = body.get("expected_seq")
+    if not is_count(expected):
+        raise BadInput(f"expected_seq must be a whole number from 0 to {INT_MAX}.")
+    outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
     response = jsonify(
         {"seq": outcome.seq, "head_hash": outcome.head_hash, "duplicate": outcome.duplicate}
     )

@@ -14,9 +14,11 @@ a sentence (JSON under ``/api/``).
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+
+from pbem.web.hardening import error_answer
 
 LIMITED = {"lobby.create": "create_game"}
 
@@ -46,6 +48,4 @@ def too_many(error: RateLimitExceeded):
         f"Too many requests from your address (at most {error.description}). "
         "Please wait a while and try again."
     )
-    if request.path.startswith("/api/"):
-        return jsonify({"error": message}), 429
-    return render_template("error.html", message=message), 429
+    return error_answer(429, message)

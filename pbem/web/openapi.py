@@ -1,12 +1,33 @@
-"""The OpenAPI 3.1 description of the JSON API, served at ``/api/openapi.json``."""
+"""The OpenAPI 3.1 description of the JSON API, served at ``/api/openapi.json``.
+
+Every error under ``/api/``, whether the service refuses something or Flask itself
+answers (404, 405, 413, 429, 500, 503), has one shape::
+
+    {"error": {"status": 409, "message": "The game moved on since this page was shown.",
+               "fresh_seq": 7}}
+
+``status`` repeats the HTTP status, ``message`` is a sentence fit to show a person, and
+a stale move's 409 adds ``fresh_seq``, the game's current seq.
+"""
 
 from __future__ import annotations
 
 _ERROR = {
     "type": "object",
-    "properties": {"error": {"type": "string"}, "fresh_seq": {"type": "integer"}},
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {
+                "status": {"type": "integer", "minimum": 400, "maximum": 599},
+                "message": {"type": "string", "minLength": 1},
+                "fresh_seq": {"type": "integer", "description": "With 409: the current seq"},
+            },
+            "required": ["status", "message"],
+        }
+    },
     "required": ["error"],
 }
+_SEQ = {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}
 _GAME = {
     "type": "object",
     "properties": {
@@ -33,10 +54,15 @@ _TOKEN = {
 
 def _errors(*codes: int) -> dict:
     text = {
-        400: "Malformed request",
+        400: "Malformed or out-of-range request",
         404: "No such game or link",
+        405: "Method not allowed",
         409: "The game moved on (fresh_seq)",
+        413: "Request body too large",
         422: "Refused by the rules",
+        429: "Too many requests",
+        500: "Server error (nothing was changed)",
+        503: "The database is unavailable (nothing was changed)",
     }
     return {
         str(code): {
@@ -68,7 +94,7 @@ OPENAPI = {
                 ],
                 "responses": {
                     "200": _json({"$ref": "#/components/schemas/Game"}, "The spectator view"),
-                    **_errors(404),
+                    **_errors(400, 404, 405, 429, 500, 503),
                 },
             }
         },
@@ -101,7 +127,7 @@ OPENAPI = {
                         },
                         "The seat's view",
                     ),
-                    **_errors(404),
+                    **_errors(400, 404, 405, 429, 500, 503),
                 },
             }
         },
@@ -121,7 +147,7 @@ OPENAPI = {
                                         "properties": {"type": {"type": "string"}},
                                         "required": ["type"],
                                     },
-                                    "expected_seq": {"type": "integer"},
+                                    "expected_seq": _SEQ,
                                 },
                                 "required": ["move", "expected_seq"],
                             }
@@ -133,14 +159,14 @@ OPENAPI = {
                         {
                             "type": "object",
                             "properties": {
-                                "seq": {"type": "integer"},
+                                "seq": _SEQ,
                                 "head_hash": {"type": "string"},
                                 "duplicate": {"type": "boolean"},
                             },
                         },
                         "The move was made (or had already been made)",
                     ),
-                    **_errors(400, 404, 409, 422),
+                    **_errors(400, 404, 405, 409, 413, 422, 429, 500, 503),
                 },
             }
         },

@@ -13,6 +13,7 @@ from collections import OrderedDict
 from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
 
 from pbem import rescue
+from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
 from pbem.models import Seat
 from pbem.takeback import take_back, target_in
@@ -125,11 +126,12 @@ def take(token: str):
 
 def form_seq() -> int:
     try:
-        return int(request.form.get("seq", ""))
+        seq = int(request.form.get("seq", ""))
     except ValueError:
-        raise BadInput(
-            "The form does not say which event it was made at; reload the page."
-        ) from None
+        seq = -1
+    if not 0 <= seq <= INT_MAX:
+        raise BadInput("The form does not say which event it was made at; reload the page.")
+    return seq
 
 
 def form_move(form) -> dict:

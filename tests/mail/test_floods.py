@@ -151,6 +151,9 @@ def test_a_refusal_under_the_api_is_json(runtime):
     answer = client.get("/api/ping")
     assert answer.status_code == 429 and answer.is_json
     assert answer.json == {
-        "error": "Too many requests from your address (at most 1 per 1 hour). "
-        "Please wait a while and try again."
+        "error": {
+            "status": 429,
+            "message": "Too many requests from your address (at most 1 per 1 hour). "
+            "Please wait a while and try again.",
+        }
     }

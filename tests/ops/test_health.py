@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session
 
+from pbem import ops
 from pbem.mail.models import Heartbeat, utc
 from pbem.runtime import build_runtime
 from pbem.service import SeatSpec
@@ -55,7 +56,6 @@ def test_unhealthy_without_a_worker_or_with_a_stale_one(runtime, client):
 def test_unhealthy_when_the_database_is_gone(runtime):
     from dataclasses import replace
 
-    from pbem import ops
     from pbem.db import make_engine
 
     unreachable = make_engine("postgresql+psycopg://nobody@127.0.0.1:9/none?connect_timeout=2")
@@ -70,8 +70,9 @@ def test_metrics_count_events_games_and_mail(runtime, client):
     assert "pbem_events_appended_total 1" in text
     assert 'pbem_games{status="active"} 1' in text
     assert 'pbem_mails{status="pending"}' in text
-    assert 'pbem_worker_heartbeat_age_seconds{worker="w1"}' in text
-    assert 'pbem_sweep_duration_seconds{worker="w1"} 0.042' in text
+    label = ops.worker_label(runtime, "w1")
+    assert f'pbem_worker_heartbeat_age_seconds{{worker="{label}"}}' in text
+    assert f'pbem_sweep_duration_seconds{{worker="{label}"}} 0.042' in text
 
 
 def test_a_sweep_records_its_duration_for_the_metrics(runtime, client):
@@ -80,5 +81,7 @@ def test_a_sweep_records_its_duration_for_the_metrics(runtime, client):
     sweep_job, _ = scheduler._jobs(runtime, "worker-a")
     sweep_job()
     text = client.get("/metrics").get_data(as_text=True)
-    assert 'pbem_sweep_duration_seconds{worker="worker-a"}' in text
+    assert (
+        f'pbem_sweep_duration_seconds{{worker="{ops.worker_label(runtime, "worker-a")}"}}' in text
+    )
     assert client.get("/healthz").status_code == 200

@@ -31,9 +31,12 @@ def test_moves_stale_and_illegal(client, runtime):
     again = client.post(url, json={"move": {"type": "stop"}, "expected_seq": 0})
     assert again.status_code == 200 and again.json["duplicate"]
     stale = client.post(url, json={"move": {"type": "roll"}, "expected_seq": 0})
-    assert stale.status_code == 409 and stale.json["fresh_seq"] == 1
+    assert stale.status_code == 409 and stale.json["error"]["fresh_seq"] == 1
     illegal = client.post(url, json={"move": {"type": "roll"}, "expected_seq": 1})
-    assert illegal.status_code == 422 and illegal.json["error"] == "It is not your turn."
+    assert illegal.status_code == 422 and illegal.json["error"] == {
+        "status": 422,
+        "message": "It is not your turn.",
+    }
     assert client.post(url, data="move=roll").status_code == 400
     assert client.post(url, json=[1, 2]).status_code == 400
     assert runtime.service.head(created.game_id).seq == 1
@@ -109,7 +112,7 @@ def test_fuzzed_requests_never_fail_and_refusals_change_nothing(
     assert answer.status_code < 500
     if answer.status_code != 200:
         assert runtime.service.head(created.game_id).seq == before
-        assert answer.is_json and answer.json["error"]
+        assert answer.is_json and answer.json["error"]["status"] == answer.status_code
     page = client.post(f"/play/{token}/move", data=form)
     assert page.status_code in (400, 404)
     for url in (
