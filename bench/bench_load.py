@@ -1,6 +1,7 @@
 """Production load (and crash) test: gunicorn web workers + one `pbem worker` + PostgreSQL.
 
     .venv/bin/python bench/bench_load.py [--minutes 3] [--games 50] [--web-workers 2] [--crash]
+        [--database URL] [--retry-5xx SECONDS] [--tolerate-5xx]
 
 Sets up a fresh PostgreSQL schema, creates ``--games`` games of four human seats each
 (200 players for 50 games, the three titles in turn), starts gunicorn and the worker
@@ -16,6 +17,12 @@ It prints moves per second, p50/p99 latency of GETs and POSTs, status counts, an
 checks that every game's chain verifies, that no move landed twice or got lost (each
 accepted POST is exactly one move event), and that the outbox delivered what it owed.
 Exits 1 when any check fails.
+
+``--database`` takes any PostgreSQL URL, a multi-host one too; ``--retry-5xx`` makes the
+clients retry an answer of 5xx (the same request, so the same expected seq) for up to
+that many seconds, as a careful client does through an outage, and ``--tolerate-5xx``
+reports such answers instead of failing on them. ``bench/bench_failover.py`` drives it
+that way, with its own hooks (see :func:`main`).
 """
 
 from __future__ import annotations
@@ -66,31 +73,40 @@ class Stats:
         self.accepted: Counter = Counter()  # game_id -> accepted non-duplicate moves
         self.duplicates = 0
         self.connection_errors = 0
+        # (time answered, method, status) of every answer, and (game_id, seq, seat, move)
+        # of every move answered 200.
+        self.answers: list[tuple[float, str, int]] = []
+        self.acknowledged: list[tuple[str, int, int, object]] = []
 
     def record(self, method: str, seconds: float, status: int) -> None:
         with self.lock:
             self.latency[method].append(seconds)
             self.status[status] += 1
+            self.answers.append((time.perf_counter(), method, status))
 
 
 class Client:
     """One keep-alive HTTP connection to the server."""
 
-    def __init__(self, port: int, stats: Stats):
+    def __init__(self, port: int, stats: Stats, retry_5xx: float = 0.0):
         self.port = port
         self.stats = stats
+        self.retry_5xx = retry_5xx
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
     def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         data = json.dumps(body).encode() if body is not None else None
         headers = {"Content-Type": "application/json"} if body is not None else {}
-        for _ in range(50):
+        give_up = time.perf_counter() + self.retry_5xx
+        dropped = 0
+        while dropped < 50:
             start = time.perf_counter()
             try:
                 self.connection.request(method, path, body=data, headers=headers)
                 response = self.connection.getresponse()
                 payload = response.read()
             except (OSError, http.client.HTTPException):
+                dropped += 1
                 with self.stats.lock:
                     self.stats.connection_errors += 1
                 self.connection.close()
@@ -98,6 +114,9 @@ class Client:
                 time.sleep(0.2)
                 continue
             self.stats.record(method, time.perf_counter() - start, response.status)
+            if response.status >= 500 and time.perf_counter() < give_up:
+                time.sleep(0.2)
+                continue
             try:
                 return response.status, json.loads(payload or b"{}")
             except json.JSONDecodeError:
@@ -106,10 +125,15 @@ class Client:
 
 
 def play_games(
-    port: int, games: queue.Queue, stats: Stats, stop: threading.Event, seed: int
+    port: int,
+    games: queue.Queue,
+    stats: Stats,
+    stop: threading.Event,
+    seed: int,
+    retry_5xx: float = 0.0,
 ) -> None:
     """Takes games from the queue and plays each to its end, until time is up."""
-    client = Client(port, stats)
+    client = Client(port, stats, retry_5xx)
     rng = random.Random(seed)
     while not stop.is_set():
         try:
@@ -149,6 +173,7 @@ def play_game(
             # landed but lost its answer when its web worker was killed.
             with stats.lock:
                 stats.accepted[game_id] += 1
+                stats.acknowledged.append((game_id, result.get("seq"), seat, move))
                 if result.get("duplicate"):
                     stats.duplicates += 1
 
@@ -174,20 +199,30 @@ def start_smtp():
     return controller, sink
 
 
-def main() -> int:
+def main(argv: list[str] | None = None, during=None, after=None) -> int:
+    """Runs the load; ``during(stats, stop)`` runs in a thread beside the clients, and
+    ``after(stats, service)`` returns further failures, checked before the schema goes."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--games", type=int, default=50, help="games played at once")
     parser.add_argument("--pool", type=int, default=0, help="games in all (default 4x --games)")
     parser.add_argument("--web-workers", type=int, default=2)
     parser.add_argument("--crash", action="store_true")
-    args = parser.parse_args()
+    parser.add_argument("--database", default=POSTGRES, help="PostgreSQL URL (multi-host too)")
+    parser.add_argument(
+        "--retry-5xx", type=float, default=0.0, metavar="SECONDS", help="clients retry 5xx"
+    )
+    parser.add_argument(
+        "--tolerate-5xx", action="store_true", help="report 5xx answers, do not fail on them"
+    )
+    args = parser.parse_args(argv)
 
     schema = f"pbem_load_{os.getpid()}"
-    admin = create_engine(POSTGRES, isolation_level="AUTOCOMMIT")
+    admin = create_engine(args.database, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = f"{POSTGRES}?options=-csearch_path%3D{schema}"
+    joiner = "&" if "?" in args.database else "?"
+    url = f"{args.database}{joiner}options=-csearch_path%3D{schema}"
     smtp, sink = start_smtp()
     processes: dict[str, subprocess.Popen] = {}
     var = Path(f"/tmp/{schema}")
@@ -278,7 +313,9 @@ def main() -> int:
         for entry in games:
             waiting.put(entry)
         threads = [
-            threading.Thread(target=play_games, args=(port, waiting, stats, stop, i))
+            threading.Thread(
+                target=play_games, args=(port, waiting, stats, stop, i, args.retry_5xx)
+            )
             for i in range(args.games)
         ]
         began = time.perf_counter()
@@ -286,6 +323,8 @@ def main() -> int:
             thread.start()
         if args.crash:
             threading.Thread(target=crasher, daemon=True).start()
+        if during is not None:
+            threading.Thread(target=during, args=(stats, stop), daemon=True).start()
         deadline = began + args.minutes * 60
         while time.perf_counter() < deadline and any(t.is_alive() for t in threads):
             time.sleep(0.5)
@@ -319,6 +358,7 @@ def main() -> int:
         if processes["worker"].poll() is not None:
             start("worker")
         failures = []
+        db.dispose()  # connections from before an outage are gone; start afresh
         with db.connect() as connection:
             for _ in range(180):
                 owed = connection.execute(
@@ -350,8 +390,10 @@ def main() -> int:
                     f"{game_id}: {landed} move events but {stats.accepted[game_id]} accepted POSTs"
                 )
         server_errors = sum(n for status, n in stats.status.items() if status >= 500)
-        if server_errors:
+        if server_errors and not args.tolerate_5xx:
             failures.append(f"{server_errors} answers with status 5xx")
+        if after is not None:
+            failures.extend(after(stats, service))
         finished = sum(1 for game_id, _ in played if service.game(game_id).status == "finished")
         print(
             f"games played: {len(played)} ({finished} to the end), all verified; "
@@ -369,6 +411,7 @@ def main() -> int:
                 except subprocess.TimeoutExpired:
                     process.kill()
         smtp.stop()
+        admin.dispose()
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
         admin.dispose()
