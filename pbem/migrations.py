@@ -5,7 +5,8 @@ database from version ``n - 1`` to ``n`` inside one transaction, with plain SQL 
 runs on SQLite and PostgreSQL alike. Events are never rewritten by a migration: they
 are the truth, everything else can be rebuilt from them.
 
-Version 1 is the first released schema.
+Version 1 is the first released schema. Version 2 adds ``seats.bot_level`` (the level a
+bot seat plays at, "normal" unless chosen).
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ from sqlmodel import SQLModel
 from pbem.errors import PbemError
 from pbem.models import SCHEMA_VERSION
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+def _add_bot_level(connection: Connection) -> None:
+    connection.exec_driver_sql(
+        "ALTER TABLE seats ADD COLUMN bot_level VARCHAR(16) NOT NULL DEFAULT 'normal'"
+    )
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_bot_level}
 
 
 class SchemaTooNew(PbemError):

@@ -102,10 +102,21 @@ def describe_admin(row: dict[str, Any]) -> str:
 
 
 def hand_to_bot(
-    runtime: Any, game_id: str, seat: int, by: int | None = None, claim: Claim | None = None
+    runtime: Any,
+    game_id: str,
+    seat: int,
+    by: int | None = None,
+    claim: Claim | None = None,
+    level: str = "normal",
 ) -> RescueOutcome:
     """A bot plays ``seat`` from now on, until its player reclaims it. ``claim`` (the
-    scheduler's guard against acting twice) runs first in the event's transaction."""
+    scheduler's guard against acting twice) runs first in the event's transaction.
+    ``level`` is the bot's level ("easy" or "normal")."""
+    from engines import bot_levels_of, get_engine
+
+    levels = bot_levels_of(get_engine(runtime.service.game(game_id).engine))
+    if level not in levels:
+        raise BadInput(f"A bot plays this game at one of these levels: {', '.join(levels)}.")
     target = _seat(runtime, game_id, seat)
     if target.is_bot:
         return RescueOutcome(True, f"A bot already plays {target.name}'s seat.")
@@ -122,6 +133,7 @@ def hand_to_bot(
         if row.is_bot:
             raise Rejected(f"A bot already plays {row.name}'s seat.")
         row.is_bot = True
+        row.bot_level = level
         session.add(row)
         outbox.stop_turn(_clock(session, game_id, seat))
         _clear_votes(session, game_id, f"seat_to_bot:{seat}")

@@ -12,6 +12,7 @@ from pbem.web.present import runtime
 bp = Blueprint("lobby", __name__)
 
 MAX_SEATS = 6
+BOT_WORDS = {"bot": "normal", "bot:normal": "normal", "bot:easy": "easy"}
 AT_DEADLINE_TEXT = {
     "wait": "wait for the player",
     "bot_turn": "a bot plays that turn",
@@ -48,13 +49,20 @@ def seats_from(form) -> list[SeatSpec]:
         email = form.get(f"seat_email_{index}", "").strip()
         if not name and not email:
             continue
-        if email.lower() == "bot" or name.lower() == "bot":
-            seats.append(
-                SeatSpec(name if name.lower() != "bot" else f"Bot {index + 1}", is_bot=True)
-            )
+        level = BOT_WORDS.get(email.lower()) or BOT_WORDS.get(name.lower())
+        if level:
+            chosen = form.get(f"seat_level_{index}", "").strip().lower()
+            if chosen:
+                if chosen not in ("easy", "normal"):
+                    raise BadInput(f"Seat {index + 1}: a bot is easy or normal.")
+                level = chosen
+            named = name if name.lower() not in BOT_WORDS else f"Bot {index + 1}"
+            seats.append(SeatSpec(named, is_bot=True, bot_level=level))
             continue
         if "@" not in email or len(email) > 320 or any(c.isspace() for c in email):
-            raise BadInput(f"Seat {index + 1} needs an email address (or the word bot).")
+            raise BadInput(
+                f"Seat {index + 1} needs an email address (or the word bot, or bot:easy)."
+            )
         seats.append(SeatSpec(name[:200] or email.split("@")[0], email))
     return seats
 
