@@ -180,7 +180,10 @@ class GameService:
         game_id = game_id or new_game_id()
         now = self.clock()
         recording = chance_mod.RecordingChance(seed, game_id, 0)
-        state = engine.setup(len(seats), resolved, recording)
+        try:
+            state = engine.setup(len(seats), resolved, recording)
+        except ValueError as error:
+            raise BadInput(str(error)) from None
         digest = self.store.digest(seed, engine, state)
         payload = {
             "engine": engine.slug,

@@ -193,3 +193,13 @@ def test_a_bot_seat_plays_at_its_level(service, monkeypatch):
     assert bot_levels_of(Spy()) == ("easy", "normal")
     with service.session() as session:
         assert len(session.exec(select(Seat)).all()) == 2
+
+
+def test_an_option_the_setup_refuses_is_bad_input_and_creates_nothing(service):
+    with pytest.raises(BadInput, match="from 1 to 2"):
+        service.create_game("mercatores", humans(2), {"first_player": "4"})
+    with pytest.raises(BadInput, match="no option 'first_player'"):
+        service.create_game("mercatores", humans(2), {"first_player": "2"}, version=1)
+    assert service.games() == []
+    created = service.create_game("mercatores", humans(2), {"first_player": "2"})
+    assert service.head(created.game_id).state.turn == 1
