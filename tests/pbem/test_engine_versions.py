@@ -203,3 +203,26 @@ def test_an_option_the_setup_refuses_is_bad_input_and_creates_nothing(service):
     assert service.games() == []
     created = service.create_game("mercatores", humans(2), {"first_player": "2"})
     assert service.head(created.game_id).state.turn == 1
+
+
+def test_the_first_schema_gains_the_bot_level_column(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from pbem.db import make_engine
+    from pbem.migrations import migrate
+
+    fixture = Path(__file__).resolve().parent / "fixtures" / "schema_v1.sqlite3"
+    path = tmp_path / "v1.sqlite3"
+    shutil.copy(fixture, path)
+    db = make_engine(f"sqlite:///{path}")
+    assert migrate(db) == (1, 2)
+    service = GameService(db)
+    with service.session() as session:
+        levels = {row.bot_level for row in session.exec(select(Seat))}
+    assert levels == {"normal"}
+    created = service.create_game(
+        "mercatores", [SeatSpec("Bot", is_bot=True, bot_level="easy"), *humans(1)]
+    )
+    assert service.seats(created.game_id)[0].bot_level == "easy"
+    db.dispose()
