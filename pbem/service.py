@@ -484,6 +484,7 @@ class GameService:
             "head_hash": game.head_hash,
             "seat_names": [row.name for row in seats],
             "bots": [row.seat for row in seats if row.is_bot],
+            "bot_levels": {str(row.seat): row.bot_level for row in seats if row.is_bot},
         }
         if seat is None:
             if game.status != "finished" and not full:
@@ -574,6 +575,8 @@ class GameService:
             session.add(GameSecret(game_id=game_id, seed=seed))
             names = data["game"].get("seat_names") or []
             bots = set(data["game"].get("bots") or [])
+            levels = data["game"].get("bot_levels")
+            levels = levels if isinstance(levels, dict) else {}
             for index in range(game.seat_count):
                 name = names[index] if index < len(names) and isinstance(names[index], str) else ""
                 session.add(
@@ -582,6 +585,7 @@ class GameService:
                         seat=index,
                         name=name[:200] or f"Player {index + 1}",
                         is_bot=index in bots,
+                        bot_level="easy" if levels.get(str(index)) == "easy" else "normal",
                         created_at=now,
                     )
                 )

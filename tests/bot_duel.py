@@ -2,7 +2,7 @@
 
 Used by ``bench/bench_bots.py`` and the soak tests. Works for any engine that offers
 ``bot_levels``. Seats rotate from game to game, so every seat position is played by the
-stronger bot equally often; each game has its own seed.
+stronger bot equally often, each deal once per seat.
 """
 
 from __future__ import annotations
@@ -97,12 +97,17 @@ def duel(
     seed: int = 0,
     options: dict | None = None,
 ) -> DuelTable:
-    """``games`` games: one ``strong`` seat (rotating) against ``weak`` seats."""
+    """``games`` games: one ``strong`` seat (rotating) against ``weak`` seats.
+
+    Each deal (seed) is played once with the strong bot in every seat, so neither the
+    luck of the deal nor the advantage of a seat favours either level.
+    """
     table = DuelTable(engine.slug, players)
     for game in range(games):
         seat = game % players
         levels = [strong if other == seat else weak for other in range(players)]
-        result = play_game(engine, levels, seed * 1_000_003 + game, options, table=table)
+        deal = seed * 1_000_003 + game // players
+        result = play_game(engine, levels, deal, options, table=table)
         table.games += 1
         if result is None:
             table.unfinished += 1

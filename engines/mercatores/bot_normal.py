@@ -1,16 +1,16 @@
-"""Mercatores' "normal" bot: the first bot's judgement, tuned, with an eye on the clock.
+"""Mercatores' "normal" bot: the first bot's investment, and a profit phase looked ahead.
 
-It plays from its own seat's view and the legal moves only. Like the first ("easy") bot
-it values resources and hand by how well they fill the profit tables; it adds:
-
-- **The clock of the investment phase.** Cards still in hand when the phase ends are
-  thrown away, so the worth of the hand falls as the end nears: the closest player to
-  the end count, the deck running low, or the end already triggered.
-- **The race for the Captain.** Reaching the end count first is worth the Captain's two
-  coins and a tax-free first turn; the bot counts it when it can get there first.
-- **The profit phase, looked ahead.** Everything is face up then and nothing is left to
-  chance, so it weighs each cash-in by what it pays now and what its other cards will
-  still pay after the taxes to come.
+It plays from its own seat's view and the legal moves only. In the investment phase it
+plays as the first ("easy") bot, whose judgement of trades and loads held up against
+every change tried (racing to the end count, denying the next player the market's best
+cards, counting each pile as one more tax, a hand worth less as the end nears: each
+lost games or changed nothing). In the profit phase everything is face up and nothing is
+left to chance, so it rebuilds the table from its view and looks ahead with the game's
+own rules: for each tax and cash-in of its turn, the next turns are played out greedily
+(every player cashing what leaves them best placed), and it takes the turn that leaves
+its coins and prospects furthest ahead of the best other player's. It does so in
+two-player games, where it was measured to win more often; with three or four players
+the look-ahead won nothing measurable and cost time, so it plays as the first bot there.
 """
 
 from __future__ import annotations
@@ -19,136 +19,147 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import bot
-from engines.mercatores.bot import (
-    Table,
-    cash_now,
-    future,
-    own_resources,
-    remaining_after,
-    same_kind,
-    urgency,
-    worth,
-)
-from engines.mercatores.data import CARDS, GOODS_OF
+from engines.mercatores.data import CARDS, GOODS_OF, GOODS_TABLES
+from engines.mercatores.moves import legal_moves
+from engines.mercatores.rules import apply
+from engines.mercatores.scoring import cash_value, pays
+from engines.mercatores.state import PROFIT, State, kinds_held, ordered, pile
+
+NO_CHANCE = ScriptedChance([])
 
 PARAMS = {
-    "hand_early": 0.8,  # the hand's worth early in the phase
-    "hand_late": 0.3,  # ... and when the end is near
-    "captain": 2.5,
-    "later": 0.9,
-    "deny": 0.0,
-    "tempo": 0.0,  # worth of each card loaded now (the race to the end count)  # how much the next player's best take from the market counts against
+    "later": 0.9,  # worth now of a coin the resources would still pay
+    "turns": 3,  # greedy turns looked ahead after one's own
 }
 
 
-def closeness(view: Mapping[str, Any]) -> float:
-    """0 early in the investment phase, 1 when its end is at hand."""
-    if view["end_triggered"]:
-        return 1.0
-    end = view["end_cards"]
-    most = max(player["resource_count"] for player in view["players"])
-    by_cards = max(0.0, (most - (end - 6)) / 6)
-    by_deck = max(0.0, (20 - view["deck_size"]) / 20)
-    return min(1.0, max(by_cards, by_deck))
+def table_state(view: Mapping[str, Any]) -> State:
+    """The profit phase's state, rebuilt from a view: everything is face up by then
+    (hands and market are discarded; the deck and discard pile play no part). Played on
+    version 1's rules, which allow every cash-in version 2 allows."""
+    seats = len(view["players"])
+    resources = []
+    for player in view["players"]:
+        mine = player["resources"]
+        cards = [card for pile in mine["piles"].values() for card in pile] + mine["specials"]
+        resources.append(ordered(cards))
+    return State(
+        seats=seats,
+        end_cards=view["end_cards"],
+        phase=PROFIT,
+        step=view["step"],
+        turn=view["turn"],
+        round=view["round"],
+        deck=(),
+        market=(),
+        hands=((),) * seats,
+        resources=tuple(resources),
+        discard=(),
+        coins=tuple(player["coins"] for player in view["players"]),
+        captain=view["captain"],
+        unloading=view["unloading"],
+        end="",
+        last_turn=None,
+        round_start=view["unloading"],
+    )
+
+
+def standing(state: State, seat: int, later: float) -> float:
+    """Coins, plus what the resources would pay now (discounted), for one seat."""
+    own = state.resources[seat]
+    total = float(state.coins[seat])
+    prospects = 0.0
+    for kind in kinds_held(own):
+        prospects += pays(GOODS_TABLES[kind], len(pile(own, kind)))
+    for card in own:
+        if card in GOODS_OF:
+            continue
+        info = CARDS[card]
+        if info["kind"] == "trade_route":
+            best = 0
+            for other in range(state.seats):
+                if other != seat:
+                    move = {"type": "cash", "special": card, "opponent": other}
+                    best = max(best, cash_value(state, seat, move)[1])
+            prospects += best
+        else:
+            prospects += cash_value(state, seat, {"type": "cash", "special": card})[1]
+    return total + later * prospects
+
+
+def margin(state: State, seat: int, later: float) -> float:
+    """One's standing against the best other player's."""
+    mine = standing(state, seat, later)
+    return mine - max(
+        standing(state, other, later) for other in range(state.seats) if other != seat
+    )
+
+
+def greedy_turn(state: State, later: float) -> State:
+    """The player to move plays a whole profit turn (tax, then cash) greedily."""
+    for _ in range(2):
+        if state.phase != PROFIT:
+            return state
+        seat = state.turn
+        moves = legal_moves(state, seat)
+        state = max(
+            (apply(state, seat, move, NO_CHANCE) for move in moves),
+            key=lambda after: standing(after, seat, later),
+        )
+        if state.turn != seat:
+            return state
+    return state
+
+
+def replies(state: State, seat: int, later: float, turns: int) -> State:
+    """``turns`` greedy turns after ``seat``'s (the others', then one's own, ...)."""
+    for _ in range(turns):
+        if state.phase != PROFIT:
+            break
+        state = greedy_turn(state, later)
+    return state
+
+
+def look_ahead(
+    view: Mapping[str, Any], legal: Sequence[dict], later: float, turns: int = 1
+) -> dict | None:
+    """The move whose turn, followed by ``turns`` greedy turns (the next players', then
+    one's own, ...), leaves the best margin; None if the table cannot be rebuilt."""
+    try:
+        state = table_state(view)
+        seat = view["seat"]
+        best, best_value = None, None
+        for move in legal:
+            after = apply(state, seat, move, NO_CHANCE)
+            finishing = [after]
+            if after.phase == PROFIT and after.turn == seat:
+                finishing = [
+                    apply(after, seat, cash, NO_CHANCE) for cash in legal_moves(after, seat)
+                ]
+            value = max(
+                margin(replies(done, seat, later, turns), seat, later) for done in finishing
+            )
+            if best_value is None or value > best_value:
+                best, best_value = move, value
+        return best
+    except (IllegalMove, KeyError, ValueError):
+        return None
 
 
 def choose_move(
     view: Mapping[str, Any],
-    legal_moves: Sequence[dict],
+    legal: Sequence[dict],
     rng: random.Random,
     params: Mapping[str, float] = PARAMS,
 ) -> dict:
-    """The bot's move: always one of ``legal_moves``."""
-    step = legal_moves[0]["type"]
-    if step in ("tax", "cash"):
-        return _profit(view, legal_moves, rng, params)
-    table = Table(view)
-    resources = own_resources(view)
-    hand = view.get("hand") or []
-    final_turn = bool(view["end_triggered"])
-    near = closeness(view)
-    hand_weight = params["hand_early"] + (params["hand_late"] - params["hand_early"]) * near
-    end = view["end_cards"]
-
-    deny = params["deny"]
-    following = next_player(view) if deny and step == "trade" else None
-    market = list(view["market"])
-
-    def score(move: Mapping[str, Any]) -> float:
-        if step == "trade":
-            kept = [card for card in hand if card != move["give"]] + list(move["take"])
-            mine = worth(table, resources, kept, hand_weight)
-            if deny and following is not None:
-                left = [card for card in market if card not in move["take"]] + [move["give"]]
-                mine -= deny * following.best_take(left, hand_weight)
-            return mine
-        kept = [card for card in hand if card not in move["cards"]]
-        loaded = resources + list(move["cards"])
-        bonus = params["captain"] if not final_turn and len(loaded) >= end else 0.0
-        bonus += 0.0 if final_turn else params["tempo"] * len(move["cards"])
-        return worth(table, loaded, kept, 0.0 if final_turn else hand_weight) + bonus
-
-    scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal_moves)]
-    return legal_moves[max(scored)[1]]
+    """The bot's move: always one of ``legal``."""
+    if legal[0]["type"] in ("tax", "cash") and len(view["players"]) == 2:
+        chosen = look_ahead(view, legal, params["later"], int(params["turns"]))
+        if chosen is not None:
+            return chosen
+    return bot.choose_move(view, legal, rng)
 
 
-class Rival:
-    """The next player to trade, as seen from the table: resources known, hand not."""
-
-    def __init__(self, view: Mapping[str, Any], seat: int):
-        self.table = Table({**view, "seat": seat})
-        player = view["players"][seat]
-        piles = player["resources"]["piles"]
-        self.resources = [card for cards in piles.values() for card in cards] + list(
-            player["resources"]["specials"]
-        )
-        self.base = worth(self.table, self.resources, [], 0.0)
-        self.cache: dict[tuple, float] = {}
-
-    def best_take(self, market: Sequence[str], hand_weight: float) -> float:
-        """What the best two cards of ``market`` would add to this player's prospects."""
-        key = tuple(sorted(market))
-        if key in self.cache:
-            return self.cache[key]
-        best = 0.0
-        cards = list(market)
-        for i in range(len(cards)):
-            for j in range(i + 1, len(cards)):
-                gain = worth(self.table, self.resources, [cards[i], cards[j]], hand_weight)
-                best = max(best, gain - self.base)
-        self.cache[key] = best
-        return best
-
-
-def next_player(view: Mapping[str, Any]) -> Rival | None:
-    if view["end_triggered"]:
-        return None
-    seats = len(view["players"])
-    return Rival(view, (view["seat"] + 1) % seats)
-
-
-def _profit(
-    view: Mapping[str, Any],
-    legal_moves: Sequence[dict],
-    rng: random.Random,
-    params: Mapping[str, float],
-) -> dict:
-    table = Table(view)
-    resources = own_resources(view)
-    step = legal_moves[0]["type"]
-
-    def score(move: Mapping[str, Any]) -> float:
-        left = remaining_after(resources, move)
-        if step == "tax":
-            kept_ships = sum(CARDS[card]["ships"] for card in left)
-            return future(table, left) + 0.01 * kept_ships + 0.001 * same_kind(left, move["card"])
-        return (
-            cash_now(table, resources, move) + params["later"] * future(table, left) + urgency(move)
-        )
-
-    scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal_moves)]
-    return legal_moves[max(scored)[1]]
-
-
-__all__ = ["GOODS_OF", "PARAMS", "bot", "choose_move"]
+__all__ = ["PARAMS", "choose_move", "look_ahead", "table_state"]

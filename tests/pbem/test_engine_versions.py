@@ -226,3 +226,19 @@ def test_the_first_schema_gains_the_bot_level_column(tmp_path):
     )
     assert service.seats(created.game_id)[0].bot_level == "easy"
     db.dispose()
+
+
+def test_bot_levels_travel_with_an_export(service, tmp_path):
+    from pbem.db import init_db, make_engine
+
+    seats = [SeatSpec("Easy", is_bot=True, bot_level="easy"), SeatSpec("Bot", is_bot=True)]
+    created = service.create_game("pig", [*seats, *humans(1)], {"target": 200})
+    moves(service, created.game_id, [ROLL])
+    export = json.loads(json.dumps(service.export_game(created.game_id, full=True)))
+    assert export["game"]["bot_levels"] == {"0": "easy", "1": "normal"}
+    elsewhere = make_engine(f"sqlite:///{tmp_path / 'levels.sqlite3'}")
+    init_db(elsewhere)
+    other = GameService(elsewhere)
+    other.import_game(export)
+    assert [seat.bot_level for seat in other.seats(created.game_id)][:2] == ["easy", "normal"]
+    elsewhere.dispose()
