@@ -78,8 +78,12 @@ def test_the_first_to_fifteen_takes_the_captain_even_after_the_deck_ran_out():
     state = load(state, 0, "one_kind", ["corn-02"], NO_DRAWS)
     assert state.end == END_BY_DECK
     state = trade(state, 1, "cotton-01", ["coffee-03", "coffee-04"])
-    state = load(state, 1, "one_kind", ["cotton-02", "cotton-03"], NO_DRAWS)
+    before = state
+    move = {"type": "load", "way": "one_kind", "cards": ["cotton-02", "cotton-03"]}
+    state = ENGINE.apply(state, 1, move, NO_DRAWS)
     assert len(state.resources[1]) == 15
+    lines = ENGINE.describe(before, 1, move, state, None)
+    assert any("Blue has 15 cards in resources and takes the Captain" in line for line in lines)
     # Blue takes the Captain and Unloading card; Red gets the one more turn
     assert (state.end, state.captain, state.unloading) == (END_BY_CARDS, 1, 1)
     assert state.phase == INVESTMENT and state.turn == 0
