@@ -26,7 +26,7 @@ from typing import Any
 
 from . import bot
 from .bot import DISTANCE, _buyers, _closer, _contract_fit
-from .data import FISH, HOLD_SIZE, PORT_IDS
+from .data import FISH, HOLD_SIZE
 
 AMBER = 1.0
 LANDING = 0.8  # a fish in the hold is worth this much of its multiplier (it must be landed)
@@ -119,12 +119,7 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
         best = max(unloads, key=lambda move: _landed(view, values, move))
         landed = _landed(view, values, best)
         count = sum(n for kind, n in best["fish"].items() if values[kind] > 0)
-        if landed > 0 and (
-            count >= 3
-            or held >= HOLD_SIZE - 1
-            or endgame
-            or not _can_return(view, me, best["port"])
-        ):
+        if landed > 0 and (count >= 3 or held >= HOLD_SIZE - 1 or endgame):
             return best
 
     # Make room: fish worth nothing go overboard when the hold is full.
@@ -249,11 +244,6 @@ def _landable(view: Mapping[str, Any], me: Mapping[str, Any], kind: str, actions
     return reach >= 1 and _port_distance(view, me["fleet"], kind) + 1 <= reach
 
 
-def _can_return(view: Mapping[str, Any], me: Mapping[str, Any], port: str) -> bool:
-    """A vessel stays in ``port`` (so landing later costs no sailing)."""
-    return port in me["fleet"] and not _endgame(view)
-
-
 def _start(view: Mapping[str, Any], moves: list[dict], rng: random.Random) -> dict:
     """A starting port near many goods."""
 
@@ -294,4 +284,4 @@ def _tax_cost(values: Mapping[str, float], move: Mapping[str, Any]) -> float:
     return cost
 
 
-__all__ = ["PORT_IDS", "choose_move", "plan"]
+__all__ = ["choose_move", "plan"]
