@@ -83,7 +83,7 @@ FIRST_PLAYER = Option(
         "Who starts: seat_order (the first seat), random (drawn when the game is set up), "
         "or the number of the seat that starts (1 is the first seat)."
     ),
-    choices=("seat_order", "random", "1", "2", "3", "4"),
+    choices=("seat_order", "1", "2", "3", "4", "random"),
     label="First player",
 )
 
