@@ -108,8 +108,11 @@ def cmd_new(args) -> int:
     seats = []
     for spec in args.seat:
         kind, _, level = spec.partition(":")
-        if kind.lower() == "bot" and (not level or level.lower() in ("easy", "normal")):
+        if kind.lower() == "bot" and "@" not in level:
             level = level.lower() or "normal"
+            if level not in ("easy", "normal"):
+                print(f"A bot seat is bot, bot:easy or bot:normal, not {spec!r}.", file=sys.stderr)
+                return 2
             seats.append(SeatSpec(f"Bot {len(seats) + 1}", is_bot=True, bot_level=level))
         else:
             name, _, email = spec.partition(":")

@@ -256,3 +256,17 @@ def test_upgrade_engine_from_the_shell(database, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert f"{kept}  pig            on v2 (created with v1)" in out
     assert pbem(database, "upgrade-engine", "nosuchgame") == 1
+
+
+def test_new_game_bot_levels_from_the_shell(database, capsys):
+    from pbem.runtime import build_runtime
+
+    args = ["new", "pig", "--seat", "A:a@x.org", "--seat", "bot:easy", "--seat", "bot"]
+    assert pbem(database, *args) == 0
+    game_id = game_id_from(capsys.readouterr().out)
+    runtime = build_runtime({"database": {"url": database}})
+    levels = [seat.bot_level for seat in runtime.service.seats(game_id) if seat.is_bot]
+    assert levels == ["easy", "normal"]
+    assert pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "bot:hard") == 2
+    assert "bot:easy or bot:normal" in capsys.readouterr().err
+    assert len(runtime.service.games()) == 1
