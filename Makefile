@@ -31,7 +31,7 @@ test: $(TEST_STAMP) system-deps
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/pytest -q
 
-## soak: the same tests' long self-play and soak counts
+## soak: the same tests' long self-play and soak counts (and the bot-against-v1 table)
 soak: $(TEST_STAMP) system-deps
 	PBEM_SOAK=1 $(VENV)/bin/pytest -q -m soak
 
@@ -43,7 +43,8 @@ lint: $(TEST_STAMP)
 bench: $(TEST_STAMP)
 	$(VENV)/bin/pbem bench
 	for script in bench/bench_mare_balticum.py bench/bench_mercatores.py \
-	    bench/bench_mare_nostrum.py bench/bench_web.py bench/bench_sweep.py; do \
+	    bench/bench_mare_nostrum.py bench/bench_web.py bench/bench_sweep.py \
+	    bench/bench_bots.py; do \
 	    $(PY) $$script || exit 1; done
 
 system-deps:

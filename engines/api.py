@@ -8,7 +8,36 @@ Member names are fixed (see the project's design notes):
 
 ``slug, title, version, min_seats, max_seats, options, setup, to_move, legal_moves,
 apply, view, result, dump, load, describe``; and, for the server's pages and bot
-seats, ``move_label`` (a short readable label of a legal move) and ``bot_move``.
+seats, ``move_label`` (a short readable label of a legal move) and ``bot_move``;
+and, for versions, ``versions``, ``at_version`` and ``bot_levels``.
+
+How engine versions coexist
+---------------------------
+
+A game plays to its end on the engine version it was created with (recorded in the
+first event's payload as ``engine_version`` and in the read model); new games get the
+newest. Older versions are kept as versioned rules inside each engine, not as frozen
+copies of the code:
+
+- ``version`` is the newest version the code plays; ``versions`` every version it still
+  plays, oldest first; ``at_version(v)`` an engine object playing version ``v``'s rules
+  (``self`` for the newest), ``KeyError`` for a version it does not play.
+- ``setup`` stores the engine object's version in the state (for instance
+  ``state.rules_version``) and the rules branch on it (``if state.rules_version >= 2``).
+  ``dump`` omits the field while it is 1 and ``load`` defaults it to 1, so a version-1
+  state dumps byte for byte as before versions existed and every recorded state hash
+  still matches. A version-1 game replays identically: same draws, states, legal moves
+  and ``describe`` lines. ``options`` of ``at_version(1)`` are the version-1 options.
+- ``bot_levels`` names the bots offered for a seat, weakest first: ``"easy"`` is the
+  first version's bot kept verbatim, ``"normal"`` (the default) the stronger one.
+  ``bot_move(view, legal_moves, rng, level)`` plays from the seat's view only.
+- ``engines.get_engine(slug, version)`` resolves a game's engine; ``REGISTRY`` maps each
+  slug to its newest engine object.
+- An operator may move a running game to a newer version (``pbem upgrade-engine``) only
+  when its whole log replays identically there; an ``engine_upgraded`` event in the log
+  records it, and replay uses the old version before that event and the new one after.
+  The state is carried over by the new engine's ``upgrade_state(state)`` when it has one
+  (to set the version it records), else by ``load(dump(state))``.
 """
 
 from __future__ import annotations
@@ -114,6 +143,13 @@ class Engine(Protocol):
     min_seats: int
     max_seats: int
     options: tuple[Option, ...]
+    versions: tuple[int, ...]
+    bot_levels: tuple[str, ...]
+
+    def at_version(self, version: int) -> Engine:
+        """An engine object playing ``version``'s rules (``self`` for the newest);
+        ``KeyError`` for a version it does not play."""
+        ...
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> Any:
         """The initial state for ``seats`` players (seat 0 first); setup draws via ``chance``."""
@@ -158,9 +194,14 @@ class Engine(Protocol):
         ...
 
     def bot_move(
-        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+        self,
+        view: Mapping[str, Any],
+        legal_moves: Sequence[dict],
+        rng: random.Random,
+        level: str = "normal",
     ) -> dict:
-        """A bot's choice for a seat, made from that seat's view and legal moves only."""
+        """A bot's choice for a seat, made from that seat's view and legal moves only;
+        ``level`` is one of ``bot_levels`` ("easy" plays as the first version's bot)."""
         ...
 
 

@@ -115,15 +115,22 @@ def cmd_worker(args) -> int:
 
 
 def seats_from_args(specs: Sequence[str]) -> list:
-    """``--seat`` values as seats: ``NAME:EMAIL`` (one address) or ``bot``."""
+    """``--seat`` values as seats: ``NAME:EMAIL`` (one address), ``bot``, ``bot:easy`` or
+    ``bot:normal``."""
     from pbem.errors import BadInput
     from pbem.service import SeatSpec
     from pbem.validate import clean_email, clean_name
 
     seats = []
     for index, spec in enumerate(specs):
-        if spec.strip().lower() == "bot":
-            seats.append(SeatSpec(f"Bot {index + 1}", is_bot=True))
+        kind, _, level = spec.strip().partition(":")
+        if kind.lower() == "bot" and "@" not in level:
+            level = level.lower() or "normal"
+            if level not in ("easy", "normal"):
+                raise BadInput(
+                    f"Seat {index + 1}: a bot seat is bot, bot:easy or bot:normal, not {spec!r}."
+                )
+            seats.append(SeatSpec(f"Bot {index + 1}", is_bot=True, bot_level=level))
             continue
         name, colon, email = spec.rpartition(":")
         try:
@@ -325,11 +332,29 @@ def cmd_check_engines(args) -> int:
     report = runtime.service.check_engines()
     diverging = [entry for entry in report if not entry["ok"]]
     for entry in report:
-        versions = f"created with v{entry['created_with']}, server runs v{entry['running']}"
+        versions = f"on v{entry['running']} (created with v{entry['created_with']})"
+        if entry["newest"] is not None and entry["newest"] != entry["running"]:
+            versions += f", newest v{entry['newest']}"
         verdict = "replays identically" if entry["ok"] else f"DIVERGES: {entry['problem']}"
         print(f"{entry['game_id']}  {entry['engine']:<14} {versions}: {verdict}")
     print(f"{len(report)} active games checked, {len(diverging)} diverge.")
     return 1 if diverging else 0
+
+
+def cmd_upgrade_engine(args) -> int:
+    runtime = _runtime(args)
+    check = runtime.service.upgrade_engine(args.game, args.to, actor="cli")
+    if not check.ok:
+        print(
+            f"Not upgraded: {args.game} stays on version {check.from_version}. {check.message}",
+            file=sys.stderr,
+        )
+        return 1
+    print(
+        f"{args.game} now plays version {check.to_version} of {check.engine} "
+        f"(event {check.seq}). {check.message}"
+    )
+    return 0
 
 
 def cmd_bench(args) -> int:
@@ -367,7 +392,10 @@ def build_parser() -> argparse.ArgumentParser:
     new = commands.add_parser("new", help="create a game and print each seat's link")
     new.add_argument("game", choices=sorted(REGISTRY), metavar="GAME")
     new.add_argument(
-        "--seat", action="append", required=True, help="NAME:EMAIL, or 'bot' (once per seat)"
+        "--seat",
+        action="append",
+        required=True,
+        help="NAME:EMAIL, or 'bot', 'bot:easy', 'bot:normal' (once per seat)",
     )
     new.add_argument("--options", help="the game's options as a JSON object")
     new.add_argument("--title")
@@ -420,6 +448,14 @@ def build_parser() -> argparse.ArgumentParser:
         "check-engines", help="replay every active game on this server's engine versions"
     )
     check.set_defaults(func=cmd_check_engines)
+
+    upgrade = commands.add_parser(
+        "upgrade-engine",
+        help="move a running game to a newer engine version if its log replays identically",
+    )
+    upgrade.add_argument("game")
+    upgrade.add_argument("--to", type=int, help="the version (default: the newest)")
+    upgrade.set_defaults(func=cmd_upgrade_engine)
 
     bench = commands.add_parser("bench", help="measure the event store and replay")
     bench.add_argument("--runs", type=int, default=5)

@@ -67,10 +67,42 @@ def row_dict(event: Any) -> dict[str, Any]:
 
 @dataclass
 class Folded:
-    """A state reached by folding events, with the seq it is after."""
+    """A state reached by folding events, with the seq it is after (and, when known, the
+    engine object of the version the game was on there)."""
 
     state: Any
     seq: int
+    engine: Engine | None = None
+
+
+UPGRADE_KIND = "engine_upgraded"
+
+
+def same_game_at(engine: Engine, version: Any) -> Engine:
+    """``engine``'s game at ``version`` (resolved through the registry, which knows
+    every version, when the game is registered)."""
+    from engines import REGISTRY, at_version
+
+    newest = REGISTRY.get(engine.slug, engine)
+    return at_version(newest, version)
+
+
+def created_engine(engine: Engine, created: Mapping[str, Any]) -> Engine:
+    """The engine object of the version a game was created with (its event 0)."""
+    return same_game_at(engine, created["payload"].get("engine_version", engine.version))
+
+
+def upgraded_engine(engine: Engine, row: Mapping[str, Any]) -> Engine:
+    """The engine object an ``engine_upgraded`` event moves the game to."""
+    return same_game_at(engine, row["payload"].get("to"))
+
+
+def carry_over(old: Engine, new: Engine, state: Any) -> Any:
+    """``state`` moved from engine ``old`` to ``new`` (another version of the same game)."""
+    upgrade = getattr(new, "upgrade_state", None)
+    if upgrade is not None:
+        return upgrade(state)
+    return new.load(old.dump(state))
 
 
 class ReplayError(Exception):
@@ -110,7 +142,22 @@ def apply_event(
         if target not in earlier:
             raise TakeBackOutOfWindow(row["seq"], f"take-back to event {target} out of reach")
         return earlier[target]
+    if kind == UPGRADE_KIND:
+        try:
+            return carry_over(engine, upgraded_engine(engine, row), state)
+        except KeyError as error:
+            raise ReplayError(row["seq"], str(error.args[0])) from None
     return state
+
+
+def engine_after(engine: Engine, row: Mapping[str, Any]) -> Engine:
+    """The engine that plays the events after ``row`` (another one after an upgrade)."""
+    if row["kind"] == UPGRADE_KIND:
+        try:
+            return upgraded_engine(engine, row)
+        except KeyError as error:
+            raise ReplayError(row["seq"], str(error.args[0])) from None
+    return engine
 
 
 def setup_state(engine: Engine, created: Mapping[str, Any]) -> Any:
@@ -132,21 +179,29 @@ def fold(
 
     ``start`` resumes from a snapshot; otherwise the first row must be ``created``.
     Given the game's ``seed``, every row's ``state_hash`` is compared to the replayed state.
+    Each event is played on the version the game was on: the one it was created with
+    (or the snapshot's), the newer one after an ``engine_upgraded`` event.
     """
     folded = start
     earlier: dict[int, Any] = {}
     if start is not None:
         earlier[start.seq] = start.state
+        engine = start.engine or engine
     for row in rows:
         if folded is None:
             if row["kind"] != "created":
                 raise ReplayError(row["seq"], "the log does not start with 'created'")
+            try:
+                engine = created_engine(engine, row)
+            except KeyError as error:
+                raise ReplayError(row["seq"], str(error.args[0])) from None
             state = setup_state(engine, row)
         else:
             if row["seq"] != folded.seq + 1:
                 raise ReplayError(row["seq"], f"expected event {folded.seq + 1} here")
             state = apply_event(engine, folded.state, row, earlier)
-        folded = Folded(state, row["seq"])
+            engine = engine_after(engine, row)
+        folded = Folded(state, row["seq"], engine)
         earlier[row["seq"]] = state
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
         if seed is not None:
@@ -169,7 +224,11 @@ __all__ = [
     "ReplayError",
     "TAKE_BACK_WINDOW",
     "TakeBackOutOfWindow",
+    "UPGRADE_KIND",
     "apply_event",
+    "carry_over",
+    "created_engine",
+    "engine_after",
     "fold",
     "row_dict",
     "keyed_state_hash",

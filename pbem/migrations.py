@@ -8,6 +8,8 @@ are the truth, everything else can be rebuilt from them.
 Version 1 is the first released schema. Its databases hold the seeds of running games
 in the clear; :func:`migrate` seals them when given the server's key (``pbem migrate``
 and every server start do), without a version change: the readers take both forms.
+Version 2 adds ``seats.bot_level`` (the level a bot seat plays at, "normal" unless
+chosen).
 """
 
 from __future__ import annotations
@@ -22,7 +24,14 @@ from sqlmodel import SQLModel
 from pbem.errors import PbemError
 from pbem.models import SCHEMA_VERSION
 
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+def _add_bot_level(connection: Connection) -> None:
+    connection.exec_driver_sql(
+        "ALTER TABLE seats ADD COLUMN bot_level VARCHAR(16) NOT NULL DEFAULT 'normal'"
+    )
+
+
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_bot_level}
 
 
 class SchemaTooNew(PbemError):

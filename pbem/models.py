@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import JSON, Column, Index, Text
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 class Event(SQLModel, table=True):
@@ -84,6 +84,7 @@ class Seat(SQLModel, table=True):
     email: str = Field(default="", max_length=320)
     token_hash: str | None = Field(default=None, max_length=64, unique=True)
     is_bot: bool = False
+    bot_level: str = Field(default="normal", max_length=16)
     due: bool = False
     due_since: datetime | None = None
     last_move_seq: int | None = None

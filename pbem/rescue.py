@@ -126,10 +126,21 @@ def describe_admin(row: dict[str, Any]) -> str:
 
 
 def hand_to_bot(
-    runtime: Any, game_id: str, seat: int, by: int | None = None, claim: Claim | None = None
+    runtime: Any,
+    game_id: str,
+    seat: int,
+    by: int | None = None,
+    claim: Claim | None = None,
+    level: str = "normal",
 ) -> RescueOutcome:
     """A bot plays ``seat`` from now on, until its player reclaims it. ``claim`` (the
-    scheduler's guard against acting twice) runs first in the event's transaction."""
+    scheduler's guard against acting twice) runs first in the event's transaction.
+    ``level`` is the bot's level ("easy" or "normal")."""
+    from engines import bot_levels_of, get_engine
+
+    levels = bot_levels_of(get_engine(runtime.service.game(game_id).engine))
+    if level not in levels:
+        raise BadInput(f"A bot plays this game at one of these levels: {', '.join(levels)}.")
     target = _seat(runtime, game_id, seat)
     if target.is_bot:
         return RescueOutcome(True, f"A bot already plays {target.name}'s seat.")
@@ -144,6 +155,7 @@ def hand_to_bot(
         if permitted.by == "player":
             count_request(session, runtime, game_id, seat, "rescue")
         row.is_bot = True
+        row.bot_level = level
         session.add(row)
         outbox.stop_turn(_clock(session, game_id, seat))
         seat_rules.clear_votes(session, game_id, seat)

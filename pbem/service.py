@@ -18,7 +18,8 @@ from typing import Any
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlmodel import Session, col, select
 
-from engines import REGISTRY, get_engine
+from engines import REGISTRY, at_version, bot_levels_of, get_engine, versions_of
+from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
 from pbem import chance as chance_mod
 from pbem import seal as sealing
@@ -96,6 +97,7 @@ class SeatSpec:
     email: str = ""
     is_bot: bool = False
     timezone: str = "UTC"
+    bot_level: str = "normal"
 
 
 @dataclass
@@ -130,6 +132,28 @@ class MoveOutcome:
 
 
 Listener = Callable[[Session, Transition], None]
+
+
+@dataclass
+class UpgradeCheck:
+    """Whether a game can move to a newer engine version, and if not, where it diverges."""
+
+    game_id: str
+    engine: str
+    from_version: int
+    to_version: Any
+    ok: bool = False
+    message: str = ""
+    first_bad_seq: int | None = None
+    seq: int | None = None
+
+    def refuse(self, message: str) -> UpgradeCheck:
+        self.ok, self.message = False, message
+        return self
+
+    def diverge(self, seq: int, message: str) -> UpgradeCheck:
+        self.first_bad_seq = seq
+        return self.refuse(f"event {seq}: {message}")
 
 
 class GameService:
@@ -168,11 +192,24 @@ class GameService:
         actor: str = "",
         seed: bytes | None = None,
         game_id: str | None = None,
+        version: int | None = None,
     ) -> CreatedGame:
-        """Creates a game: event 0 with the seed's commitment, one token per human seat."""
+        """Creates a game: event 0 with the seed's commitment, one token per human seat.
+
+        The game plays on ``version`` of the engine to its end (the newest when None).
+        """
         if engine_slug not in REGISTRY:
             raise BadInput(f"There is no game called {engine_slug!r}.")
-        engine = get_engine(engine_slug)
+        try:
+            engine = get_engine(engine_slug, version)
+        except KeyError as error:
+            raise BadInput(str(error.args[0])) from None
+        levels = bot_levels_of(engine)
+        for spec in seats:
+            if spec.is_bot and spec.bot_level not in levels:
+                raise BadInput(
+                    f"A bot plays {engine.title} at one of these levels: {', '.join(levels)}."
+                )
         if not engine.min_seats <= len(seats) <= engine.max_seats:
             raise BadInput(
                 f"{engine.title} is for {engine.min_seats} to {engine.max_seats} players, "
@@ -187,7 +224,10 @@ class GameService:
         game_id = game_id or new_game_id()
         now = self.clock()
         recording = chance_mod.RecordingChance(seed, game_id, 0)
-        state = engine.setup(len(seats), resolved, recording)
+        try:
+            state = engine.setup(len(seats), resolved, recording)
+        except ValueError as error:
+            raise BadInput(str(error)) from None
         digest = self.store.digest(seed, engine, state)
         payload = {
             "engine": engine.slug,
@@ -239,6 +279,7 @@ class GameService:
                         email=spec.email.strip(),
                         token_hash=hash_token(token) if token else None,
                         is_bot=spec.is_bot,
+                        bot_level=spec.bot_level if spec.is_bot else "normal",
                         timezone=spec.timezone or "UTC",
                         created_at=now,
                     )
@@ -403,7 +444,7 @@ class GameService:
 
         ``change`` updates the read model in the same transaction.
         """
-        if kind in ("created", "move", "auto_move", "seed_revealed"):
+        if kind in ("created", "move", "auto_move", "seed_revealed", "engine_upgraded"):
             raise ValueError(f"{kind} is not an administrative event")
         with self.session() as session:
             head = self.store.head(session, game_id)
@@ -442,13 +483,14 @@ class GameService:
             head = self.head(game_id)
             if head.game.status != "active":
                 break
-            bots = {seat.seat for seat in self.seats(game_id) if seat.is_bot}
-            due = sorted(head.engine.to_move(head.state) & bots)
+            bots = {seat.seat: seat.bot_level for seat in self.seats(game_id) if seat.is_bot}
+            due = sorted(head.engine.to_move(head.state) & set(bots))
             if not due:
                 break
             seat = due[0]
             legal = head.engine.legal_moves(head.state, seat)
-            move = head.engine.bot_move(head.engine.view(head.state, seat), legal, rng)
+            view = head.engine.view(head.state, seat)
+            move = engine_bot_move(head.engine, view, legal, rng, bots[seat])
             try:
                 self.submit_move(game_id, seat, move, head.seq, kind="auto_move", actor="bot")
             except Conflict:
@@ -486,6 +528,7 @@ class GameService:
             "head_hash": game.head_hash,
             "seat_names": [row.name for row in seats],
             "bots": [row.seat for row in seats if row.is_bot],
+            "bot_levels": {str(row.seat): row.bot_level for row in seats if row.is_bot},
         }
         if seat is None:
             if game.status != "finished" and not full:
@@ -509,7 +552,7 @@ class GameService:
         moves, and every move's lines as that seat saw them. State hashes are left out:
         they are keyed by the unrevealed seed and would only be checkable at the end.
         """
-        from pbem.log import apply_event, setup_state
+        from pbem.log import apply_event, created_engine, engine_after, setup_state
 
         engine = game_engine(game)
         out: list[dict] = []
@@ -517,11 +560,11 @@ class GameService:
         state = None
         for row in rows:
             before = state
-            state = (
-                setup_state(engine, row)
-                if row["seq"] == 0
-                else apply_event(engine, state, row, earlier)
-            )
+            if row["seq"] == 0:
+                engine = created_engine(engine, row)
+                state = setup_state(engine, row)
+            else:
+                state = apply_event(engine, state, row, earlier)
             earlier[row["seq"]] = state
             entry = {
                 name: row[name]
@@ -534,6 +577,7 @@ class GameService:
                     entry["move"] = move
             else:
                 entry["payload"] = _public_payload(row)
+                engine = engine_after(engine, row)
             out.append(entry)
         if state is not None:
             out.append({"final_view": engine.view(state, seat)})
@@ -551,7 +595,7 @@ class GameService:
         game_id = data["game"]["id"]
         rows = data["events"]
         seed = data.get("seed") or report.seed_hex
-        engine = get_engine(data["game"]["engine"])
+        engine = report.engines[-1]
         title = clean_title(rows[0]["payload"].get("title"))
         names = data["game"].get("seat_names") or []
         if not isinstance(names, list):
@@ -565,7 +609,7 @@ class GameService:
             game = Game(
                 id=game_id,
                 engine=engine.slug,
-                engine_version=created["engine_version"],
+                engine_version=engine.version,
                 title=title or engine.title,
                 options=created["options"],
                 seat_count=created["seats"],
@@ -584,6 +628,8 @@ class GameService:
                 )
             )
             bots = set(data["game"].get("bots") or [])
+            levels = data["game"].get("bot_levels")
+            levels = levels if isinstance(levels, dict) else {}
             for index in range(game.seat_count):
                 name = names[index] if index < len(names) else ""
                 session.add(
@@ -592,12 +638,13 @@ class GameService:
                         seat=index,
                         name=name or f"Player {index + 1}",
                         is_bot=index in bots,
+                        bot_level="easy" if levels.get(str(index)) == "easy" else "normal",
                         created_at=now,
                     )
                 )
             session.flush()
             states = report.states
-            self.store.add_rows(session, engine, rows, states)
+            self.store.add_rows(session, engine, rows, states, report.engines)
             self._finish_transition(
                 session, game, engine, list(rows), None, states[-1], frozenset()
             )
@@ -615,34 +662,154 @@ class GameService:
         return verify_rows(game.engine, rows, seed=seed, game_id=game_id)
 
     def check_engines(self) -> list[dict[str, Any]]:
-        """Replays every active game on the engines this server runs.
+        """Replays every active game on the engine version it plays (its own).
 
         Returns one entry per game: ``ok`` when every state hash matches, otherwise
-        what differs (another engine version, or the first event whose state diverges).
-        Nothing is changed: a diverging game keeps its log and is refused moves with a
-        clear message until it runs on the engine version it started with.
+        the first event whose replay diverges (or why the game cannot be replayed).
+        Nothing is changed.
         """
         from pbem.verify import verify_rows
 
         report = []
         for game in self.games("active"):
-            entry: dict[str, Any] = {"game_id": game.id, "engine": game.engine}
+            entry: dict[str, Any] = {
+                "game_id": game.id,
+                "engine": game.engine,
+                "created_with": self._created_version(game.id),
+                "running": game.engine_version,
+                "newest": None,
+            }
             engine = REGISTRY.get(game.engine)
-            entry["created_with"] = game.engine_version
-            entry["running"] = engine.version if engine else None
             if engine is None:
                 entry.update(ok=False, problem="this server has no such engine")
             else:
+                entry["newest"] = engine.version
                 with self.session() as session:
                     seed = self._seed(session, game.id)
-                outcome = verify_rows(
-                    game.engine, self.events(game.id), seed=seed, game_id=game.id, any_version=True
-                )
+                outcome = verify_rows(game.engine, self.events(game.id), seed=seed, game_id=game.id)
                 entry["ok"] = outcome.ok
                 if not outcome.ok:
                     entry["problem"] = outcome.summary()
             report.append(entry)
         return report
+
+    def upgrade_check(self, game_id: str, to: int | None = None) -> UpgradeCheck:
+        """Whether a game's whole log replays identically on a newer engine version.
+
+        The log is replayed from its first event on version ``to`` (the newest when
+        None) and each state is compared with the recorded one carried over to that
+        version: the same state hash at every event, the same draws, no move refused.
+        Nothing is changed.
+        """
+        from pbem.chance import ChanceMismatch
+        from pbem.log import (
+            UPGRADE_KIND,
+            ReplayError,
+            apply_event,
+            carry_over,
+            keyed_state_hash,
+            setup_state,
+        )
+        from pbem.verify import verify_rows
+
+        with self.session() as session:
+            game = self.store.game(session, game_id)
+            rows = self.store.rows(session, game_id)
+            seed = self._seed(session, game_id)
+        current = game_engine(game)
+        newest = get_engine(game.engine)
+        target = newest.version if to is None else to
+        check = UpgradeCheck(game_id, game.engine, current.version, target)
+        if game.status != "active":
+            return check.refuse("The game is over; there is nothing to upgrade.")
+        if isinstance(target, bool) or not isinstance(target, int):
+            return check.refuse("The version must be a whole number.")
+        if target not in versions_of(newest):
+            known = ", ".join(str(v) for v in versions_of(newest))
+            return check.refuse(f"{newest.title} has no version {target} here (it plays {known}).")
+        if target <= current.version:
+            return check.refuse(
+                f"The game plays version {current.version}; it can only move to a newer one."
+            )
+        recorded = verify_rows(game.engine, rows, seed=seed, game_id=game_id)
+        if not recorded.ok:
+            return check.refuse(f"Its log does not replay on its own version: {recorded.summary()}")
+        engine = at_version(newest, target)
+        earlier: dict[int, Any] = {}
+        state = None
+        for row, old_state, old_engine in zip(rows, recorded.states, recorded.engines, strict=True):
+            seq = row["seq"]
+            try:
+                if seq == 0:
+                    state = setup_state(engine, row)
+                elif row["kind"] != UPGRADE_KIND:
+                    state = apply_event(engine, state, row, earlier)
+            except (
+                ChanceMismatch,
+                ReplayError,
+                IllegalMove,
+                KeyError,
+                TypeError,
+                ValueError,
+            ) as error:
+                reason = error.reason if isinstance(error, IllegalMove) else str(error)
+                return check.diverge(seq, f"replaying it on version {target} fails: {reason}")
+            except Exception as error:  # noqa: BLE001 - an engine bug is a divergence too
+                return check.diverge(seq, f"replaying it on version {target} fails: {error!r}")
+            earlier[seq] = state
+            expected = keyed_state_hash(seed, engine, carry_over(old_engine, engine, old_state))
+            if keyed_state_hash(seed, engine, state) != expected:
+                return check.diverge(seq, f"the state on version {target} differs")
+        check.ok = True
+        check.message = (
+            f"All {len(rows)} events replay identically on version {target} "
+            f"(now on version {current.version})."
+        )
+        return check
+
+    def upgrade_engine(
+        self, game_id: str, to: int | None = None, actor: str = "operator"
+    ) -> UpgradeCheck:
+        """Moves a game to a newer engine version if its log replays identically there.
+
+        Recorded as an ``engine_upgraded`` event (from, to) in the hash chain; the read
+        model's ``engine_version`` changes with it. Refused (nothing changed) otherwise.
+        """
+        from pbem.log import carry_over
+
+        check = self.upgrade_check(game_id, to)
+        if not check.ok:
+            return check
+        with self.session() as session:
+            head = self.store.head(session, game_id)
+            if head.game.engine_version != check.from_version:
+                raise Conflict("The game's engine version changed meanwhile.", head.seq)
+            new_engine = get_engine(head.game.engine, check.to_version)
+            state = carry_over(head.engine, new_engine, head.state)
+            row = self.store.new_row(
+                game_id,
+                head.seq + 1,
+                head.hash,
+                "engine_upgraded",
+                None,
+                {"from": check.from_version, "to": check.to_version},
+                [],
+                self.store.digest(self._seed(session, game_id), new_engine, state),
+                actor,
+                timestamp(self.clock()),
+            )
+            self.store.add_rows(session, new_engine, [row], [state])
+            head.game.engine_version = check.to_version
+            due = head.engine.to_move(head.state)
+            self._finish_transition(session, head.game, new_engine, [row], head.state, state, due)
+            self.store.commit(session, game_id, head.seq)
+        check.seq = row["seq"]
+        return check
+
+    def _created_version(self, game_id: str) -> int | None:
+        with self.session() as session:
+            created = session.get(Event, (game_id, 0))
+            return created.payload.get("engine_version") if created is not None else None
 
     # Internals -----------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
-from engines import get_engine
+from engines import get_engine, versions_of
 from engines.api import Engine
 from pbem.errors import Conflict, NotFound, Rejected
 from pbem.log import (
@@ -43,17 +43,17 @@ class Head:
 
 
 def game_engine(game: Game) -> Engine:
-    """The engine a game runs on; refuses a game made with another engine version."""
+    """The engine a game runs on: the version it was created with (or upgraded to).
+
+    Refused only when this server no longer plays that game or that version.
+    """
     try:
-        engine = get_engine(game.engine)
+        return get_engine(game.engine, game.engine_version)
     except KeyError as error:
-        raise Rejected(str(error.args[0])) from None
-    if engine.version != game.engine_version:
         raise Rejected(
-            f"This game was created with version {game.engine_version} of {engine.title}, "
-            f"but this server runs version {engine.version}; it cannot go on here."
-        )
-    return engine
+            f"{error.args[0]} This game was made with version {game.engine_version}; "
+            "it cannot go on here."
+        ) from None
 
 
 class EventStore:
@@ -114,19 +114,21 @@ class EventStore:
     def _snapshot_before(self, session: Session, game: Game, seq: int) -> Folded | None:
         if seq < 0:
             return None
+        played = versions_of(get_engine(game.engine))
         snapshot = session.exec(
             select(Snapshot)
             .where(
                 Snapshot.game_id == game.id,
                 Snapshot.seq <= seq,
-                Snapshot.engine_version == game.engine_version,
+                col(Snapshot.engine_version).in_(played),
             )
             .order_by(col(Snapshot.seq).desc())
             .limit(1)
         ).first()
         if snapshot is None:
             return None
-        return Folded(get_engine(game.engine).load(snapshot.state), snapshot.seq)
+        engine = get_engine(game.engine, snapshot.engine_version)
+        return Folded(engine.load(snapshot.state), snapshot.seq, engine)
 
     # Writing -------------------------------------------------------------------------
 
@@ -164,17 +166,23 @@ class EventStore:
         engine: Engine,
         rows: Sequence[Mapping[str, Any]],
         states: Sequence[Any],
+        engines: Sequence[Engine] | None = None,
     ) -> None:
-        """Adds event rows (and the snapshots they are due) to the open transaction."""
-        for row, state in zip(rows, states, strict=True):
+        """Adds event rows (and the snapshots they are due) to the open transaction.
+
+        ``engine`` is the version the states are on; ``engines`` gives one per row when
+        they differ (a log that crosses an engine upgrade).
+        """
+        per_row = list(engines) if engines is not None else [engine] * len(rows)
+        for row, state, on in zip(rows, states, per_row, strict=True):
             session.add(Event(**row))
             if row["seq"] % self.snapshot_every == 0:
                 session.add(
                     Snapshot(
                         game_id=row["game_id"],
                         seq=row["seq"],
-                        engine_version=engine.version,
-                        state=engine.dump(state),
+                        engine_version=on.version,
+                        state=on.dump(state),
                     )
                 )
         game_id = rows[0]["game_id"]

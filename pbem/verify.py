@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines import REGISTRY
+from engines import REGISTRY, at_version
 from engines.api import IllegalMove
 from engines.api import state_hash as engine_state_hash
 from pbem.bounds import check_json, is_count
@@ -28,8 +28,10 @@ from pbem.log import (
     MOVE_KINDS,
     ReplayError,
     apply_event,
+    engine_after,
     keyed_state_hash,
     row_hash,
+    same_game_at,
     setup_state,
 )
 
@@ -50,6 +52,7 @@ class VerifyReport:
     seed_hex: str = ""
     draws_checked: int = 0
     states: list[Any] = field(default_factory=list, repr=False)
+    engines: list[Any] = field(default_factory=list, repr=False)
 
     def summary(self) -> str:
         if not self.ok:
@@ -246,12 +249,11 @@ def verify_rows(
     rows: Sequence[Any],
     seed: bytes | None = None,
     game_id: str | None = None,
-    any_version: bool = False,
 ) -> VerifyReport:
     """Verifies full event rows in order; the seed may come along or from the log.
 
-    ``any_version`` replays a log made by another version of the engine (to find out
-    whether the version change alters it) instead of refusing it outright.
+    Each event is replayed on the engine version the game was on: the one its first
+    event names, and the newer one after an ``engine_upgraded`` event.
     """
     engine = REGISTRY.get(engine_slug) if isinstance(engine_slug, str) else None
     if engine is None:
@@ -264,6 +266,7 @@ def verify_rows(
     prev = GENESIS_HASH
     state = None
     states: list[Any] = []
+    engines: list[Any] = []
     earlier: dict[int, Any] = {}
     draws = 0
     commitment_hex = None
@@ -294,11 +297,13 @@ def verify_rows(
                 if problem:
                     return _bad(seq, problem, index)
                 made_by = row["payload"].get("engine_version")
-                if made_by != engine.version and not any_version:
+                try:
+                    engine = same_game_at(engine, made_by)
+                except KeyError:
                     return _bad(
                         seq,
-                        f"the log was made by version {made_by} "
-                        f"of the engine; this program has version {engine.version}",
+                        f"the log was made by version {made_by!r} of the engine, "
+                        "which this program does not play",
                         index,
                     )
                 commitment_hex = row["payload"].get("commitment")
@@ -309,6 +314,7 @@ def verify_rows(
                 state = setup_state(engine, row)
             else:
                 state = apply_event(engine, state, row, earlier)
+                engine = engine_after(engine, row)
         except (ChanceMismatch, ReplayError, IllegalMove, KeyError, TypeError, ValueError) as error:
             reason = error.reason if isinstance(error, IllegalMove) else str(error)
             return _bad(seq, f"replaying the event fails: {reason}", index)
@@ -330,6 +336,7 @@ def verify_rows(
         if seed is not None and keyed_state_hash(seed, engine, state) != row["state_hash"]:
             return _bad(seq, "the recorded state hash differs from the replayed state", index)
         states.append(state)
+        engines.append(engine)
     message = f"{len(rows)} events verified; head hash {prev}"
     if seed is not None:
         message += f"; {draws} draws re-derived from the seed; every state hash matches"
@@ -346,6 +353,7 @@ def verify_rows(
         seed_hex=seed.hex() if seed is not None else "",
         draws_checked=draws,
         states=states,
+        engines=engines,
     )
 
 
@@ -362,8 +370,10 @@ def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
         game_id = record["game_id"]
         if commitment(seed) != record["commitment"]:
             return _bad(0, "the seed does not match the commitment")
-        if record["engine_version"] != engine.version:
-            return _bad(0, f"recorded with version {record['engine_version']} of the engine")
+        try:
+            engine = at_version(engine, record["engine_version"])
+        except KeyError:
+            return _bad(0, f"recorded with version {record['engine_version']!r} of the engine")
         moves = record["moves"]
         if not isinstance(game_id, str) or not isinstance(moves, list):
             return _bad(None, "the record has no game id or no move list")

@@ -25,12 +25,19 @@ class Pig:
     slug = "pig"
     title = "Pig (test fixture)"
     version = 1
+    versions = (1,)
+    bot_levels = ("easy", "normal")
     min_seats = 1
     max_seats = 6
     options = (
         Option("target", 20, "Points that end the game.", label="Target"),
         Option("cautious", False, "Stop at 10 points in a turn (bots only)."),
     )
+
+    def at_version(self, version: int) -> Pig:
+        if version != self.version:
+            raise KeyError(f"{self.title} has no version {version}.")
+        return self
 
     def setup(self, seats: int, options: Mapping[str, Any], chance) -> dict:
         bonus_cards = [1, 1, 2, 2, 3, 3, 1, 2, 3, 1, 2, 3]
@@ -146,7 +153,13 @@ class Pig:
             return f"Roll {move['dice']} dice"
         return {"roll": "Roll the die", "stop": "Stop and bank"}.get(move.get("type"), "?")
 
-    def bot_move(self, view: Mapping, legal_moves: Sequence[dict], rng: random.Random) -> dict:
+    def bot_move(
+        self,
+        view: Mapping,
+        legal_moves: Sequence[dict],
+        rng: random.Random,
+        level: str = "normal",
+    ) -> dict:
         return {"type": "stop"} if view["pot"] >= 10 else {"type": "roll"}
 
 

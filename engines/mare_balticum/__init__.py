@@ -8,6 +8,15 @@ market space, until the game ends. Optional module 1 (demand management) lets pl
 the ports' demand; optional module 2 (trade contracts) adds the contract action. The rules
 implemented are the project's rules file for the game.
 
+Versions (see :mod:`engines.api`): a game plays to its end on the version it was made
+with; the state records it (``rules_version``, left out of the dump while it is 1).
+Version 2 follows the table: a face-down production token lies on a visible market
+space, so every view shows which spaces of each market hold a token (``covered``), as
+the rulebook's "placed face down on one of the market spaces" implies; which number went
+where stays hidden, so other players see played number tokens only as "number" (their
+numbers, with the spaces, would give every multiplier away). Version 1 shows only a
+count of face-down tokens and the numbers played.
+
 Moves (JSON objects; every field is required unless marked optional):
 
 ``{"type": "place_start", "port": port}``
@@ -50,14 +59,15 @@ from typing import Any
 
 from engines.api import Chance, Option, Result
 
-from . import bot, legal, rules, scoring, views
+from . import bot, bot_normal, legal, rules, scoring, views
 from .state import State, dump_state, load_state
 
 
 class MareBalticum:
     slug = "mare_balticum"
     title = "Mare Balticum"
-    version = 1
+    versions = (1, 2)
+    bot_levels = ("easy", "normal")
     min_seats = 3
     max_seats = 5
     options = (
@@ -90,8 +100,24 @@ class MareBalticum:
         ),
     )
 
+    def __init__(self, version: int = 2):
+        self.version = version
+
+    def at_version(self, version: int) -> MareBalticum:
+        if version == self.version:
+            return self
+        if version not in self.versions:
+            raise KeyError(f"Mare Balticum has no version {version!r}.")
+        return MareBalticum(version)
+
+    def upgrade_state(self, state: State) -> State:
+        """A state of an earlier version, to be played on this version's rules."""
+        new = state.copy()
+        new.rules_version = self.version
+        return new
+
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
-        return rules.setup(seats, options, chance)
+        return rules.setup(seats, options, chance, self.version)
 
     def to_move(self, state: State) -> frozenset[int]:
         return rules.to_move(state)
@@ -123,9 +149,15 @@ class MareBalticum:
         return views.move_label(move)
 
     def bot_move(
-        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+        self,
+        view: Mapping[str, Any],
+        legal_moves: Sequence[dict],
+        rng: random.Random,
+        level: str = "normal",
     ) -> dict:
-        return bot.choose_move(view, legal_moves, rng)
+        if level == "easy":
+            return bot.choose_move(view, legal_moves, rng)
+        return bot_normal.choose_move(view, legal_moves, rng)
 
 
 ENGINE = MareBalticum()

@@ -43,11 +43,12 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 
 
 # --------------------------------------------------------------------------- setup
-def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+def setup(seats: int, options: Mapping[str, Any], chance: Chance, version: int = 1) -> State:
     if seats not in VESSELS_BY_PLAYERS:
         raise ValueError("Mare Balticum is played by 3 to 5 players.")
     chosen = {name: options.get(name, default) for name, default in DEFAULT_OPTIONS.items()}
     state = State.__new__(State)
+    state.rules_version = version
     state.seats = seats
     state.options = chosen
     # Setup 1: seat order as given, or drawn seat by seat.

@@ -40,6 +40,7 @@ _FIELDS = (
     "refill",
     "final_turns",
     "events",
+    "rules_version",
 )
 
 
@@ -71,6 +72,7 @@ class State:
     refill: tuple[tuple[str, int], ...]  # areas still to refill after a passage of time
     final_turns: int | None  # turns left once the 6th time token is drawn
     events: tuple[dict, ...]  # what the last move did, for describe()
+    rules_version: int  # the engine version whose rules this game plays (1 or 2)
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -108,8 +110,9 @@ def counts_from(data: Mapping[str, int], kinds: tuple[str, ...]) -> tuple[int, .
 
 
 def dump_state(state: State) -> dict:
-    """The JSON form of ``state`` (string keys, deterministic)."""
-    return {
+    """The JSON form of ``state`` (string keys, deterministic); a version-1 state has no
+    version field, so it dumps as it always did."""
+    data = {
         "seats": state.seats,
         "options": dict(state.options),
         "order": list(state.order),
@@ -139,6 +142,9 @@ def dump_state(state: State) -> dict:
         "final_turns": state.final_turns,
         "events": copy_json(state.events),
     }
+    if state.rules_version != 1:
+        data["rules_version"] = state.rules_version
+    return data
 
 
 def load_state(data: Mapping[str, Any]) -> State:
@@ -170,4 +176,5 @@ def load_state(data: Mapping[str, Any]) -> State:
     state.refill = tuple((area, int(need)) for area, need in data["refill"])
     state.final_turns = data["final_turns"]
     state.events = tuple(copy_json(event) for event in data["events"])
+    state.rules_version = int(data.get("rules_version", 1))
     return state

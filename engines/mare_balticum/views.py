@@ -76,6 +76,18 @@ def view(state: State, seat: int | None) -> dict:
         }
         if state.phase == TIME:
             player["chosen"] = state.pending[other] is not None
+        if state.rules_version >= 2:
+            # Version 2, as at the table: everyone sees which market spaces hold a
+            # face-down token, and no one else sees which number token went where (nor,
+            # so, which numbers are left: the face-down tokens look alike).
+            player["covered"] = [
+                kind
+                for kind, token in zip(FISH, state.markets[other], strict=True)
+                if token is not None
+            ]
+            if not (finished or other == seat):
+                player["played"] = [_masked(token) for token in state.played[other]]
+                player["unplayed"] = [_masked(token) for token in unplayed(state, other)]
         if finished or other == seat:
             player["market"] = dict(zip(FISH, state.markets[other], strict=True))
         players.append(player)
@@ -230,11 +242,15 @@ def describe(
             else:
                 lines.append(f"{who} has chosen a production token.")
         elif what == "production":
-            lines += _production_lines(event, viewer)
+            lines += _production_lines(event, viewer, after.rules_version)
         elif what == "game_over":
             lines += _game_over_lines(after)
     flush()
     return lines
+
+
+def _masked(token: int | str) -> str:
+    return "tax" if token == "tax" else "number"
 
 
 def _choice_text(move: Mapping[str, Any]) -> str:
@@ -255,7 +271,7 @@ def _unload_lines(who: str, event: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _production_lines(event: Mapping[str, Any], viewer: int | None) -> list[str]:
+def _production_lines(event: Mapping[str, Any], viewer: int | None, version: int = 1) -> list[str]:
     lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
     for choice in event["choices"]:
         who = colour(choice["seat"])
@@ -269,6 +285,10 @@ def _production_lines(event: Mapping[str, Any], viewer: int | None) -> list[str]
             lines.append(f"{who} pays the tax, discarding {text}.")
         elif choice["seat"] == viewer:
             lines.append(f"You placed x{choice['token']} on your {choice['kind']} market space.")
+        elif version >= 2:
+            lines.append(
+                f"{who} places a number token face down on their {choice['kind']} market space."
+            )
         else:
             lines.append(f"{who} places x{choice['token']} face down on a market space.")
     return lines

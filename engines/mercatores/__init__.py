@@ -34,14 +34,29 @@ Move types (JSON objects):
     names the opponent whose goods it counts. A thing that pays nothing is discarded
     for nothing.
 
-Points the rules leave open, settled here:
+Versions (see :mod:`engines.api`): a game plays to its end on the version it was made
+with; the state records it (``rules_version``, left out of the dump while it is 1).
 
-- A player may cash in any one pile or special card, even one that pays nothing while
-  another would pay; it is then discarded for nothing.
+Version 2 settles three rule points by the rulebook's natural reading:
+
+- A pile or special card that pays nothing may be cashed (discarded for nothing) only
+  when nothing the player holds would pay ("Further Turn Rules").
+- The first player to reach 15 cards takes the Captain and the Unloading card even after
+  the deck ran out, and every other player then takes one more turn ("End of the
+  Investment Phase").
+- The players choose who starts (option ``first_player``: ``seat_order``, ``random``,
+  drawn as the game's first draw, or a seat number from 1); turn order, rounds and the
+  round cut short by the empty deck count from that player.
+
+Points the rules leave open, settled here (version 1 as it always played):
+
+- Version 1: a player may cash in any one pile or special card, even one that pays
+  nothing while another would pay; it is then discarded for nothing.
 - The phase's end is fixed by whichever comes first: 15 cards (every other player one
   more turn, even if the deck runs out meanwhile) or a refill cut short by the empty deck
-  (the round is finished). After either, anyone may empty their hand. Only a player who
-  reaches 15 cards first takes the Captain; otherwise the most cards take it at the end.
+  (the round is finished). After either, anyone may empty their hand. In version 1 only
+  a player who reaches 15 cards before the deck runs out takes the Captain; otherwise the
+  most cards take it at the end (in version 2, at the end of the deck-shortened phase).
 - If the market is empty when a player with one card trades it away, there is nothing
   to load and the turn ends.
 - The Unloading card passes to the left neighbour after every round even if that player
@@ -53,38 +68,65 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mercatores import bot, rules, views
+from engines.mercatores import bot, bot_normal, rules, views
 from engines.mercatores.data import INVESTMENT_END_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from engines.mercatores.state import State, dump_state, load_state
+
+FIRST_PLAYER = Option(
+    name="first_player",
+    default="seat_order",
+    help=(
+        "Who starts: seat_order (the first seat), random (drawn when the game is set up), "
+        "or the number of the seat that starts (1 is the first seat)."
+    ),
+    choices=("seat_order", "1", "2", "3", "4", "random"),
+    label="First player",
+)
 
 
 class Mercatores:
     slug = "mercatores"
     title = "Mercatores"
-    version = 1
+    versions = (1, 2)
+    bot_levels = ("easy", "normal")
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
-    options = (
-        Option(
-            name="end_cards",
-            default=INVESTMENT_END_CARDS,
-            help=(
-                "How many cards in one player's resources end the investment phase. "
-                "15 is the standard game; a lower count makes a shorter game, which "
-                "may suit four players."
+
+    def __init__(self, version: int = 2):
+        self.version = version
+        self.options = (
+            Option(
+                name="end_cards",
+                default=INVESTMENT_END_CARDS,
+                help=(
+                    "How many cards in one player's resources end the investment phase. "
+                    "15 is the standard game; a lower count makes a shorter game, which "
+                    "may suit four players."
+                ),
+                choices=(10, 11, 12, 13, 14, 15),
+                label="Cards that end the investment phase",
             ),
-            choices=(10, 11, 12, 13, 14, 15),
-            label="Cards that end the investment phase",
-        ),
-    )
+        ) + ((FIRST_PLAYER,) if version >= 2 else ())
+
+    def at_version(self, version: int) -> Mercatores:
+        if version == self.version:
+            return self
+        if version not in self.versions:
+            raise KeyError(f"Mercatores has no version {version!r}.")
+        return Mercatores(version)
+
+    def upgrade_state(self, state: State) -> State:
+        """A state of an earlier version, to be played on this version's rules."""
+        return replace(state, rules_version=self.version)
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
         if not self.min_seats <= seats <= self.max_seats:
             raise ValueError(f"Mercatores is for 2 to 4 players, not {seats}.")
-        return rules.setup(seats, options, chance)
+        return rules.setup(seats, options, chance, self.version)
 
     def to_move(self, state: State) -> frozenset[int]:
         return rules.to_move(state)
@@ -116,9 +158,15 @@ class Mercatores:
         return views.move_label(move)
 
     def bot_move(
-        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+        self,
+        view: Mapping[str, Any],
+        legal_moves: Sequence[dict],
+        rng: random.Random,
+        level: str = "normal",
     ) -> dict:
-        return bot.choose_move(view, legal_moves, rng)
+        if level == "easy":
+            return bot.choose_move(view, legal_moves, rng)
+        return bot_normal.choose_move(view, legal_moves, rng)
 
 
 ENGINE = Mercatores()

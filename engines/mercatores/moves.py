@@ -17,6 +17,7 @@ from engines.mercatores.data import (
     GOODS_NAMES,
     GOODS_OF,
 )
+from engines.mercatores.scoring import cash_value
 from engines.mercatores.state import (
     CASH,
     LOAD,
@@ -118,6 +119,21 @@ def tax_moves(state: State, seat: int) -> list[dict]:
 
 
 def cash_moves(state: State, seat: int) -> list[dict]:
+    """Every pile and special card; from version 2 one that pays nothing only when
+    nothing pays (rulebook, 'Further Turn Rules')."""
+    moves = every_cash(state, seat)
+    if state.rules_version >= 2:
+        paying = [move for move in moves if cash_value(state, seat, move)[1] > 0]
+        return paying or moves
+    return moves
+
+
+def something_pays(state: State, seat: int) -> bool:
+    """Whether any cash-in open to ``seat`` would pay a coin."""
+    return any(cash_value(state, seat, move)[1] > 0 for move in every_cash(state, seat))
+
+
+def every_cash(state: State, seat: int) -> list[dict]:
     own = state.resources[seat]
     moves: list[dict] = [{"type": "cash", "pile": kind} for kind in kinds_held(own)]
     specials = tuple(card for card in own if card not in GOODS_OF)

@@ -16,7 +16,7 @@ from engines.mercatores.data import (
     GOODS_OF,
     SEAT_NAMES,
 )
-from engines.mercatores.moves import check_shape, legal_moves, take_count
+from engines.mercatores.moves import check_shape, legal_moves, something_pays, take_count
 from engines.mercatores.scoring import cash_value, result
 from engines.mercatores.state import (
     CASH,
@@ -192,6 +192,11 @@ def apply_cash(state: State, seat: int, move: Mapping[str, Any]) -> State:
             raise IllegalMove("Only a Trade Route names an opponent.")
         gone = [card]
     _, coins = cash_value(state, seat, move)
+    if coins == 0 and state.rules_version >= 2 and something_pays(state, seat):
+        raise IllegalMove(
+            "This pays nothing while something else of yours would pay: a pile or special "
+            "card may be discarded for nothing only when nothing would pay."
+        )
     state = replace(
         state,
         resources=replace_at(state.resources, seat, without(own, gone)),

@@ -46,6 +46,8 @@ class State:
     end: str  # "", END_BY_CARDS or END_BY_DECK
     last_turn: int | None  # investment: the seat whose turn closes the phase, once known
     round_start: int  # profit: the seat that opened the round (the Unloading card's holder)
+    rules_version: int = 1  # the engine version whose rules this game plays
+    first: int = 0  # the seat that started the investment phase (version 2 on)
 
 
 def ordered(cards: Iterable[str]) -> tuple[str, ...]:
@@ -87,7 +89,8 @@ def right_of(seat: int, seats: int) -> int:
 
 
 def dump_state(state: State) -> dict:
-    return {
+    """The state as JSON; a version-1 state has no version fields (dumps as it always did)."""
+    data = {
         "seats": state.seats,
         "end_cards": state.end_cards,
         "phase": state.phase,
@@ -106,6 +109,10 @@ def dump_state(state: State) -> dict:
         "last_turn": state.last_turn,
         "round_start": state.round_start,
     }
+    if state.rules_version != 1:
+        data["rules_version"] = state.rules_version
+        data["first"] = state.first
+    return data
 
 
 def load_state(data: Mapping[str, Any]) -> State:
@@ -127,4 +134,6 @@ def load_state(data: Mapping[str, Any]) -> State:
         end=data["end"],
         last_turn=data["last_turn"],
         round_start=data["round_start"],
+        rules_version=data.get("rules_version", 1),
+        first=data.get("first", 0),
     )

@@ -37,9 +37,25 @@ def draw(deck: list[str], chance: Chance) -> str:
     return deck.pop(chance.below(len(deck)))
 
 
-def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
-    """Rules 'Setup': five secret cards per player, then a market of five."""
+def first_seat(seats: int, choice: Any, chance: Chance) -> int:
+    """Version 2's ``first_player`` option: seat order, a random seat, or a chosen one."""
+    if choice in (None, "seat_order"):
+        return 0
+    if choice == "random":
+        return chance.below(seats)
+    if str(choice).isdigit() and 1 <= int(choice) <= seats:
+        return int(choice) - 1
+    raise ValueError(f"The first player must be a seat from 1 to {seats}, not {choice!r}.")
+
+
+def setup(seats: int, options: Mapping[str, Any], chance: Chance, version: int = 1) -> State:
+    """Rules 'Setup': five secret cards per player, then a market of five.
+
+    From version 2 the players choose who starts (``first_player``); a random first
+    player is the game's first draw.
+    """
     end_cards = options.get("end_cards", INVESTMENT_END_CARDS)
+    first = first_seat(seats, options.get("first_player"), chance) if version >= 2 else 0
     deck = list(CARDS)
     hands = tuple(ordered(draw(deck, chance) for _ in range(HAND_SIZE)) for _ in range(seats))
     market = ordered(draw(deck, chance) for _ in range(MARKET_SIZE))
@@ -48,7 +64,7 @@ def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
         end_cards=end_cards,
         phase=INVESTMENT,
         step=TRADE,
-        turn=0,
+        turn=first,
         round=1,
         deck=tuple(deck),
         market=market,
@@ -60,7 +76,9 @@ def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
         unloading=None,
         end="",
         last_turn=None,
-        round_start=0,
+        round_start=first,
+        rules_version=version,
+        first=first,
     )
 
 
@@ -83,15 +101,17 @@ def end_investment_turn(state: State, chance: Chance) -> State:
         market.append(draw(deck, chance))
     state = replace(state, deck=tuple(deck), market=ordered(market))
     seat, n = state.turn, state.seats
-    if not state.end:
-        if len(state.resources[seat]) >= state.end_cards:
-            # 'End of the investment phase': Captain and Unloading, one more turn each.
-            state = replace(
-                state, end=END_BY_CARDS, captain=seat, unloading=seat, last_turn=(seat - 1) % n
-            )
-        elif len(market) < MARKET_SIZE:
-            # The deck is empty: the phase ends with the last seat's turn of this round.
-            state = replace(state, end=END_BY_DECK, last_turn=n - 1)
+    # Version 2: the first to 15 takes the Captain even after the deck ran out, and the
+    # others then get their one more turn ('End of the investment phase').
+    first_to_end = not state.end or (state.rules_version >= 2 and state.end == END_BY_DECK)
+    if first_to_end and len(state.resources[seat]) >= state.end_cards:
+        # 'End of the investment phase': Captain and Unloading, one more turn each.
+        state = replace(
+            state, end=END_BY_CARDS, captain=seat, unloading=seat, last_turn=(seat - 1) % n
+        )
+    elif not state.end and len(market) < MARKET_SIZE:
+        # The deck is empty: the phase ends with the last seat's turn of this round.
+        state = replace(state, end=END_BY_DECK, last_turn=(state.first - 1) % n)
     if state.end and seat == state.last_turn:
         return start_profit(state)
     following = (seat + 1) % n
@@ -99,14 +119,16 @@ def end_investment_turn(state: State, chance: Chance) -> State:
         state,
         turn=following,
         step=TRADE,
-        round=state.round + 1 if following == 0 else state.round,
+        round=state.round + 1 if following == state.first else state.round,
     )
 
 
 def most_resources(state: State) -> int:
-    """The seat with the most cards in resources; a tie goes to the earliest seat."""
-    counts = [len(cards) for cards in state.resources]
-    return counts.index(max(counts))
+    """The seat with the most cards in resources; a tie goes to the earliest seat
+    (in turn order from the first player)."""
+    n = state.seats
+    order = [(state.first + offset) % n for offset in range(n)]
+    return max(order, key=lambda seat: (len(state.resources[seat]), -order.index(seat)))
 
 
 def start_profit(state: State) -> State:

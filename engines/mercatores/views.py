@@ -160,7 +160,7 @@ def investment_turn_end(before: State, seat: int, after: State) -> list[str]:
     drawn = ordered(set(before.deck) - set(after.deck))
     if drawn:
         lines.append(f"Refill: the market gets {listing([card_label(card) for card in drawn])}.")
-    if not before.end and after.end == END_BY_CARDS:
+    if before.end != END_BY_CARDS and after.end == END_BY_CARDS:
         count = len(after.resources[seat])
         lines.append(
             f"{SEAT_NAMES[seat]} has {count} cards in resources and takes the Captain and "
@@ -187,7 +187,8 @@ def captain_by_count(state: State) -> str:
         )
     return (
         f"{listing(best)} hold the most cards in resources ({max(counts)}); the tie goes to "
-        f"{captain}, first in seat order, who takes the Captain and the Unloading card."
+        f"{captain}, first in {'seat' if state.first == 0 else 'turn'} order, who takes "
+        "the Captain and the Unloading card."
     )
 
 

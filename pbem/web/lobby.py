@@ -15,6 +15,7 @@ from pbem.web.present import runtime
 bp = Blueprint("lobby", __name__)
 
 MAX_SEATS = 6
+BOT_WORDS = {"bot": "normal", "bot:normal": "normal", "bot:easy": "easy"}
 AT_DEADLINE_TEXT = {
     "wait": "wait for the player",
     "bot_turn": "a bot plays that turn",
@@ -58,13 +59,18 @@ def seats_from(form) -> list[SeatSpec]:
             email = form.get(f"seat_email_{index}", "").strip()
             if not name and not email:
                 continue
-            if email.lower() == "bot" or name.lower() == "bot":
-                seats.append(
-                    SeatSpec(name if name.lower() != "bot" else f"Bot {index + 1}", is_bot=True)
-                )
+            level = BOT_WORDS.get(email.lower()) or BOT_WORDS.get(name.lower())
+            if level:
+                chosen = form.get(f"seat_level_{index}", "").strip().lower()
+                if chosen:
+                    if chosen not in ("easy", "normal"):
+                        raise BadInput("A bot is easy or normal.")
+                    level = chosen
+                named = name if name.lower() not in BOT_WORDS else f"Bot {index + 1}"
+                seats.append(SeatSpec(named, is_bot=True, bot_level=level))
                 continue
             if not email:
-                raise BadInput("It needs an email address (or the word bot).")
+                raise BadInput("It needs an email address (or the word bot, or bot:easy).")
             email = clean_email(email)
         except BadInput as error:
             raise BadInput(f"Seat {index + 1}: {error.message}") from None

@@ -71,6 +71,7 @@ def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, An
                 "colour": colour,
                 "letter": letter,
                 "is_bot": seat.is_bot,
+                "bot_level": getattr(seat, "bot_level", "normal") if seat.is_bot else "",
                 "due": seat.seat in (view.get("to_move") or []),
                 "text": "#000" if colour in ("#F0E442", "#F5F5F5", "#56B4E9") else "#fff",
             }

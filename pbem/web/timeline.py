@@ -70,6 +70,12 @@ def row_lines(
             f"{who} took back a move: the game is back as it was after event "
             f"{row['payload'].get('to_seq')}."
         ]
+    if kind == "engine_upgraded":
+        payload = row["payload"]
+        return [
+            f"The game moved from version {payload.get('from')} to version "
+            f"{payload.get('to')} of the rules; its whole history plays out the same there."
+        ]
     if kind == "seed_revealed":
         return ["The game is over: the seed was revealed, so anyone can check every draw."]
     line = describe_admin(row)

@@ -197,6 +197,7 @@ def test_bad_move_from_the_shell_is_refused(database, capsys):
 def test_check_engines_lists_games_whose_replay_diverges(database, capsys, monkeypatch):
     from engines import REGISTRY
     from tests.fixture_engine import Pig
+    from tests.pbem.test_engine_versions import PigTwo
 
     pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "B:b@x.org")
     game_id = game_id_from(capsys.readouterr().out)
@@ -205,16 +206,67 @@ def test_check_engines_lists_games_whose_replay_diverges(database, capsys, monke
     assert pbem(database, "check-engines") == 0
     assert "replays identically" in capsys.readouterr().out
 
-    class PigTwo(Pig):
-        version = 2
+    # version 2 ships and keeps version 1: the game replays on its own version
+    monkeypatch.setitem(REGISTRY, "pig", PigTwo())
+    assert pbem(database, "check-engines") == 0
+    out = capsys.readouterr().out
+    assert "on v1 (created with v1), newest v2: replays identically" in out
+
+    class PigChanged(Pig):
+        """Version 1's rules altered by mistake."""
 
         def apply(self, state, seat, move, chance):
             after = super().apply(state, seat, move, chance)
             return {**after, "rolls": after["rolls"] + 100}
 
-    monkeypatch.setitem(REGISTRY, "pig", PigTwo())
+    monkeypatch.setitem(REGISTRY, "pig", PigChanged())
     assert pbem(database, "check-engines") == 1
     out = capsys.readouterr().out
-    assert "DIVERGES" in out and "created with v1, server runs v2" in out
+    assert "DIVERGES" in out and "event 1" in out
+
+    class PigOnlyTwo(Pig):
+        version = 2
+        versions = (2,)
+
+    monkeypatch.setitem(REGISTRY, "pig", PigOnlyTwo())
     assert pbem(database, "move", game_id, "0", '{"type": "roll"}') == 1
     assert "version 1" in capsys.readouterr().err
+
+
+def test_upgrade_engine_from_the_shell(database, capsys, monkeypatch):
+    from engines import REGISTRY
+    from tests.pbem.test_engine_versions import PigTwo
+
+    pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "B:b@x.org")
+    kept = game_id_from(capsys.readouterr().out)
+    pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "bot:easy")
+    diverging = game_id_from(capsys.readouterr().out)
+    assert pbem(database, "move", kept, "0", '{"type": "roll", "dice": 2}') == 0
+    assert pbem(database, "move", diverging, "0", '{"type": "stop"}') == 0
+    capsys.readouterr()
+    assert pbem(database, "upgrade-engine", kept) == 1  # nothing newer yet
+    assert "only move to a newer one" in capsys.readouterr().err
+    monkeypatch.setitem(REGISTRY, "pig", PigTwo())
+    assert pbem(database, "upgrade-engine", diverging, "--to", "2") == 1
+    err = capsys.readouterr().err
+    assert "stays on version 1" in err and "event 1" in err
+    assert pbem(database, "upgrade-engine", kept) == 0
+    assert "now plays version 2" in capsys.readouterr().out
+    assert pbem(database, "check-engines") == 0
+    out = capsys.readouterr().out
+    assert f"{kept}  pig            on v2 (created with v1)" in out
+    assert pbem(database, "upgrade-engine", "nosuchgame") == 1
+
+
+def test_new_game_bot_levels_from_the_shell(database, capsys):
+    from pbem.runtime import build_runtime
+
+    args = ["new", "pig", "--seat", "A:a@x.org", "--seat", "bot:easy", "--seat", "bot"]
+    assert pbem(database, *args) == 0
+    game_id = game_id_from(capsys.readouterr().out)
+    runtime = build_runtime({"database": {"url": database}})
+    levels = [seat.bot_level for seat in runtime.service.seats(game_id) if seat.is_bot]
+    assert levels == ["easy", "normal"]
+    assert pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "bot:hard") == 2
+    assert "bot:easy or bot:normal" in capsys.readouterr().err
+    assert len(runtime.service.games()) == 1

@@ -30,6 +30,7 @@ def test_lobby_creates_a_game_with_invitations_and_bots(client, runtime):
             "seat_email_0": "ann@example.org",
             "seat_name_1": "",
             "seat_email_1": "bot",
+            "seat_email_2": "bot:easy",
             "reminder_after_hours": "12",
             "reminder_every_hours": "24",
             "deadline_after_days": "3",
@@ -40,7 +41,8 @@ def test_lobby_creates_a_game_with_invitations_and_bots(client, runtime):
     (game,) = runtime.service.games()
     assert game.options["target"] == 30 and game.policy["at_deadline"] == "bot_turn"
     seats = runtime.service.seats(game.id)
-    assert [seat.is_bot for seat in seats] == [False, True]
+    assert [seat.is_bot for seat in seats] == [False, True, True]
+    assert [seat.bot_level for seat in seats[1:]] == ["normal", "easy"]
     assert client.get(answer.location).status_code == 200
 
 
@@ -52,6 +54,7 @@ def test_lobby_refuses_bad_input_and_creates_nothing(client, runtime):
         {"game": "pig", "seat_email_0": "bot"},
         {"game": "pig", "seat_email_0": "a@b.org", "option_pig_target": "many"},
         {"game": "pig", "seat_email_0": "a@b.org", "deadline_after_days": "-1"},
+        {"game": "pig", "seat_email_0": "a@b.org", "seat_email_1": "bot", "seat_level_1": "hard"},
     ):
         answer = client.post("/games", data={"csrf_token": csrf, **data})
         assert answer.status_code == 400, data

@@ -11,7 +11,8 @@ from engines.mare_balticum.state import START
 
 def test_engine_offers_every_protocol_member():
     assert isinstance(ENGINE, Engine)
-    assert (ENGINE.slug, ENGINE.title, ENGINE.version) == ("mare_balticum", "Mare Balticum", 1)
+    assert (ENGINE.slug, ENGINE.title, ENGINE.version) == ("mare_balticum", "Mare Balticum", 2)
+    assert ENGINE.versions == (1, 2) and ENGINE.at_version(1).version == 1
     assert (ENGINE.min_seats, ENGINE.max_seats) == (3, 5)
     assert all(isinstance(option, Option) and option.help for option in ENGINE.options)
     assert [option.name for option in ENGINE.options] == [

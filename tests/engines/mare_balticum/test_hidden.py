@@ -9,21 +9,27 @@ import random
 import pytest
 
 from engines.api import SeededChance, canonical_json
-from engines.mare_balticum import ENGINE
+from engines.mare_balticum import ENGINE as NEWEST
 from tests.engine_harness import check_round_trip
 
 from .helpers import invariant
 
 SWAP = {"salmon": "cod", "cod": "salmon"}
+TOKENS = {3: 2, 2: 3}
+ENGINE = NEWEST.at_version(1)  # version 1 hides which space holds a token
 
 
-def twin_games(seats: int, options: dict, seed: int, secret: int):
-    """Two games, identical but for ``secret``'s market space at the first passage of time.
+def twin_games(seats: int, options: dict, seed: int, secret: int, engine=None):
+    """Two games, identical but for ``secret``'s choice at the first passage of time.
 
-    In the first game the seat puts x3 on salmon, in the second on cod; its later number
-    tokens swap salmon and cod, so that every other move stays the same in both games.
+    Version 1: in the first game the seat puts x3 on salmon, in the second on cod; its
+    later number tokens swap salmon and cod. Version 2 (the spaces are seen): x3 on salmon
+    in the first, x2 on salmon in the second, and later x2 and x3 swap. Every other move
+    stays the same in both games.
     Yields (seat, move in game 1, move in game 2, before 1, after 1, before 2, after 2).
     """
+    ENGINE = engine or globals()["ENGINE"]  # noqa: N806 - the module's engine by default
+    by_number = ENGINE.version >= 2
     first = ENGINE.setup(seats, options, SeededChance(seed))
     second = ENGINE.setup(seats, options, SeededChance(seed))
     rngs = [random.Random(seed * 10 + seat) for seat in range(seats)]
@@ -42,9 +48,13 @@ def twin_games(seats: int, options: dict, seed: int, secret: int):
             if not forced:
                 move, other, forced = (
                     {"type": "produce", "token": 3, "kind": "salmon"},
-                    {"type": "produce", "token": 3, "kind": "cod"},
+                    {"type": "produce", "token": 2 if by_number else 3, "kind": "cod"},
                     True,
                 )
+                if by_number:
+                    other["kind"] = "salmon"
+            elif move["token"] != "tax" and by_number:
+                other = {**move, "token": TOKENS.get(move["token"], move["token"])}
             elif move["token"] != "tax":
                 other = {**move, "kind": SWAP.get(move["kind"], move["kind"])}
         after_first = ENGINE.apply(first, seat, move, SeededChance(step))
@@ -54,6 +64,7 @@ def twin_games(seats: int, options: dict, seed: int, secret: int):
     raise AssertionError("the twin games did not end")
 
 
+@pytest.mark.parametrize("version", [1, 2])
 @pytest.mark.parametrize(
     ("seats", "options", "seed"),
     [
@@ -62,12 +73,15 @@ def twin_games(seats: int, options: dict, seed: int, secret: int):
         (5, {"trade_contracts": True, "seat_order": "random"}, 7),
     ],
 )
-def test_a_secret_production_choice_is_invisible_to_others_until_the_end(seats, options, seed):
+def test_a_secret_production_choice_is_invisible_to_others_until_the_end(
+    seats, options, seed, version
+):
+    ENGINE = NEWEST.at_version(version)  # noqa: N806
     secret = 1
     observers = [None, *(seat for seat in range(seats) if seat != secret)]
     differed = False
     for seat, move, other, before1, after1, before2, after2 in twin_games(
-        seats, options, seed, secret
+        seats, options, seed, secret, ENGINE
     ):
         invariant(after1)
         invariant(after2)

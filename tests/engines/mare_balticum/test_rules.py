@@ -61,9 +61,15 @@ def test_board_has_23_areas_5_ports_and_8_demand_circles():
 
 
 def test_each_player_has_number_tokens_0_to_3_and_the_tax():
-    view = ENGINE.view(fresh(3), None)
-    assert all(player["unplayed"] == [0, 1, 2, 3, "tax"] for player in view["players"])
+    view = ENGINE.view(fresh(3), 0)
+    assert view["players"][0]["unplayed"] == [0, 1, 2, 3, "tax"]
+    # the others' number tokens are face down and look alike (version 2)
+    others = ["number", "number", "number", "number", "tax"]
+    assert all(player["unplayed"] == others for player in view["players"][1:])
     assert all(player["face_down"] == 0 for player in view["players"])
+    old = ENGINE.at_version(1)
+    spectator = old.view(old.setup(3, {}, SeededChance(1)), None)
+    assert all(player["unplayed"] == [0, 1, 2, 3, "tax"] for player in spectator["players"])
 
 
 def test_module_2_has_six_contracts_of_four_tokens_worth_7():
@@ -670,8 +676,14 @@ def test_views_show_a_market_to_its_owner_only_until_the_end():
     state = in_turn(3, markets={1: {"salmon": 3}}, played={1: [3]})
     assert ENGINE.view(state, 1)["players"][1]["market"]["salmon"] == 3
     for viewer in (None, 0, 2):
+        # version 2: the covered space is seen, the number on it is not
         player = ENGINE.view(state, viewer)["players"][1]
-        assert "market" not in player
+        assert "market" not in player and player["covered"] == ["salmon"]
+        assert player["unplayed"] == ["number", "number", "number", "tax"]
+        assert player["played"] == ["number"] and player["face_down"] == 1
+        # version 1: a count of face-down tokens, and the numbers played
+        player = ENGINE.view(craft(state, rules_version=1), viewer)["players"][1]
+        assert "market" not in player and "covered" not in player
         assert player["unplayed"] == [0, 1, 2, "tax"] and player["face_down"] == 1
     over = craft(state, phase=OVER, time_track=6)
     assert ENGINE.view(over, 0)["players"][1]["market"]["salmon"] == 3

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engines.api import ScriptedChance, SeededChance
 from engines.mare_balticum import ENGINE
 from engines.mare_balticum.legal import legal_moves
@@ -59,10 +61,18 @@ def test_describe_says_what_each_action_did():
     ]
 
 
-def test_describe_hides_a_secret_choice_from_others_and_reveals_the_tokens_together():
+@pytest.mark.parametrize("version", [1, 2])
+def test_describe_hides_a_secret_choice_from_others_and_reveals_the_tokens_together(version):
     state = no_refill(in_turn(3, warehouses={2: {"amber": 2}}))
     state = balance(
-        craft(state, phase=TIME, pending=(None,) * 3, time_track=1, bag=state.bag[:-1] + (5,))
+        craft(
+            state,
+            phase=TIME,
+            pending=(None,) * 3,
+            time_track=1,
+            bag=state.bag[:-1] + (5,),
+            rules_version=version,
+        )
     )
     move = {"type": "produce", "token": 2, "kind": "herring"}
     after = ENGINE.apply(state, 0, move, ScriptedChance([]))
@@ -76,10 +86,14 @@ def test_describe_hides_a_secret_choice_from_others_and_reveals_the_tokens_toget
     tax = {"type": "produce", "token": "tax", "discard": {"warehouse": {"amber": 2}}}
     final = ENGINE.apply(after, 2, tax, ScriptedChance([]))
     seen = ENGINE.describe(after, 2, tax, final, 1)
-    assert "Red places x2 face down on a market space." in seen
     assert "You placed x0 on your cod market space." in seen
     assert "Green pays the tax, discarding 2 amber from the warehouse." in seen
-    assert not any("herring" in line for line in seen)
+    if version == 1:
+        assert "Red places x2 face down on a market space." in seen
+        assert not any("herring" in line for line in seen)
+    else:  # the space is seen at the table, the number is not
+        assert "Red places a number token face down on their herring market space." in seen
+        assert not any("x2" in line for line in seen)
 
 
 def test_describe_tells_the_refill_and_the_drawn_time_token():

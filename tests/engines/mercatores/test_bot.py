@@ -1,4 +1,5 @@
-"""The bot plays from its own view and legal moves only, and plays sensibly."""
+"""The first bot (the "easy" level) plays from its own view and legal moves only, and
+plays sensibly."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from tests.engines.mercatores.helpers import goods, position, profit_position
 
 def bot_choice(state, seat):
     legal = ENGINE.legal_moves(state, seat)
-    move = ENGINE.bot_move(ENGINE.view(state, seat), legal, random.Random(0))
+    move = ENGINE.bot_move(ENGINE.view(state, seat), legal, random.Random(0), level="easy")
     assert move in legal
     return move
 

@@ -18,10 +18,13 @@ def test_engine_offers_the_whole_protocol():
     assert isinstance(ENGINE, Engine)
     assert (ENGINE.slug, ENGINE.version, ENGINE.min_seats, ENGINE.max_seats) == (
         "mercatores",
-        1,
+        2,
         2,
         4,
     )
+    assert ENGINE.versions == (1, 2) and ENGINE.bot_levels == ("easy", "normal")
+    assert ENGINE.at_version(1).version == 1 and ENGINE.at_version(2) is ENGINE
+    assert [option.name for option in ENGINE.at_version(1).options] == ["end_cards"]
 
 
 def test_eighty_two_cards_with_stable_ids():

@@ -195,6 +195,8 @@ def test_dump_and_load_round_trip_in_every_phase():
 
 
 def test_options_are_declared_with_help_text():
-    (option,) = ENGINE.options
+    option, first = ENGINE.options
     assert option.name == "end_cards" and option.default == 15
     assert option.help and 15 in option.choices
+    assert first.name == "first_player" and first.default == "seat_order" and first.help
+    assert (option,) == ENGINE.at_version(1).options

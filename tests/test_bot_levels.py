@@ -1,0 +1,53 @@
+"""The bots of each title: "normal" against the first version's ("easy") bots.
+
+Prints the bot-against-v1 table (``-s`` shows it; ``make soak`` plays 200 games per
+title). Every game must end; bots answer within 50 ms a move on average.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from engines import REGISTRY, bot_levels_of, bot_move
+from engines.api import SeededChance
+from tests.bot_duel import HEADER, duel, play_game
+from tests.engine_harness import soak_count
+
+# (title, players): Mercatores head to head; Mare Balticum at its smallest table.
+TABLES = [("mercatores", 2), ("mare_balticum", 3)]
+FULL = os.environ.get("PBEM_SOAK") == "1"
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("slug", "players"), TABLES)
+def test_normal_bot_against_the_v1_bots(slug, players, capsys):
+    engine = REGISTRY[slug]
+    assert {"easy", "normal"} <= set(bot_levels_of(engine))
+    table = duel(engine, players, soak_count(12, 200))
+    with capsys.disabled():
+        print(f"\n{HEADER}\n{table.row('normal', 'easy')}")
+    assert table.unfinished == 0
+    assert table.ms_per_move("normal") < 50
+    if FULL:
+        assert table.head_to_head >= 0.6 if slug == "mare_balticum" else table.head_to_head > 0.5
+
+
+@pytest.mark.parametrize("slug", ["mercatores", "mare_balticum"])
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_bot_only_games_end(slug, level):
+    engine = REGISTRY[slug]
+    for seats in range(engine.min_seats, engine.max_seats + 1):
+        for seed in range(2):
+            result = play_game(engine, [level] * seats, seed * 10 + seats)
+            assert result is not None, f"{slug} with {seats} {level} bots did not end"
+            assert result.winners
+
+
+def test_a_level_the_engine_does_not_offer_falls_back_to_normal():
+    engine = REGISTRY["mercatores"]
+    state = engine.setup(2, {}, SeededChance(1))
+    view, legal = engine.view(state, 0), engine.legal_moves(state, 0)
+    assert bot_move(engine, view, legal, random.Random(0), "hard") in legal
