@@ -61,41 +61,72 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mare_nostrum import bot, rules, setups, views
+from engines.mare_nostrum import bot, bot_normal, rules, setups, views
 from engines.mare_nostrum.state import State, clone
 
-
-class MareNostrum:
-    slug = "mare_nostrum"
-    title = "Mare Nostrum"
-    version = 1
-    min_seats = 3
-    max_seats = 5
-    options = (
-        Option(
-            "civilisations",
-            "recommended",
-            "Who plays which civilisation: the set recommended for the number of players "
-            "(in seat order), each seat choosing in turn, or a random draw.",
-            choices=("recommended", "choose", "random"),
-        ),
-        Option(
-            "setup",
-            "starting",
-            "The printed starting positions, or the experienced set-up where each player "
-            "spends 36 build points around their capital.",
-            choices=("starting", "experienced"),
-        ),
+CIVILISATIONS_OPTION = Option(
+    "civilisations",
+    "recommended",
+    "Who plays which civilisation: the set recommended for the number of players "
+    "(in seat order), each seat choosing in turn, or a random draw.",
+    choices=("recommended", "choose", "random"),
+)
+SETUP_OPTION = Option(
+    "setup",
+    "starting",
+    "The printed starting positions, or the experienced set-up where each player "
+    "spends 36 build points around their capital.",
+    choices=("starting", "experienced"),
+)
+OPTIONS_BY_VERSION = {
+    1: (
+        CIVILISATIONS_OPTION,
+        SETUP_OPTION,
         Option(
             "turn_limit",
             0,
             "End the game after this many turns (0: no limit). At the limit the most "
             "heroes and wonders win, then the most provinces.",
         ),
-    )
+    ),
+    2: (
+        CIVILISATIONS_OPTION,
+        SETUP_OPTION,
+        Option(
+            "turn_limit",
+            40,
+            "End the game after this many turns (0: no limit, the game may then go on for "
+            "ever). At the limit the most heroes and wonders win, then the most provinces.",
+        ),
+    ),
+}
+
+
+class MareNostrum:
+    slug = "mare_nostrum"
+    title = "Mare Nostrum"
+    versions: tuple[int, ...] = (1, 2)
+    bot_levels: tuple[str, ...] = ("easy", "normal")
+    min_seats = 3
+    max_seats = 5
+
+    def __init__(self, version: int = 2) -> None:
+        if version not in self.versions:
+            raise KeyError(f"Mare Nostrum has no version {version!r}.")
+        self.version = version
+        self.options = OPTIONS_BY_VERSION[version]
+
+    def at_version(self, version: int) -> MareNostrum:
+        """The engine playing that version's rules (``self`` for its own version)."""
+        if version == self.version:
+            return self
+        if version not in self.versions:
+            known = ", ".join(str(v) for v in self.versions)
+            raise KeyError(f"Mare Nostrum has no version {version!r} (versions: {known}).")
+        return VERSIONS[version]
 
     def setup(self, seats: int, options: Mapping[str, Any], chance: Chance) -> State:
-        return setups.setup(seats, options, chance)
+        return setups.setup(seats, options, chance, self.version)
 
     def to_move(self, state: State) -> frozenset[int]:
         return rules.to_move(state)
@@ -113,10 +144,16 @@ class MareNostrum:
         return rules.result(state)
 
     def dump(self, state: State) -> dict:
-        return clone(state)
+        dumped = clone(state)
+        if dumped.get("rules_version", 1) == 1:
+            dumped.pop("rules_version", None)  # a version-1 state dumps as it always did
+        return dumped
 
     def load(self, data: Mapping[str, Any]) -> State:
-        return clone(dict(data))
+        loaded = clone(dict(data))
+        if loaded.get("rules_version", 1) == 1:
+            loaded.pop("rules_version", None)  # absent means version 1
+        return loaded
 
     def describe(
         self, before: State, seat: int, move: Mapping[str, Any], after: State, viewer: int | None
@@ -127,11 +164,21 @@ class MareNostrum:
         return views.move_label(dict(move))
 
     def bot_move(
-        self, view: Mapping[str, Any], legal_moves: Sequence[dict], rng: random.Random
+        self,
+        view: Mapping[str, Any],
+        legal_moves: Sequence[dict],
+        rng: random.Random,
+        level: str = "normal",
     ) -> dict:
-        return bot.choose_move(view, legal_moves, rng)
+        """``easy`` is the first bot, unchanged; ``normal`` the stronger one (the default)."""
+        if level == "easy":
+            return bot.choose_move(view, legal_moves, rng)
+        if level == "normal":
+            return bot_normal.choose_move(view, legal_moves, rng)
+        raise KeyError(f"Mare Nostrum has no bot level {level!r} (levels: easy, normal).")
 
 
 ENGINE = MareNostrum()
+VERSIONS = {1: MareNostrum(1), 2: ENGINE}
 
 __all__ = ["ENGINE", "MareNostrum"]
