@@ -1,10 +1,23 @@
-"""A Mare Nostrum bot: sees only its seat's view and its legal moves, and plays to win.
+"""The "normal" Mare Nostrum bot: sees only its seat's view and its legal moves.
 
-Its plan: grow an economy of cities and temples (coins) and caravans (varied goods),
-trade for goods it lacks, buy a hero or wonder whenever a set of nine allows it (the
-Pyramids when twelve do), spread control markers into provinces with sites, keep a
-legion at home and attack neighbours that are clearly weaker. Every choice is one of the
-listed moves, and each phase's moves run out, so the bot never stalls a game.
+It plays for nine-card sets. Cards are burned at the end of each Build phase (two coins
+kept), so every turn it asks how close its hand is to a hero or wonder: nine coins, or
+nine goods of different kinds (twelve for the Pyramids). It values each card by how much
+it brings the hand nearer to such a set, and so:
+
+- trades away duplicate goods and never coins while it could offer anything else, takes
+  the cards worth most to it (a new goods kind, a coin), preferring the leader's offer,
+  and as Navigator names as many cards as it has duplicates to spare;
+- uses its civilisation's hero: Cleopatra's swap when it completes a set (or saves a
+  coin from the discard), Hammurabi's free marker every turn;
+- buys the hero or wonder worth most to it whenever it can (the fourth wins at once; the
+  Mausoleum, Solomon and the Temple of Artemis first, for the cards they bring), then
+  spends the rest, which would be burned anyway, on what raises its income most per
+  card: a caravan of a kind it lacks, cities and temples, markers on provinces with
+  sites; legions and fortresses where it is threatened;
+- names itself first as Lawgiver and as General, so it buys and strikes first;
+- contests the leader: it marches on the provinces of whoever is closest to winning,
+  attacks when the dice favour it, and pillages the leader's provinces.
 """
 
 from __future__ import annotations
@@ -13,29 +26,47 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.mare_nostrum.data import GOODS_KINDS, LAND_NEIGHBOURS, PROVINCE
+from engines.mare_nostrum.data import (
+    GOODS_KINDS,
+    HERO,
+    LAND_NEIGHBOURS,
+    PROVINCE,
+    city_sites,
+)
 
 View = Mapping[str, Any]
 
-# What a purchase is worth to the bot, before local adjustments.
-BUILD_VALUE = {
-    "temple": 34,
-    "city": 30,
-    "market": 24,
-    "caravan": 22,
-    "control_marker": 16,
-    "legion": 9,
-    "fortress": 5,
-    "trireme": 4,
+SET = 9
+PYRAMIDS = 12
+# What owning a hero or wonder is worth beyond counting towards victory.
+CARD_BONUS = {
+    "mausoleum": 3,
+    "solomon": 8,
+    "temple_of_artemis": 6,
+    "julius_caesar": 3,
+    "pericles": 2,
+    "hannibal": 3,
+    "hammurabi": 4,
+    "cleopatra": 4,
+    "agamemnon": 2,
+    "archimedes": 1,
+    "statue_of_zeus": 1,
+    "colossus": 1,
+    "hanging_gardens": 1,
+    "helen_of_troy": 3,
+    "nebuchadnezzar": 2,
+    "ulysses": 1,
+    "lighthouse": 1,
 }
-GREAT_VALUE = 100
 
 
 def choose_move(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    phase = view["phase_id"]
-    chooser = CHOOSERS.get(phase)
+    chooser = CHOOSERS.get(view["phase_id"])
     move = chooser(view, legal, rng) if chooser else None
     return move if move is not None else legal[0]
+
+
+# --- What the bot knows about itself ---------------------------------------------------
 
 
 def _me(view: View) -> dict:
@@ -46,8 +77,50 @@ def _civ(view: View) -> str:
     return _me(view)["civ"]
 
 
-def _hand(view: View) -> dict[str, int]:
-    return view["hand"]
+def _version(view: View) -> int:
+    return view.get("rules_version", 1)
+
+
+def _sites(view: View, pid: str) -> int:
+    return len(city_sites(_version(view), pid)) + len(PROVINCE[pid]["resources"])
+
+
+def _income(view: View, civ: str) -> tuple[int, dict[str, int]]:
+    """Coins and goods ``civ``'s provinces pay (ignoring occupations)."""
+    coins, goods = 0, {}
+    for province in view["provinces"].values():
+        if province["marker"] != civ:
+            continue
+        coins += len(province["cities"]) * (2 if province["temple"] else 1)
+        for kind in province["caravans"]:
+            goods[kind] = goods.get(kind, 0) + (2 if province["market"] else 1)
+    return coins, goods
+
+
+def _set_progress(hand: Mapping[str, int]) -> int:
+    """The size of the best set the hand makes: coins alone or distinct goods."""
+    return max(hand["coin"], sum(1 for kind in GOODS_KINDS if hand[kind]))
+
+
+def _card_value(hand: Mapping[str, int], card: str) -> float:
+    """What one more card of ``card`` is worth to this hand."""
+    distinct = sum(1 for kind in GOODS_KINDS if hand[kind])
+    coins = hand["coin"]
+    if card == "coin":
+        return 2.0 + (1.5 if coins >= distinct else 0.0) + (1.0 if coins in (7, 8, 10, 11) else 0)
+    if hand[card]:
+        return 0.3
+    return 2.0 + (1.5 if distinct >= coins else 0.0) + (1.0 if distinct in (7, 8, 10, 11) else 0)
+
+
+def _leader(view: View) -> dict | None:
+    """The rival closest to winning, once it owns two heroes and wonders."""
+    rivals = [p for p in view["players"] if p["seat"] != view["seat"]]
+    best = max(rivals, key=lambda p: (p["heroes_and_wonders"], p["provinces"]))
+    return best if best["heroes_and_wonders"] >= 2 else None
+
+
+# --- Titles, trade ---------------------------------------------------------------------
 
 
 def choose_civ(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
@@ -55,36 +128,41 @@ def choose_civ(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
 
 
 def choose_title(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    # Hand the title to the challenger with the fewest heroes and wonders.
     players = view["players"]
     return min(legal, key=lambda move: (players[move["seat"]]["heroes_and_wonders"], move["seat"]))
 
 
 def choose_good(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    hand = _hand(view)
-    return min(legal, key=lambda move: (hand[move["good"]], GOODS_KINDS.index(move["good"])))
+    hand = view["hand"]
+    return max(legal, key=lambda move: (_card_value(hand, move["good"]), -hand[move["good"]]))
+
+
+def _spares(hand: Mapping[str, int]) -> int:
+    return sum(max(0, hand[kind] - 1) for kind in GOODS_KINDS)
 
 
 def set_trade(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    # Name as many cards as the bot holds spares (duplicate goods), to trade for variety.
-    hand = _hand(view)
-    spare = sum(max(0, hand[kind] - 1) for kind in GOODS_KINDS)
-    wanted = min(len(legal) - 1, max(2, spare + rng.choice((0, 1))))
+    hand = view["hand"]
+    wanted = min(len(legal) - 1, _spares(hand))
     return next(move for move in legal if move["n"] == wanted)
 
 
+def _offer_cost(hand: Mapping[str, int], cards: list[str]) -> float:
+    left = dict(hand)
+    cost = 0.0
+    for card in cards:
+        left[card] -= 1
+        cost += _card_value(left, card)
+    return cost
+
+
 def offer(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    return legal[0]  # the spare cards (duplicates first) are listed first
-
-
-def _card_value(hand: dict[str, int], kind: str) -> float:
-    if kind == "coin":
-        return 2.0 + (1.0 if hand["coin"] >= 4 else 0.0)
-    return 3.0 if hand[kind] == 0 else 0.5
+    hand = view["hand"]
+    return min(legal, key=lambda move: _offer_cost(hand, move["cards"]))
 
 
 def take(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    hand = _hand(view)
+    hand = view["hand"]
     players = view["players"]
     return max(
         legal,
@@ -97,23 +175,31 @@ def take(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
 
 
 def compensate(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    hand = _hand(view)
-    return min(legal, key=lambda move: _card_value(hand, move["card"]) - 0.1 * hand[move["card"]])
+    hand = view["hand"]
+    left = dict(hand)
+
+    def cost(move: dict) -> float:
+        left[move["card"]] = hand[move["card"]] - 1
+        value = _card_value(left, move["card"])
+        left[move["card"]] = hand[move["card"]]
+        return value
+
+    return min(legal, key=cost)
 
 
 def name_next(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    # Others first, so the bot sees what they did; then itself.
-    others = [move for move in legal if move["seat"] != view["seat"]]
-    return rng.choice(others) if others else legal[0]
+    """Itself first; then the players furthest from winning."""
+    mine = [move for move in legal if move["seat"] == view["seat"]]
+    if mine:
+        return mine[0]
+    players = view["players"]
+    return min(legal, key=lambda move: (players[move["seat"]]["heroes_and_wonders"], move["seat"]))
 
 
-def _province_value(view: View, pid: str) -> int:
-    data = PROVINCE[pid]
-    return len(data["cities"]) * 3 + len(data["resources"]) * 3
+# --- Build -----------------------------------------------------------------------------
 
 
 def _threat(view: View, pid: str) -> int:
-    """Foreign legions next to or in a province."""
     civ = _civ(view)
     provinces = view["provinces"]
     near = 0
@@ -122,63 +208,135 @@ def _threat(view: View, pid: str) -> int:
     return near
 
 
-def _prey(view: View, pid: str) -> bool:
-    """A weakly held foreign province with sites next to ``pid``."""
-    civ = _civ(view)
-    for other in LAND_NEIGHBOURS[pid]:
-        owner = view["provinces"][other]["marker"]
-        if (
-            owner not in (None, civ)
-            and _defence(view, other, civ) <= 1
-            and _province_value(view, other) >= 3
-        ):
-            return True
-    return False
-
-
-def _build_score(view: View, move: dict) -> float:
-    if move["type"] == "end_build":
-        return 0.0
-    if move["type"] == "exchange":
-        return -1.0
-    item = move["item"]
+def _great_value(view: View, item: str) -> float:
     me = _me(view)
-    if item not in BUILD_VALUE:
-        if item == "pyramids" or me["heroes_and_wonders"] >= 3:
-            return 1000.0
-        return GREAT_VALUE
-    score = float(BUILD_VALUE[item])
+    if item == "pyramids" or me["heroes_and_wonders"] >= 3:
+        return 1000.0
+    return 200.0 + CARD_BONUS.get(item, 0)
+
+
+def _routes(view: View) -> tuple[float, float]:
+    """Weights of the coin route and the goods route: the bot leans on the stronger."""
+    coins, goods = _income(view, _civ(view))
+    by_coins = coins + 2
+    by_goods = len(goods) + min(2, sum(n - 1 for n in goods.values()))
+    if by_coins >= by_goods:
+        return 1.5, 0.7
+    return 0.7, 1.5
+
+
+def _building_value(view: View, move: dict) -> float:
+    """Income gained per turn (in card units), plus position."""
+    item = move["item"]
     pid = move["province"]
     province = view["provinces"][pid]
-    civ = me["civ"]
+    civ = _civ(view)
+    coins, goods = _income(view, civ)
+    coin_weight, goods_weight = _routes(view)
+    if item == "city":
+        return coin_weight * (2.0 if province["temple"] else 1.0) + 0.2
+    if item == "temple":
+        return coin_weight * len(province["cities"]) + 0.1
+    if item == "caravan":
+        kind = move["site"]
+        fresh = 1.0 if kind not in goods else 0.3
+        return goods_weight * fresh * (2 if province["market"] else 1) + 0.2
+    if item == "market":
+        return goods_weight * sum(
+            0.3 if goods.get(kind, 0) > 0 else 1.0 for kind in province["caravans"]
+        )
     if item == "control_marker":
-        score += _province_value(view, pid) - 2 * _threat(view, pid)
-        if not PROVINCE[pid]["cities"] and not PROVINCE[pid]["resources"]:
-            score -= 10
-    elif item in ("legion", "fortress"):
-        threat = _threat(view, pid)
-        mine = province["legions"].get(civ, 0)
-        score += 6 * max(0, threat - mine) - 4 * mine
-        if item == "legion" and mine < 3 and _prey(view, pid):
-            score += 8
-        if item == "fortress" and threat == 0:
-            score -= 8
-    elif item == "trireme":
+        if view["provinces"][pid]["legions"] and any(
+            owner != civ for owner in view["provinces"][pid]["legions"]
+        ):
+            return -1.0
+        free = len(city_sites(_version(view), pid)) + len(PROVINCE[pid]["resources"])
+        kinds = sum(1 for kind in PROVINCE[pid]["resources"] if kind not in goods)
+        return 0.35 * free + 0.3 * kinds - 0.3 * _threat(view, pid) + 0.1
+    mine = province["legions"].get(civ, 0)
+    threat = _threat(view, pid)
+    if item == "legion":
+        return 0.6 * max(0, threat - mine) - 0.25 * mine + (0.3 if mine == 0 else 0.0)
+    if item == "fortress":
+        return 0.5 * max(0, threat - mine) - 0.2
+    if item == "trireme":
         fleet = sum(sea["triremes"].get(civ, 0) for sea in view["seas"].values())
-        score += 6 if fleet < 2 else -2 * fleet
-    # Paying with goods keeps coins for heroes; coins beyond two are lost anyway.
+        docked = sum(p["dock"].get(civ, 0) for p in view["provinces"].values())
+        return 0.5 - 0.4 * (fleet + docked)
+    return 0.0
+
+
+def _pay_cost(view: View, move: dict) -> float:
+    """What the cards paid are worth beyond this Build phase: only coins kept (two)."""
     pay = move["pay"]
-    if pay and pay[0] == "coin":
-        hand = _hand(view)
-        score -= 6 if hand["coin"] - len(pay) < 2 and hand["coin"] >= 5 else 0
-    return score
+    if not pay or pay[0] != "coin":
+        return 0.0
+    coins = view["hand"]["coin"]
+    kept_before = min(2, coins)
+    kept_after = min(2, coins - len(pay))
+    return 0.6 * (kept_before - kept_after)
+
+
+def _can_afford_great(view: View, hand: Mapping[str, int]) -> bool:
+    distinct = sum(1 for kind in GOODS_KINDS if hand[kind])
+    return max(hand["coin"], distinct) >= SET and bool(
+        [c for c in view["great_cards_left"] if _buyable(view, c)]
+    )
+
+
+def _buyable(view: View, card: str) -> bool:
+    hero = HERO.get(card)
+    return hero is None or hero["civ"] in (None, _civ(view))
+
+
+def _exchange_gain(view: View, move: dict) -> float:
+    """Cleopatra: worth it when the swap completes a set, or saves a coin from the burn."""
+    hand = dict(view["hand"])
+    before = _set_progress(hand)
+    hand[move["give"]] -= 1
+    hand[move["get"]] += 1
+    after = _set_progress(hand)
+    target = PYRAMIDS if before >= SET else SET
+    if after >= target > before:
+        return 300.0
+    if move["get"] == "coin" and view["hand"]["coin"] < 2 and view["hand"][move["give"]] >= 1:
+        return 0.05  # a goods card that would be burned becomes a kept coin
+    return -1.0
 
 
 def build(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
-    best = max(legal, key=lambda move: (_build_score(view, move), rng.random()))
-    return (
-        best if _build_score(view, best) > 0 else next(m for m in legal if m["type"] == "end_build")
-    )
+    best, best_score = None, 0.0
+    for move in legal:
+        kind = move["type"]
+        if kind == "end_build":
+            continue
+        if kind == "exchange":
+            score = _exchange_gain(view, move)
+        elif move["item"] not in _ITEMS:
+            score = _great_value(view, move["item"])
+            # Goods first: coins are the only cards that outlast the phase.
+            score -= 0.01 * len(move["pay"]) if move["pay"][:1] == ["coin"] else 0
+        else:
+            cost = len(move["pay"]) or 0.5
+            value = _building_value(view, move)
+            if not move["pay"]:
+                value += 0.5  # Hammurabi's free marker
+            score = (value - _pay_cost(view, move)) / cost
+        if score > best_score:
+            best, best_score = move, score
+    return best or next(move for move in legal if move["type"] == "end_build")
+
+
+_ITEMS = {
+    "control_marker",
+    "city",
+    "temple",
+    "caravan",
+    "market",
+    "legion",
+    "fortress",
+    "trireme",
+}
 
 
 def setup_build(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
@@ -186,15 +344,15 @@ def setup_build(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
         if move["type"] == "end_setup":
             return 0.0
         item = move["item"]
-        if item not in BUILD_VALUE:
+        if item not in _ITEMS:
             return 50.0
-        value = float(BUILD_VALUE[item])
+        value = {"city": 30, "temple": 34, "caravan": 28, "market": 20, "control_marker": 16}
+        base = float(value.get(item, 6))
         if item == "control_marker":
-            value += _province_value(view, move["province"])
+            base += _sites(view, move["province"]) * 3
         if item in ("legion", "fortress"):
-            mine = view["provinces"][move["province"]]["legions"].get(_civ(view), 0)
-            value -= 6 * mine
-        return value + rng.random()
+            base -= 6 * view["provinces"][move["province"]]["legions"].get(_civ(view), 0)
+        return base + rng.random()
 
     return max(legal, key=score)
 
@@ -203,11 +361,29 @@ def keep(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     return legal[0]
 
 
+# --- War -------------------------------------------------------------------------------
+
+
 def _strength(view: View, space: str, civ: str) -> float:
     if space in view["seas"]:
         return view["seas"][space]["triremes"].get(civ, 0)
     province = view["provinces"][space]
     return province["legions"].get(civ, 0) + (1.5 if province["fortress"] == civ else 0)
+
+
+def _defence(view: View, pid: str, civ: str) -> float:
+    target = view["provinces"][pid]
+    defence = float(sum(n for who, n in target["legions"].items() if who != civ))
+    if target["fortress"] and target["fortress"] != civ:
+        defence += 1.5
+    return defence
+
+
+def _worth(view: View, pid: str) -> float:
+    province = view["provinces"][pid]
+    built = len(province["cities"]) + len(province["caravans"])
+    built += bool(province["temple"]) + bool(province["market"])
+    return built * 1.5 + _sites(view, pid)
 
 
 def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
@@ -220,38 +396,33 @@ def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     by_type: dict[str, list[dict]] = {}
     for move in legal:
         by_type.setdefault(move["type"], []).append(move)
+    if by_type.get("hold"):
+        return by_type["hold"][0]
+    leader = _leader(view)
+    leader_civ = leader["civ"] if leader else None
     for move in by_type.get("attack", []):
         space = move["space"]
         mine = _strength(view, space, civ) - spent.get(space, 0)
-        if mine >= max(1.0, _strength(view, space, move["target"])) or mine >= 3:
+        theirs = _strength(view, space, move["target"])
+        if (
+            mine >= max(1.0, theirs + 0.5)
+            or mine >= 3
+            or (move["target"] == leader_civ and mine >= theirs)
+        ):
             return move
     if by_type.get("launch"):
         return by_type["launch"][0]
-    advance = _advance(view, by_type.get("move", []))
+    for move in by_type.get("pillage", []):
+        owner = view["provinces"][move["province"]]["marker"]
+        if owner == leader_civ:
+            return move
+    advance = _advance(view, by_type.get("move", []), leader_civ)
     if advance is not None:
         return advance
-    for move in by_type.get("pillage", []):
-        if rng.random() < 0.2:
-            return move
-    return by_type["end_war"][0]
+    return by_type.get("end_war", list(legal))[0]
 
 
-def _leader(view: View) -> str | None:
-    """The rival civilisation closest to winning, once it owns two heroes and wonders."""
-    rivals = [p for p in view["players"] if p["seat"] != view["seat"]]
-    best = max(rivals, key=lambda p: (p["heroes_and_wonders"], p["provinces"]))
-    return best["civ"] if best["heroes_and_wonders"] >= 2 else None
-
-
-def _defence(view: View, pid: str, civ: str) -> float:
-    target = view["provinces"][pid]
-    defence = float(sum(n for who, n in target["legions"].items() if who != civ))
-    if target["fortress"] and target["fortress"] != civ:
-        defence += 1.5
-    return defence
-
-
-def _advance(view: View, moves: list[dict]) -> dict | None:
+def _advance(view: View, moves: list[dict], leader_civ: str | None) -> dict | None:
     """Moves a legion towards a weaker neighbouring province worth taking."""
     civ = _civ(view)
     provinces = view["provinces"]
@@ -263,7 +434,7 @@ def _advance(view: View, moves: list[dict]) -> dict | None:
         origin, goal = move["from"], move["to"]
         target = provinces[goal]
         owner = target["marker"]
-        if owner == civ or owner is None and not PROVINCE[goal]["cities"]:
+        if owner == civ or owner is None:
             continue
         here = provinces[origin]
         guard = here["occupier"] == civ or (
@@ -276,9 +447,9 @@ def _advance(view: View, moves: list[dict]) -> dict | None:
             continue
         if there == 0 and free < defence + 1:
             continue
-        score = _province_value(view, goal) + (3 if owner in view["neutrals"] else 0) - defence
-        if owner == _leader(view):
-            score += 4
+        score = _worth(view, goal) + (3 if owner in view["neutrals"] else 0) - defence
+        if owner == leader_civ:
+            score += 8
         if score > best_score:
             best, best_score = move, score
     return best
