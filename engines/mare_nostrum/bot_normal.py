@@ -37,6 +37,7 @@ from engines.mare_nostrum.data import (
 View = Mapping[str, Any]
 
 SET = 9
+NOISE = 0.1
 PYRAMIDS = 12
 # What owning a hero or wonder is worth beyond counting towards victory.
 CARD_BONUS = {
@@ -103,21 +104,34 @@ def _set_progress(hand: Mapping[str, int]) -> int:
 
 
 def _card_value(hand: Mapping[str, int], card: str) -> float:
-    """What one more card of ``card`` is worth to this hand."""
+    """What one more card of ``card`` is worth to this hand: much when it grows the set
+    the hand is building (coins, or goods of different kinds), little otherwise."""
     distinct = sum(1 for kind in GOODS_KINDS if hand[kind])
     coins = hand["coin"]
     if card == "coin":
-        return 2.0 + (1.5 if coins >= distinct else 0.0) + (1.0 if coins in (7, 8, 10, 11) else 0)
+        on_route = coins >= distinct
+        value = 4.0 if on_route else 1.5
+        return value + (1.0 if on_route and coins + 1 in (SET, PYRAMIDS) else 0.0)
     if hand[card]:
         return 0.3
-    return 2.0 + (1.5 if distinct >= coins else 0.0) + (1.0 if distinct in (7, 8, 10, 11) else 0)
+    on_route = distinct >= coins
+    value = 4.0 if on_route else 1.0
+    return value + (1.0 if on_route and distinct + 1 in (SET, PYRAMIDS) else 0.0)
+
+
+def _standing(view: View, player: Mapping[str, Any]) -> float:
+    """How close a player is to winning: heroes and wonders, and the size of the sets its
+    income makes each turn."""
+    coins, goods = _income(view, player["civ"])
+    sets = max(coins + 2 + 2 * ("solomon" in player["cards"]), len(goods))
+    return 9 * player["heroes_and_wonders"] + sets + 0.3 * player["provinces"]
 
 
 def _leader(view: View) -> dict | None:
-    """The rival closest to winning, once it owns two heroes and wonders."""
+    """The rival closest to winning, when it is ahead of the bot."""
     rivals = [p for p in view["players"] if p["seat"] != view["seat"]]
-    best = max(rivals, key=lambda p: (p["heroes_and_wonders"], p["provinces"]))
-    return best if best["heroes_and_wonders"] >= 2 else None
+    best = max(rivals, key=lambda p: (_standing(view, p), p["seat"]))
+    return best if _standing(view, best) > _standing(view, _me(view)) else None
 
 
 # --- Titles, trade ---------------------------------------------------------------------
@@ -142,8 +156,18 @@ def _spares(hand: Mapping[str, int]) -> int:
 
 
 def set_trade(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
+    """As many cards as the hand can spare: duplicates, and the cards off its route."""
     hand = view["hand"]
-    wanted = min(len(legal) - 1, _spares(hand))
+    spare = 0
+    left = dict(hand)
+    for card in sorted(hand, key=lambda kind: -hand[kind]):
+        while left[card] > 0:
+            left[card] -= 1
+            if _card_value(left, card) > 1.5:
+                left[card] += 1
+                break
+            spare += 1
+    wanted = min(len(legal) - 1, spare)
     return next(move for move in legal if move["n"] == wanted)
 
 
@@ -256,7 +280,17 @@ def _building_value(view: View, move: dict) -> float:
     mine = province["legions"].get(civ, 0)
     threat = _threat(view, pid)
     if item == "legion":
-        return 0.6 * max(0, threat - mine) - 0.25 * mine + (0.3 if mine == 0 else 0.0)
+        value = 0.6 * max(0, threat - mine) - 0.25 * mine + (0.3 if mine == 0 else 0.0)
+        leader = _leader(view)
+        if (
+            leader is not None
+            and leader["heroes_and_wonders"] >= 2
+            and any(
+                view["provinces"][near]["marker"] == leader["civ"] for near in LAND_NEIGHBOURS[pid]
+            )
+        ):
+            value += 0.8  # gather on the leader's border
+        return value
     if item == "fortress":
         return 0.5 * max(0, threat - mine) - 0.2
     if item == "trireme":
@@ -322,6 +356,7 @@ def build(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
             if not move["pay"]:
                 value += 0.5  # Hammurabi's free marker
             score = (value - _pay_cost(view, move)) / cost
+        score *= 1.0 + NOISE * rng.random()  # no two games alike
         if score > best_score:
             best, best_score = move, score
     return best or next(move for move in legal if move["type"] == "end_build")
@@ -414,7 +449,7 @@ def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
         return by_type["launch"][0]
     for move in by_type.get("pillage", []):
         owner = view["provinces"][move["province"]]["marker"]
-        if owner == leader_civ:
+        if owner == leader_civ or rng.random() < 0.3:
             return move
     advance = _advance(view, by_type.get("move", []), leader_civ)
     if advance is not None:

@@ -754,18 +754,20 @@ def space_name(space: str) -> str:
 CITY_SITES_V2 = {"aegyptus": ["Alexandria"], "etruria": ["Pisae"]}
 
 STARTS_V2 = {
-    # hero 9 + markers 2x3 + fortress 3 + city 3 + caravans 3x3 + legions 2x3 = 36
+    # Rome, Great General (2: fortress, legion): hero 9 + markers 2x3 + fortress 3
+    # + cities 2x3 + caravans 3x3 + legion 3 = 36
     "rome": {
         "provinces": ["latium", "etruria", "magna_graecia"],
         "fortresses": ["latium"],
-        "cities": [["latium", "Roma"]],
+        "cities": [["latium", "Roma"], ["magna_graecia", "Tarentum"]],
         "temples": [],
         "caravans": [["latium", "slaves"], ["magna_graecia", "wine"], ["etruria", "iron"]],
         "markets": [],
-        "legions": {"latium": 2},
+        "legions": {"latium": 1},
         "triremes": {},
     },
-    # hero 9 + markers 2x3 + fortress 3 + cities 2x3 + caravans 3x3 + trireme 3 = 36
+    # Carthage, Great Navigator (3 caravans): hero 9 + markers 2x3 + fortress 3
+    # + cities 2x3 + caravans 3x3 + trireme 3 = 36
     "carthage": {
         "provinces": ["africa", "numidia", "tripolitania"],
         "fortresses": ["africa"],
@@ -776,18 +778,19 @@ STARTS_V2 = {
         "legions": {},
         "triremes": {"s3": 1},
     },
-    # hero 9 + markers 2x3 + fortresses 2x3 + city 3 + caravans 3x3 + legion 3 = 36
+    # Greece: hero 9 + markers 2x3 + fortress 3 + cities 2x3 + caravans 3x3 + legion 3 = 36
     "greece": {
         "provinces": ["attica", "peloponnesus", "macedonia"],
-        "fortresses": ["attica", "macedonia"],
-        "cities": [["attica", "Athenae"]],
+        "fortresses": ["attica"],
+        "cities": [["attica", "Athenae"], ["peloponnesus", "Corinthus"]],
         "temples": [],
         "caravans": [["attica", "oil"], ["peloponnesus", "fruit"], ["macedonia", "gold"]],
         "markets": [],
         "legions": {"attica": 1},
         "triremes": {},
     },
-    # hero 9 + markers 2x3 + fortress 3 + city 3 + temple 6 + caravans 2x3 + trireme 3 = 36
+    # Egypt, Great Lawgiver (2: city, temple): hero 9 + markers 2x3 + fortress 3 + city 3
+    # + temple 6 + caravans (papyrus, grain in its capital) 2x3 + legion 3 = 36
     "egypt": {
         "provinces": ["aegyptus", "thebais", "marmarica"],
         "fortresses": ["aegyptus"],
@@ -795,18 +798,19 @@ STARTS_V2 = {
         "temples": [["aegyptus", "Alexandria"]],
         "caravans": [["aegyptus", "papyrus"], ["aegyptus", "grain"]],
         "markets": [],
-        "legions": {},
-        "triremes": {"s9": 1},
+        "legions": {"aegyptus": 1},
+        "triremes": {},
     },
-    # hero 9 + markers 2x3 + fortress 3 + city 3 + caravan 3 + market 6 + legions 2x3 = 36
+    # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + caravans 2x3
+    # + market 6 + legion 3 = 36
     "babylon": {
         "provinces": ["babylonia", "nabataea", "mesopotamia"],
         "fortresses": ["babylonia"],
         "cities": [["babylonia", "Babylon"]],
         "temples": [],
-        "caravans": [["babylonia", "incense"]],
+        "caravans": [["babylonia", "incense"], ["babylonia", "slaves"]],
         "markets": [["babylonia", "incense"]],
-        "legions": {"babylonia": 2},
+        "legions": {"babylonia": 1},
         "triremes": {},
     },
 }
