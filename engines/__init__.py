@@ -18,10 +18,17 @@ REGISTRY: dict[str, Engine] = {
 }
 
 
-def get_engine(slug: str) -> Engine:
-    """The engine registered under ``slug``; ``KeyError`` with a readable message if none."""
+def get_engine(slug: str, version: int | None = None) -> Engine:
+    """The engine registered under ``slug``, playing ``version`` (the newest when None);
+    ``KeyError`` with a readable message for an unknown game or version."""
     try:
-        return REGISTRY[slug]
+        engine = REGISTRY[slug]
     except KeyError:
         known = ", ".join(sorted(REGISTRY)) or "none"
         raise KeyError(f"No game called {slug!r} (known: {known}).") from None
+    if version is None or version == engine.version:
+        return engine
+    at_version = getattr(engine, "at_version", None)
+    if at_version is None:
+        raise KeyError(f"{engine.title} has no version {version!r} (only {engine.version}).")
+    return at_version(version)

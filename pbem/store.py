@@ -48,6 +48,10 @@ def game_engine(game: Game) -> Engine:
         engine = get_engine(game.engine)
     except KeyError as error:
         raise Rejected(str(error.args[0])) from None
+    try:
+        engine = get_engine(game.engine, game.engine_version)
+    except KeyError:
+        pass  # a version this server does not play: refused below
     if engine.version != game.engine_version:
         raise Rejected(
             f"This game was created with version {game.engine_version} of {engine.title}, "

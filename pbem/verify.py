@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines import REGISTRY
+from engines import REGISTRY, get_engine
 from engines.api import IllegalMove
 from engines.api import state_hash as engine_state_hash
 from pbem.chance import ChanceMismatch, commitment, verify_draws
@@ -129,6 +129,7 @@ def verify_rows(
                 if row["payload"].get("engine") != engine.slug:
                     return _bad(seq, "the log is for another game", index)
                 made_by = row["payload"].get("engine_version")
+                engine = _at_version(engine, made_by)
                 if made_by != engine.version and not any_version:
                     return _bad(
                         seq,
@@ -182,6 +183,14 @@ def verify_rows(
     )
 
 
+def _at_version(engine: Any, version: Any) -> Any:
+    """The engine playing ``version`` when it still plays it, else the engine as it is."""
+    try:
+        return get_engine(engine.slug, version) if isinstance(version, int) else engine
+    except KeyError:
+        return engine
+
+
 def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
     """A recorded game (``seeds/``): every draw from the seed, the final state and result."""
     from engines.api import Result
@@ -194,6 +203,7 @@ def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
         game_id = record["game_id"]
         if commitment(seed) != record["commitment"]:
             return _bad(0, "the seed does not match the commitment")
+        engine = _at_version(engine, record["engine_version"])
         if record["engine_version"] != engine.version:
             return _bad(0, f"recorded with version {record['engine_version']} of the engine")
         problem = verify_draws(seed, game_id, 0, record["setup_chance"])

@@ -168,6 +168,7 @@ def set_trade(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
                 break
             spare += 1
     wanted = min(len(legal) - 1, spare)
+
     return next(move for move in legal if move["n"] == wanted)
 
 
@@ -186,16 +187,21 @@ def offer(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
 
 
 def take(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
+    """The card worth most; taking from a player hands them the next pick, so never from
+    the leader when another offer is as good, and rather from the weakest."""
     hand = view["hand"]
     players = view["players"]
-    return max(
-        legal,
-        key=lambda move: (
-            _card_value(hand, move["card"]),
-            players[move["from_seat"]]["heroes_and_wonders"],
-            rng.random(),
-        ),
-    )
+    standing = {p["seat"]: _standing(view, p) for p in players}
+    leader = _leader(view)
+    leader_seat = leader["seat"] if leader else None
+
+    def score(move: dict) -> tuple[float, float, float]:
+        value = _card_value(hand, move["card"])
+        if move["from_seat"] == leader_seat:
+            value -= 1.5
+        return value, -standing[move["from_seat"]], rng.random()
+
+    return max(legal, key=score)
 
 
 def compensate(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
@@ -224,12 +230,24 @@ def name_next(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
 
 
 def _threat(view: View, pid: str) -> int:
+    """Rival players' legions in or next to a province (neutrals never attack)."""
     civ = _civ(view)
+    calm = {civ, *view["neutrals"]}
     provinces = view["provinces"]
     near = 0
     for other in (pid, *LAND_NEIGHBOURS[pid]):
-        near += sum(n for owner, n in provinces[other]["legions"].items() if owner != civ)
+        near += sum(n for owner, n in provinces[other]["legions"].items() if owner not in calm)
     return near
+
+
+def _prey(view: View, pid: str) -> bool:
+    """A weakly held foreign or neutral province with sites next to ``pid``."""
+    civ = _civ(view)
+    for other in LAND_NEIGHBOURS[pid]:
+        owner = view["provinces"][other]["marker"]
+        if owner not in (None, civ) and _defence(view, other, civ) <= 1 and _sites(view, other):
+            return True
+    return False
 
 
 def _great_value(view: View, item: str) -> float:
@@ -282,14 +300,12 @@ def _building_value(view: View, move: dict) -> float:
     if item == "legion":
         value = 0.6 * max(0, threat - mine) - 0.25 * mine + (0.3 if mine == 0 else 0.0)
         leader = _leader(view)
-        if (
-            leader is not None
-            and leader["heroes_and_wonders"] >= 2
-            and any(
-                view["provinces"][near]["marker"] == leader["civ"] for near in LAND_NEIGHBOURS[pid]
-            )
+        if leader is not None and any(
+            view["provinces"][near]["marker"] == leader["civ"] for near in LAND_NEIGHBOURS[pid]
         ):
             value += 0.8  # gather on the leader's border
+        if mine < 3 and _prey(view, pid):
+            value += 1.0  # an army to take a weakly held neighbour with sites
         return value
     if item == "fortress":
         return 0.5 * max(0, threat - mine) - 0.2
@@ -439,11 +455,8 @@ def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
         space = move["space"]
         mine = _strength(view, space, civ) - spent.get(space, 0)
         theirs = _strength(view, space, move["target"])
-        if (
-            mine >= max(1.0, theirs + 0.5)
-            or mine >= 3
-            or (move["target"] == leader_civ and mine >= theirs)
-        ):
+        bold = move["target"] == leader_civ or move["target"] in view["neutrals"]
+        if mine >= max(1.0, theirs + 0.5) or mine >= 3 or (bold and mine >= theirs):
             return move
     if by_type.get("launch"):
         return by_type["launch"][0]
@@ -480,7 +493,8 @@ def _advance(view: View, moves: list[dict], leader_civ: str | None) -> dict | No
         there = target["legions"].get(civ, 0)
         if free < 1 or there >= defence + 2:
             continue
-        if there == 0 and free < defence + 1:
+        neutral = owner in view["neutrals"]
+        if there == 0 and free < defence + (0 if neutral else 1):
             continue
         score = _worth(view, goal) + (3 if owner in view["neutrals"] else 0) - defence
         if owner == leader_civ:
