@@ -38,11 +38,43 @@ Moves (JSON objects; ``seat`` fields are seat numbers, civilisations are ids suc
 - ``{"type": "move", "unit": "legion"|"trireme", "from": space, "to": space}``.
 - ``{"type": "attack", "space": space, "target": civ}``: all eligible units there attack.
 - ``{"type": "pillage", "province": p}``: pillage an occupied province (not a capital).
+- ``{"type": "hold", "province": p, "buildings": [key, ...]}``: version 2, the occupier
+  names the buildings its legions hold (keys ``"city:<site>"``, ``"temple"``,
+  ``"caravan:<goods>"``, ``"market"``, one per legion).
 - ``{"type": "end_war"}``: the war turn is done (assimilations happen now).
+
+Versions. A game plays to its end on the rules version it was created with
+(``at_version``); the state records it as ``rules_version`` from version 2 on (a version-1
+state has no such key, so it dumps and hashes as it always did). ``bot_move`` takes a
+``level``: ``"easy"`` is the first bot, ``"normal"`` (the default) the stronger one of
+:mod:`engines.mare_nostrum.bot_normal`.
+
+- Version 1: the map, set-ups and rules as first published (set-ups worth 51 points).
+- Version 2: the set-ups of :data:`engines.mare_nostrum.data.STARTS_V2`, each worth the
+  rulebook's 36 points (hero and markers outside the capital counted), the city site
+  Memphis moved from Aegyptus to Etruria (as Pisae), the turn limit 40 by default
+  (0 removes it), and three rule points read as the rulebook reads: new triremes must
+  put to sea in the war phase (``end_war`` waits for every trireme in dock), the bank
+  lies face up (views show its cards), and the occupier chooses which buildings its
+  legions hold (``hold``; ``end_war`` waits for the choice whenever there is one; until
+  it is made, and for legions added later, the most valuable buildings are held).
+
+Departures of version 2 from the project's rules data (``rules/data/mare_nostrum.json``):
+the data's 36-point set-ups (Rome: 1 city, 3 caravans, 2 legions; Carthage: 2 cities, 3
+caravans, a trireme; Greece: 1 city, 3 caravans, 2 fortresses, a legion; Egypt: city and
+temple, 2 caravans, a trireme; Babylon: city, caravan and market, 2 legions) were balanced
+with the first bots. With the normal bot in every seat (24 games per count, turn limit
+30, seats rotated) they gave 3 players Carthage 71-75%, Greece 21-25%, Babylon 4%;
+4 players Carthage 42%, Greece 33-37%, Egypt 17-21%, Rome 4%; 5 players Greece 33-37%,
+Egypt 29-33%, Babylon 12-25%, Carthage 12%, Rome 0-4%. Version 2 keeps their provinces,
+capitals, fortresses, titles and Egypt's papyrus and grain, and changes the pieces:
+Rome and Greece take a second city (Tarentum, Corinthus) for a legion or a fortress,
+Egypt a legion for its trireme, Babylon a slaves caravan for a legion. FIGURES_V2
 
 Where the rules leave a choice open, the engine decides so:
 
-- Occupying legions hold the buildings that pay the occupier most (ties: building order).
+- Occupying legions hold the buildings that pay the occupier most (ties: building order;
+  version 2: until the occupier chooses).
 - The last player to build, or to go to war, in a phase needs no naming.
 - The Mausoleum keeps exactly four cards when its owner holds more, else all of them.
 - Triremes in dock neither fight nor make a province at war; they count for the General.
@@ -51,7 +83,7 @@ Where the rules leave a choice open, the engine decides so:
 - When a moving unit may be one that attacked or a fresh one, the one that attacked goes.
 - Card bonuses add to dice only, not to a fortress's fixed 6.
 - The experienced set-up pays base costs (no hero discounts); its triremes start in dock.
-- Views show the bank's size only: with hand sizes public, its contents would reveal hands.
+- Version 1 views show the bank's size only; version 2 views show its cards too.
 """
 
 from __future__ import annotations

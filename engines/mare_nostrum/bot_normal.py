@@ -5,9 +5,10 @@ kept), so every turn it asks how close its hand is to a hero or wonder: nine coi
 nine goods of different kinds (twelve for the Pyramids). It values each card by how much
 it brings the hand nearer to such a set, and so:
 
-- trades away duplicate goods and never coins while it could offer anything else, takes
-  the cards worth most to it (a new goods kind, a coin), preferring the leader's offer,
-  and as Navigator names as many cards as it has duplicates to spare;
+- trades away duplicates and the cards off its route, never coins while it builds a coin
+  set, takes the cards worth most to it (a new goods kind, a coin) and, since whoever
+  loses a card picks next, rather from the weakest player than from the leader; as
+  Navigator it names as many cards as it can spare;
 - uses its civilisation's hero: Cleopatra's swap when it completes a set (or saves a
   coin from the discard), Hammurabi's free marker every turn;
 - buys the hero or wonder worth most to it whenever it can (the fourth wins at once; the
@@ -16,8 +17,13 @@ it brings the hand nearer to such a set, and so:
   card: a caravan of a kind it lacks, cities and temples, markers on provinces with
   sites; legions and fortresses where it is threatened;
 - names itself first as Lawgiver and as General, so it buys and strikes first;
-- contests the leader: it marches on the provinces of whoever is closest to winning,
-  attacks when the dice favour it, and pillages the leader's provinces.
+- contests the leader: it gathers legions on the border of whoever is closest to
+  winning, marches on the leader's provinces, attacks when the dice favour it (at even
+  odds against the leader or a neutral) and pillages the leader's provinces; it also
+  takes weakly held neutral provinces with sites. Neutral legions never attack, so they
+  are no threat to guard against.
+
+It adds a little noise to close choices, so that no two games are alike.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ View = Mapping[str, Any]
 
 SET = 9
 NOISE = 0.1
+LEADER_FEED = 2.5  # what handing the leader a goods kind it lacks costs an offer
 PYRAMIDS = 12
 # What owning a hero or wonder is worth beyond counting towards victory.
 CARD_BONUS = {
@@ -167,7 +174,12 @@ def set_trade(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
                 left[card] += 1
                 break
             spare += 1
-    wanted = min(len(legal) - 1, spare)
+    others = sorted(
+        (p["hand_size"] for p in view["players"] if p["seat"] != view["seat"]), reverse=True
+    )
+    # No more than the second-largest other hand, so that at least two others can trade.
+    reach = others[1] if len(others) > 2 else others[0]
+    wanted = min(len(legal) - 1, spare, reach)
 
     return next(move for move in legal if move["n"] == wanted)
 
@@ -182,8 +194,21 @@ def _offer_cost(hand: Mapping[str, int], cards: list[str]) -> float:
 
 
 def offer(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
+    """The offer that costs the hand least; goods the leader does not produce count as
+    dear, for the leader would take them to complete its set."""
     hand = view["hand"]
-    return min(legal, key=lambda move: _offer_cost(hand, move["cards"]))
+    leader = _leader(view)
+    wanted: set[str] = set()
+    if leader is not None and leader["seat"] in (view["trade"] or {}).get("in", []):
+        _, produced = _income(view, leader["civ"])
+        wanted = {kind for kind in GOODS_KINDS if kind not in produced}
+
+    def cost(move: dict) -> float:
+        return _offer_cost(hand, move["cards"]) + sum(
+            LEADER_FEED for card in move["cards"] if card in wanted
+        )
+
+    return min(legal, key=cost)
 
 
 def take(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
@@ -278,7 +303,7 @@ def _building_value(view: View, move: dict) -> float:
     if item == "city":
         return coin_weight * (2.0 if province["temple"] else 1.0) + 0.2
     if item == "temple":
-        return coin_weight * len(province["cities"]) + 0.1
+        return 1.5 * coin_weight * len(province["cities"]) + 0.1
     if item == "caravan":
         kind = move["site"]
         fresh = 1.0 if kind not in goods else 0.3
@@ -298,7 +323,7 @@ def _building_value(view: View, move: dict) -> float:
     mine = province["legions"].get(civ, 0)
     threat = _threat(view, pid)
     if item == "legion":
-        value = 0.6 * max(0, threat - mine) - 0.25 * mine + (0.3 if mine == 0 else 0.0)
+        value = 0.4 * max(0, threat - mine) - 0.25 * mine + (0.3 if mine == 0 else 0.0)
         leader = _leader(view)
         if leader is not None and any(
             view["provinces"][near]["marker"] == leader["civ"] for near in LAND_NEIGHBOURS[pid]

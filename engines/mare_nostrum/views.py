@@ -2,7 +2,8 @@
 
 Views are built by adding what the viewer may know: the whole board, titles, heroes and
 wonders, hand sizes, and for a seat its own hand and its own offer before the reveal.
-The bank shows only its size: with hand sizes public, its contents would reveal hands.
+Version 1 shows only the bank's size; version 2 shows its cards, which lie face up at the
+table (rulebook, 'Setup').
 """
 
 from __future__ import annotations
