@@ -754,8 +754,8 @@ def space_name(space: str) -> str:
 CITY_SITES_V2 = {"aegyptus": ["Alexandria"], "etruria": ["Pisae"]}
 
 STARTS_V2 = {
-    # Rome, Great General (2: fortress, legion): hero 9 + markers 2x3 + fortress 3
-    # + cities 2x3 + caravans 3x3 + legion 3 = 36
+    # Rome, Great General (2: fortress, trireme): hero 9 + markers 2x3 + fortress 3
+    # + cities 2x3 + caravans 3x3 + trireme 3 = 36
     "rome": {
         "provinces": ["latium", "etruria", "magna_graecia"],
         "fortresses": ["latium"],
@@ -763,8 +763,8 @@ STARTS_V2 = {
         "temples": [],
         "caravans": [["latium", "slaves"], ["magna_graecia", "wine"], ["etruria", "iron"]],
         "markets": [],
-        "legions": {"latium": 1},
-        "triremes": {},
+        "legions": {},
+        "triremes": {"s2": 1},
     },
     # Carthage, Great Navigator (3 caravans): hero 9 + markers 2x3 + fortress 3
     # + cities 2x3 + caravans 3x3 + trireme 3 = 36
@@ -790,7 +790,7 @@ STARTS_V2 = {
         "triremes": {},
     },
     # Egypt, Great Lawgiver (2: city, temple): hero 9 + markers 2x3 + fortress 3 + city 3
-    # + temple 6 + caravans (papyrus, grain in its capital) 2x3 + legion 3 = 36
+    # + temple 6 + caravans (papyrus, grain in its capital) 2x3 + trireme 3 = 36
     "egypt": {
         "provinces": ["aegyptus", "thebais", "marmarica"],
         "fortresses": ["aegyptus"],
@@ -798,8 +798,8 @@ STARTS_V2 = {
         "temples": [["aegyptus", "Alexandria"]],
         "caravans": [["aegyptus", "papyrus"], ["aegyptus", "grain"]],
         "markets": [],
-        "legions": {"aegyptus": 1},
-        "triremes": {},
+        "legions": {},
+        "triremes": {"s9": 1},
     },
     # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + caravans 2x3
     # + market 6 + legion 3 = 36

@@ -189,7 +189,7 @@ def occupied_aegyptus(legions: int) -> dict:
     """Egypt's capital (city, temple, two caravans) occupied by Rome's legions."""
     state = start2()
     aegyptus = state["provinces"]["aegyptus"]
-    state["supply"]["egypt"]["legion"] += aegyptus["legions"].pop("egypt")
+    state["supply"]["egypt"]["legion"] += aegyptus["legions"].pop("egypt", 0)
     aegyptus["fortress"] = None
     state["supply"]["egypt"]["fortress"] += 1
     state = put_legions(state, "rome", "aegyptus", legions)
