@@ -47,6 +47,9 @@ def replay_rate(engine: Engine, records: list[dict]) -> float:
     moves = 0
     start = time.perf_counter()
     for record in records:
+        at_version = getattr(engine, "at_version", None)
+        if at_version is not None:
+            engine = at_version(record["engine_version"])  # a record replays on its version
         state = engine.setup(
             record["seats"], record["options"], ReplayChance(record["setup_chance"])
         )

@@ -233,7 +233,7 @@ def war(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     for move in by_type.get("pillage", []):
         if rng.random() < 0.2:
             return move
-    return by_type["end_war"][0]
+    return by_type.get("end_war", list(legal))[0]  # version 2 may withhold end_war
 
 
 def _leader(view: View) -> str | None:

@@ -19,6 +19,7 @@ from engines.mare_nostrum.data import (
     PROVINCE,
     PROVINCE_IDS,
     WONDER,
+    city_sites,
 )
 from engines.mare_nostrum.flow import (
     MAUSOLEUM_KEEP,
@@ -36,6 +37,7 @@ from engines.mare_nostrum.state import (
     civ_of,
     controlled,
     hand_size,
+    rules_version,
     say,
 )
 from engines.mare_nostrum.trade import counted, require_cards
@@ -139,7 +141,7 @@ def check_place(state: State, civ: str, item: str, move: dict, setup: bool) -> N
                 raise IllegalMove(f"{where} is at war: you may not build there.")
     site = move.get("site")
     if item == "city":
-        if site not in PROVINCE[pid]["cities"]:
+        if site not in city_sites(rules_version(state), pid):
             raise IllegalMove(f"{where} has no city site called {site!r}.")
         if site in province["cities"]:
             raise IllegalMove(f"{site} is built already.")
@@ -196,7 +198,9 @@ def place(state: State, seat: int, item: str, move: dict, setup: bool) -> None:
             state["placed"] = sorted([*state["placed"], pid])
     elif item == "city":
         province["cities"] = [
-            s for s in PROVINCE[pid]["cities"] if s in province["cities"] or s == move["site"]
+            s
+            for s in city_sites(rules_version(state), pid)
+            if s in province["cities"] or s == move["site"]
         ]
     elif item == "temple":
         province["temple"] = move["site"]
@@ -355,7 +359,7 @@ def targets(state: State, seat: int, setup: bool) -> list[dict]:
     for pid in controlled(state, civ):
         data = PROVINCE[pid]
         province = state["provinces"][pid]
-        for site in data["cities"]:
+        for site in city_sites(rules_version(state), pid):
             found.append({"item": "city", "province": pid, "site": site})
         for site in province["cities"]:
             found.append({"item": "temple", "province": pid, "site": site})

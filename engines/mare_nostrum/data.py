@@ -743,3 +743,86 @@ def space_name(space: str) -> str:
     if space in PROVINCE:
         return PROVINCE[space]["name"]
     return SEA[space]["name"]
+
+
+# --- Version 2 of the rules ------------------------------------------------------------
+# Version 1 plays the map and set-ups above exactly as they were. Version 2 moves one city
+# site (Memphis leaves Aegyptus; Etruria gains Pisae) and starts every civilisation from a
+# set-up worth the rulebook's 36 build points: the civilisation hero (9) and each control
+# marker outside the capital (3) count, the capital's marker is free; cities, caravans,
+# legions, fortresses and triremes 3, temples and markets 6.
+CITY_SITES_V2 = {"aegyptus": ["Alexandria"], "etruria": ["Pisae"]}
+
+STARTS_V2 = {
+    # Rome, Great General (2: fortress, trireme): hero 9 + markers 2x3 + fortress 3
+    # + cities 2x3 + caravans 3x3 + trireme 3 = 36
+    "rome": {
+        "provinces": ["latium", "etruria", "magna_graecia"],
+        "fortresses": ["latium"],
+        "cities": [["latium", "Roma"], ["magna_graecia", "Tarentum"]],
+        "temples": [],
+        "caravans": [["latium", "slaves"], ["magna_graecia", "wine"], ["etruria", "iron"]],
+        "markets": [],
+        "legions": {},
+        "triremes": {"s2": 1},
+    },
+    # Carthage, Great Navigator (3 caravans): hero 9 + markers 2x3 + fortress 3
+    # + cities 2x3 + caravans 3x3 + trireme 3 = 36
+    "carthage": {
+        "provinces": ["africa", "numidia", "tripolitania"],
+        "fortresses": ["africa"],
+        "cities": [["africa", "Carthago"], ["numidia", "Cirta"]],
+        "temples": [],
+        "caravans": [["africa", "grain"], ["numidia", "cattle"], ["tripolitania", "oil"]],
+        "markets": [],
+        "legions": {},
+        "triremes": {"s3": 1},
+    },
+    # Greece: hero 9 + markers 2x3 + fortress 3 + cities 2x3 + caravans 3x3 + legion 3 = 36
+    "greece": {
+        "provinces": ["attica", "peloponnesus", "macedonia"],
+        "fortresses": ["attica"],
+        "cities": [["attica", "Athenae"], ["peloponnesus", "Corinthus"]],
+        "temples": [],
+        "caravans": [["attica", "oil"], ["peloponnesus", "fruit"], ["macedonia", "gold"]],
+        "markets": [],
+        "legions": {"attica": 1},
+        "triremes": {},
+    },
+    # Egypt, Great Lawgiver (2: city, temple): hero 9 + markers 2x3 + fortress 3 + city 3
+    # + temple 6 + caravans (papyrus, grain in its capital) 2x3 + trireme 3 = 36
+    "egypt": {
+        "provinces": ["aegyptus", "thebais", "marmarica"],
+        "fortresses": ["aegyptus"],
+        "cities": [["aegyptus", "Alexandria"]],
+        "temples": [["aegyptus", "Alexandria"]],
+        "caravans": [["aegyptus", "papyrus"], ["aegyptus", "grain"]],
+        "markets": [],
+        "legions": {},
+        "triremes": {"s9": 1},
+    },
+    # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + caravans 2x3
+    # + market 6 + legion 3 = 36
+    "babylon": {
+        "provinces": ["babylonia", "nabataea", "mesopotamia"],
+        "fortresses": ["babylonia"],
+        "cities": [["babylonia", "Babylon"]],
+        "temples": [],
+        "caravans": [["babylonia", "incense"], ["babylonia", "slaves"]],
+        "markets": [["babylonia", "incense"]],
+        "legions": {"babylonia": 1},
+        "triremes": {},
+    },
+}
+
+
+def city_sites(version: int, pid: str) -> list[str]:
+    """The city sites of a province under a version of the rules."""
+    if version >= 2 and pid in CITY_SITES_V2:
+        return CITY_SITES_V2[pid]
+    return PROVINCE[pid]["cities"]
+
+
+def start_of(version: int, civ: str) -> dict:
+    """A civilisation's printed starting set-up under a version of the rules."""
+    return STARTS_V2[civ] if version >= 2 else CIV[civ]["start"]

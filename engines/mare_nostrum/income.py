@@ -59,11 +59,53 @@ def best_hold(province: dict[str, Any], legions: int) -> list[str]:
     return best
 
 
+def _best_with(province: dict[str, Any], fixed: list[str], legions: int) -> list[str]:
+    """``fixed`` and the most valuable choice of the other buildings for the other legions."""
+    rest = [key for key in buildings(province) if key not in fixed]
+    best: list[str] = []
+    best_value = -1
+    for chosen in combinations(rest, legions - len(fixed)):
+        value = sum(_pay(province, {*fixed, *chosen}).values())
+        if value > best_value:
+            best, best_value = list(chosen), value
+    return [key for key in buildings(province) if key in fixed or key in best]
+
+
 def held_buildings(province: dict[str, Any]) -> list[str]:
+    """What the occupier's legions hold. Version 2 lets the occupier choose (``hold``,
+    kept for as many legions as still stand there); otherwise the most valuable set."""
     occupier = province["occupier"]
     if occupier is None:
         return []
-    return best_hold(province, province["legions"].get(occupier, 0))
+    legions = province["legions"].get(occupier, 0)
+    chosen = province.get("hold")
+    if chosen is None:
+        return best_hold(province, legions)
+    keys = buildings(province)
+    if legions >= len(keys):
+        return keys
+    return _best_with(province, [key for key in chosen if key in keys][:legions], legions)
+
+
+def hold_choices(province: dict[str, Any]) -> list[list[str]]:
+    """The sets the occupier's legions could hold, when there is more than one."""
+    occupier = province["occupier"]
+    keys = buildings(province)
+    legions = province["legions"].get(occupier, 0) if occupier else 0
+    if not 0 < legions < len(keys):
+        return []
+    return [list(chosen) for chosen in combinations(keys, legions)]
+
+
+def hold_pending(province: dict[str, Any]) -> bool:
+    """Version 2: the occupier has a choice of buildings to hold and has not made it for
+    the legions now there."""
+    choices = hold_choices(province)
+    if not choices:
+        return False
+    chosen = province.get("hold")
+    keys = buildings(province)
+    return chosen is None or len([key for key in chosen if key in keys]) != len(choices[0])
 
 
 def province_income(province: dict[str, Any]) -> list[tuple[str, dict[str, int]]]:

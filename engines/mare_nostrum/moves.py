@@ -8,7 +8,7 @@ from typing import Any
 from engines.api import MalformedMove
 from engines.mare_nostrum.data import GREAT_CARDS
 
-STR, INT, CARDS = "text", "whole number", "list of card names"
+STR, INT, CARDS, NAMES = "text", "whole number", "list of card names", "list of names"
 
 SHAPES: dict[str, dict[str, str]] = {
     "choose_civ": {"civ": STR},
@@ -30,6 +30,7 @@ SHAPES: dict[str, dict[str, str]] = {
     "move": {"unit": STR, "from": STR, "to": STR},
     "attack": {"space": STR, "target": STR},
     "pillage": {"province": STR},
+    "hold": {"province": STR, "buildings": NAMES},
     "end_war": {},
 }
 

@@ -102,6 +102,7 @@ HANDLERS = {
     "move": (war.move_unit, WAR),
     "attack": (war.attack, WAR),
     "pillage": (war.pillage, WAR),
+    "hold": (war.hold, WAR),
     "end_war": (war.end_war, WAR),
 }
 

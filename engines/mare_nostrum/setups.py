@@ -19,6 +19,7 @@ from engines.mare_nostrum.data import (
     RECOMMENDED_CIVS,
     TITLE_NAMES,
     TITLES,
+    start_of,
 )
 from engines.mare_nostrum.flow import begin_phase
 from engines.mare_nostrum.state import (
@@ -31,6 +32,7 @@ from engines.mare_nostrum.state import (
     empty_hand,
     full_bank,
     new_board,
+    rules_version,
     say,
 )
 from engines.mare_nostrum.titles import assign_at_setup
@@ -40,13 +42,16 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "setup": "starting",
     "turn_limit": 0,
 }
+# Version 2: a turn limit of 40 unless the creator sets another (0 removes it).
+DEFAULT_OPTIONS_V2: dict[str, Any] = {**DEFAULT_OPTIONS, "turn_limit": 40}
 SETUP_POINTS = 36
 
 
-def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
+def setup(seats: int, options: Mapping[str, Any], chance: Chance, version: int = 1) -> State:
     if not 3 <= seats <= 5:
         raise ValueError("Mare Nostrum is for 3 to 5 players.")
-    chosen = {name: options.get(name, default) for name, default in DEFAULT_OPTIONS.items()}
+    defaults = DEFAULT_OPTIONS_V2 if version >= 2 else DEFAULT_OPTIONS
+    chosen = {name: options.get(name, default) for name, default in defaults.items()}
     provinces, seas = new_board()
     state: State = {
         "seats": seats,
@@ -76,6 +81,8 @@ def setup(seats: int, options: Mapping[str, Any], chance: Chance) -> State:
         "end_reason": "",
         "log": [],
     }
+    if version >= 2:
+        state["rules_version"] = version
     how = chosen["civilisations"]
     if how == "choose":
         return state
@@ -122,7 +129,7 @@ def place_neutral(state: State, civ: str) -> None:
 def place_start(state: State, seat: int) -> None:
     """The printed starting set-up of the seat's civilisation (rules 'Setup')."""
     civ = civ_of(state, seat)
-    start = CIV[civ]["start"]
+    start = start_of(rules_version(state), civ)
     provinces, supply, pool = state["provinces"], state["supply"][civ], state["pool"]
     for pid in start["provinces"]:
         provinces[pid]["marker"] = civ

@@ -8,7 +8,8 @@ Top-level keys::
     seats, options, civs (civ id per seat), neutrals (civ ids), turn, phase,
     titles {title: seat}, bank {kind: n}, hands [{kind: n}], cards [[hero/wonder ids]],
     pool {building: n}, supply {civ: {piece: n}}, provinces {id: Province},
-    seas {id: {civ: n}}, placed [province ids marked this turn], war_serial (counts war
+    seas {id: {civ: n}}, rules_version (only from version 2 on: a version-1 state has no
+    such key and plays the original rules), placed [province ids marked this turn], war_serial (counts war
     turns, for assimilation), winners, end_reason, log [[text, audience]] (this move's
     history lines; audience None is everyone);
     the detail of the current step: title_check, setup, artemis, trade, build, keeper, war
@@ -92,6 +93,11 @@ def add(counter: dict[str, int], key: str, amount: int) -> None:
         counter[key] = value
     else:
         counter.pop(key, None)
+
+
+def rules_version(state: State) -> int:
+    """The version of the rules the game plays; a version-1 state has no such key."""
+    return state.get("rules_version", 1)
 
 
 def hand_size(hand: dict[str, int]) -> int:

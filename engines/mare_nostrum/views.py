@@ -2,7 +2,8 @@
 
 Views are built by adding what the viewer may know: the whole board, titles, heroes and
 wonders, hand sizes, and for a seat its own hand and its own offer before the reveal.
-The bank shows only its size: with hand sizes public, its contents would reveal hands.
+Version 1 shows only the bank's size; version 2 shows its cards, which lie face up at the
+table (rulebook, 'Setup').
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from engines.mare_nostrum.state import (
     civ_name,
     controlled,
     hand_size,
+    rules_version,
 )
 from engines.mare_nostrum.titles import title_count
 
@@ -149,6 +151,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "artemis": list(state["artemis"]),
         "keeper": state["keeper"],
     }
+    if rules_version(state) >= 2:
+        # The bank lies face up (rulebook, 'Setup'): everyone sees what it holds.
+        shown["rules_version"] = rules_version(state)
+        shown["bank"] = {kind: state["bank"][kind] for kind in CARD_KINDS}
     if None not in state["civs"]:
         shown["scores"] = [len(state["cards"][s]) for s in seats]
     if state["title_check"]:
@@ -239,6 +245,8 @@ def move_label(move: dict) -> str:
         return f"Attack {CIV[move['target']]['name']} in {space_name(move['space'])}"
     if kind == "pillage":
         return f"Pillage {space_name(move['province'])}"
+    if kind == "hold":
+        return f"Hold {', '.join(move['buildings'])} in {space_name(move['province'])}"
     if kind == "end_war":
         return "End the war turn"
     return str(kind)

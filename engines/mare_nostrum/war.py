@@ -10,7 +10,14 @@ from __future__ import annotations
 from engines.api import Chance, IllegalMove
 from engines.mare_nostrum.data import CIV, COASTS, PROVINCE, PROVINCE_IDS, SEA, SEA_IDS, space_name
 from engines.mare_nostrum.flow import next_warrior
-from engines.mare_nostrum.income import describe_cards, full_income, take_from_bank
+from engines.mare_nostrum.income import (
+    buildings,
+    describe_cards,
+    full_income,
+    hold_choices,
+    hold_pending,
+    take_from_bank,
+)
 from engines.mare_nostrum.reach import linked, seas_within
 from engines.mare_nostrum.state import (
     State,
@@ -20,6 +27,7 @@ from engines.mare_nostrum.state import (
     is_capital,
     military_powers,
     owns_card,
+    rules_version,
     say,
 )
 
@@ -35,10 +43,12 @@ def update_occupation(state: State, pid: str) -> None:
     if owner is None or province["legions"].get(owner) or province["fortress"] == owner:
         province["occupier"] = None
         province["occupied_at"] = 0
+        province.pop("hold", None)
         return
     foreign = sorted(civ for civ, n in province["legions"].items() if n and civ != owner)
     if province["occupier"] in foreign:
         return
+    province.pop("hold", None)
     if len(foreign) == 1:
         province["occupier"] = foreign[0]
         province["occupied_at"] = state["war_serial"]
@@ -255,6 +265,7 @@ def pillage(state: State, seat: int, move: dict, chance: Chance) -> None:
     province.update(
         cities=[], caravans=[], temple=None, market=None, marker=None, occupier=None, occupied_at=0
     )
+    province.pop("hold", None)
     say(
         state,
         f"{civ_name(civ)} pillages {name}, taking {describe_cards(got)}; "
@@ -290,10 +301,69 @@ def assimilate(state: State, civ: str) -> None:
             )
         province["occupier"] = None
         province["occupied_at"] = 0
+        province.pop("hold", None)
         update_occupation(state, pid)
 
 
+def docked(state: State, civ: str) -> list[str]:
+    """The provinces where ``civ`` has triremes in dock, in map order."""
+    provinces = state["provinces"]
+    return [pid for pid in PROVINCE_IDS if provinces[pid]["dock"].get(civ)]
+
+
+def pending_holds(state: State, civ: str) -> list[str]:
+    """Version 2: the provinces ``civ`` occupies whose held buildings it has yet to choose."""
+    provinces = state["provinces"]
+    return [
+        pid
+        for pid in PROVINCE_IDS
+        if provinces[pid]["occupier"] == civ and hold_pending(provinces[pid])
+    ]
+
+
+def hold(state: State, seat: int, move: dict, chance: Chance) -> None:
+    """Version 2: the occupier chooses which buildings its legions hold (rules 'War' 6)."""
+    civ = civ_of(state, seat)
+    if rules_version(state) < 2:
+        raise IllegalMove(
+            "In this game's rules the occupier's legions hold the most valuable buildings."
+        )
+    pid = move["province"]
+    if pid not in PROVINCE:
+        raise IllegalMove(f"There is no province called {pid!r}.")
+    province = state["provinces"][pid]
+    name = PROVINCE[pid]["name"]
+    if province["occupier"] != civ:
+        raise IllegalMove(f"You do not occupy {name}.")
+    choices = hold_choices(province)
+    if not choices:
+        raise IllegalMove(f"Your legions in {name} hold every building there: there is no choice.")
+    chosen = move["buildings"]
+    if sorted(chosen) not in [sorted(choice) for choice in choices]:
+        raise IllegalMove(
+            f"Name {len(choices[0])} different buildings of {name} for your "
+            f"{len(choices[0])} legion{'s' if len(choices[0]) > 1 else ''} there to hold "
+            f"(from {', '.join(buildings(province))})."
+        )
+    province["hold"] = [key for key in buildings(province) if key in chosen]
+    say(state, f"{civ_name(civ)}'s legions in {name} hold {', '.join(province['hold'])}.")
+
+
 def end_war(state: State, seat: int, move: dict, chance: Chance) -> None:
+    civ = civ_of(state, seat)
+    if rules_version(state) >= 2:
+        waiting = docked(state, civ)
+        if waiting:
+            raise IllegalMove(
+                f"Your new triremes put to sea in the war phase: launch the one in dock in "
+                f"{PROVINCE[waiting[0]]['name']} before you end the war turn."
+            )
+        unchosen = pending_holds(state, civ)
+        if unchosen:
+            raise IllegalMove(
+                f"Choose which buildings your legions hold in {PROVINCE[unchosen[0]]['name']} "
+                "before you end the war turn."
+            )
     assimilate(state, civ_of(state, seat))
     state["war"]["done"].append(seat)
     say(state, f"{civ_name(civ_of(state, seat))} ends the war turn.")
@@ -304,6 +374,13 @@ def war_moves(state: State, seat: int) -> list[dict]:
     civ = civ_of(state, seat)
     moves: list[dict] = []
     provinces = state["provinces"]
+    version = rules_version(state)
+    if version >= 2:
+        for pid in pending_holds(state, civ):
+            moves += [
+                {"type": "hold", "province": pid, "buildings": choice}
+                for choice in hold_choices(provinces[pid])
+            ]
     # Map order, never the dict's order: a state loaded from a snapshot lists the same moves.
     for pid in PROVINCE_IDS:
         if provinces[pid]["dock"].get(civ):
@@ -330,5 +407,6 @@ def war_moves(state: State, seat: int) -> list[dict]:
     for pid in PROVINCE_IDS:
         if provinces[pid]["occupier"] == civ and not is_capital(pid):
             moves.append({"type": "pillage", "province": pid})
-    moves.append({"type": "end_war"})
+    if version < 2 or not (docked(state, civ) or pending_holds(state, civ)):
+        moves.append({"type": "end_war"})
     return moves

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from engines.api import ScriptedChance
-from engines.mare_nostrum import ENGINE
+from engines.mare_nostrum import ENGINE as NEWEST
 from engines.mare_nostrum.data import CARD_KINDS, COINS, GOODS, PIECES_PER_PLAYER, POOLS_BY_PLAYERS
 from engines.mare_nostrum.state import clone, empty_hand
 
+# The rules tests pin version 1, which running games still play; version 2's changes have
+# tests of their own (test_version2.py).
+ENGINE = NEWEST.at_version(1)
+V2 = NEWEST.at_version(2)
 TOTAL_CARDS = COINS + sum(GOODS.values())
 OPTIONS = {"civilisations": "recommended", "setup": "starting", "turn_limit": 30}
 

@@ -1,13 +1,17 @@
 """Records the golden Mare Nostrum games in ``seeds/mare_nostrum/``.
 
-Run: ``.venv/bin/python -m tests.engines.mare_nostrum.make_seeds``. Rerun it (and commit
-the files) only when a deliberate rules change bumps the engine's version.
+Run: ``.venv/bin/python -m tests.engines.mare_nostrum.make_seeds``. The records are games of
+rules version 1, recorded with the first (now "easy") bot. Running games still play that
+version, so the records must keep replaying unchanged: do not rerun this script (it
+plays version 1, but with the engine's default bot it would record other games).
 """
 
 from __future__ import annotations
 
-from engines.mare_nostrum import ENGINE
+from engines.mare_nostrum import ENGINE as NEWEST
 from tests.golden import record_game, write_record
+
+ENGINE = NEWEST.at_version(1)
 
 STARTING = {"civilisations": "recommended", "setup": "starting", "turn_limit": 30}
 EXPERIENCED = {"civilisations": "random", "setup": "experienced", "turn_limit": 30}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engines.api import IllegalMove, MalformedMove
-from engines.mare_nostrum import ENGINE
 from tests.engines.mare_nostrum.helpers import (
+    ENGINE,
     building,
     dice,
     play,

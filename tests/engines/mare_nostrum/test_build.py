@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engines.api import IllegalMove
-from engines.mare_nostrum import ENGINE
 from engines.mare_nostrum.state import clone
 from engines.mare_nostrum.war import update_occupation
 from tests.engines.mare_nostrum.helpers import (
+    ENGINE,
     building,
     give_cards,
     play,

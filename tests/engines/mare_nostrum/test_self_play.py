@@ -52,35 +52,38 @@ def outcome(result) -> str:
     return "turn limit"
 
 
-def run(seats: int, count: int, options: dict) -> Counter:
+def run(seats: int, count: int, options: dict, engine=ENGINE) -> Counter:
     endings: Counter = Counter()
     for seed in range(count):
         state, log = self_play(
-            ENGINE, seats, options, 1000 * seats + seed, invariant=invariant, mutations=mutations
+            engine, seats, options, 1000 * seats + seed, invariant=invariant, mutations=mutations
         )
-        result = ENGINE.result(state)
+        result = engine.result(state)
         assert result is not None and len(result.scores) == seats
         endings[outcome(result)] += 1
     return endings
 
 
 @pytest.mark.soak
+@pytest.mark.parametrize("version", ENGINE.versions)
 @pytest.mark.parametrize("seats", [3, 4, 5])
-def test_self_play_games_end_with_everything_accounted(seats):
-    endings = run(seats, soak_count(FAST[seats], FULL), OPTIONS)
-    print(f"\n{seats} players: {dict(endings)}")
+def test_self_play_games_end_with_everything_accounted(seats, version):
+    endings = run(seats, soak_count(FAST[seats], FULL), OPTIONS, ENGINE.at_version(version))
+    print(f"\nversion {version}, {seats} players: {dict(endings)}")
 
 
 @pytest.mark.soak
-def test_self_play_with_experienced_setup_and_random_civilisations():
+@pytest.mark.parametrize("version", ENGINE.versions)
+def test_self_play_with_experienced_setup_and_random_civilisations(version):
     options = {**OPTIONS, "setup": "experienced", "civilisations": "random"}
-    run(4, soak_count(1, 20), options)
+    run(4, soak_count(1, 20), options, ENGINE.at_version(version))
 
 
 @pytest.mark.soak
-def test_self_play_with_chosen_civilisations():
+@pytest.mark.parametrize("version", ENGINE.versions)
+def test_self_play_with_chosen_civilisations(version):
     options = {**OPTIONS, "civilisations": "choose"}
-    run(3, soak_count(1, 20), options)
+    run(3, soak_count(1, 20), options, ENGINE.at_version(version))
 
 
 def test_replay_gives_the_same_state_hashes():

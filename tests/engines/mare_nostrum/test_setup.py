@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.api import IllegalMove, ScriptedChance
-from engines.mare_nostrum import ENGINE
-from tests.engines.mare_nostrum.helpers import OPTIONS, check_pieces, play, start
+from tests.engines.mare_nostrum.helpers import ENGINE, OPTIONS, check_pieces, play, start
 
 
 @pytest.mark.parametrize(

@@ -5,11 +5,17 @@ from __future__ import annotations
 import pytest
 
 from engines.api import IllegalMove
-from engines.mare_nostrum import ENGINE
 from engines.mare_nostrum.income import pay_income
 from engines.mare_nostrum.state import clone, empty_hand
 from engines.mare_nostrum.war import update_occupation
-from tests.engines.mare_nostrum.helpers import give_cards, play, put_legions, start, with_hand
+from tests.engines.mare_nostrum.helpers import (
+    ENGINE,
+    give_cards,
+    play,
+    put_legions,
+    start,
+    with_hand,
+)
 
 GREECE, CARTHAGE, ROME, EGYPT = range(4)
 

@@ -6,8 +6,7 @@ import json
 import random
 
 from engines.api import SeededChance, canonical_json
-from engines.mare_nostrum import ENGINE
-from tests.engines.mare_nostrum.helpers import OPTIONS, play, start, with_hand
+from tests.engines.mare_nostrum.helpers import ENGINE, OPTIONS, play, start, with_hand
 
 GREECE, CARTHAGE, ROME, EGYPT = range(4)
 VIEWERS = (None, GREECE, CARTHAGE, ROME, EGYPT)

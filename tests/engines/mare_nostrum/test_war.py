@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engines.api import IllegalMove
-from engines.mare_nostrum import ENGINE
 from engines.mare_nostrum.state import clone
 from tests.engines.mare_nostrum.helpers import (
+    ENGINE,
     dice,
     give_cards,
     play,
