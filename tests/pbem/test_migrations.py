@@ -1,56 +1,97 @@
-"""Schema versions: creation, idempotent upgrades, refusing a newer schema."""
+"""Schema revisions through Alembic: creation, idempotent upgrades, the models agreeing
+with the head revision, refusing a newer schema, production refusing to migrate."""
 
 from __future__ import annotations
 
 import pytest
-from sqlmodel import SQLModel
 
-from pbem import migrations
 from pbem.db import init_db, make_engine
-from pbem.migrations import SchemaTooNew, current_version, migrate
-from pbem.models import SCHEMA_VERSION
+from pbem.migrations import (
+    FIRST_RELEASE,
+    SchemaOutdated,
+    SchemaTooNew,
+    alembic_config,
+    current_revision,
+    differences,
+    head_revision,
+    migrate,
+    require_current,
+)
 
 
-def test_empty_database_gets_the_current_schema(tmp_path):
+def test_empty_database_gets_the_head_revision(tmp_path):
     db = make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
-    assert current_version(db) is None
-    assert migrate(db) == (None, SCHEMA_VERSION)
-    assert migrate(db) == (SCHEMA_VERSION, SCHEMA_VERSION)
+    assert current_revision(db) is None
+    head = head_revision()
+    assert migrate(db) == (None, head)
+    assert migrate(db) == (head, head)
+    assert current_revision(db) == head
+    with db.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version FROM schema_info").all() == [(1,)]
 
 
-def test_a_newer_schema_is_refused(tmp_path):
+def test_the_models_and_the_head_revision_agree(db):
+    """A model changed without a revision (or a revision without its model) fails here,
+    on SQLite and on PostgreSQL."""
+    assert current_revision(db) == head_revision()
+    assert differences(db) == []
+
+
+def test_a_model_change_without_a_revision_is_seen(sqlite_db):
+    with sqlite_db.begin() as connection:
+        connection.exec_driver_sql("DROP INDEX ix_seat_requests_seat")
+        connection.exec_driver_sql("ALTER TABLE seats ADD COLUMN spare INTEGER")
+    found = {diff[0] for diff in differences(sqlite_db)}
+    assert found == {"add_index", "remove_column"}
+
+
+def test_a_schema_revision_this_program_does_not_know_is_refused(tmp_path):
     db = make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
     init_db(db)
     with db.begin() as connection:
-        connection.exec_driver_sql(f"UPDATE schema_info SET version = {SCHEMA_VERSION + 1}")
-    with pytest.raises(SchemaTooNew):
+        connection.exec_driver_sql("UPDATE alembic_version SET version_num = 'ffff_newer'")
+    with pytest.raises(SchemaTooNew, match="upgrade pbem"):
         migrate(db)
+    with pytest.raises(SchemaOutdated, match="pbem migrate"):
+        require_current(db)
+    assert current_revision(db) == "ffff_newer"
 
 
-def test_migrations_run_in_order_and_keep_the_events(service, monkeypatch):
-    """A database at version N-1 is upgraded in place by MIGRATIONS[N]; events stay."""
+def test_a_pre_alembic_schema_newer_than_the_first_release_is_refused(tmp_path):
+    db = make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    init_db(db)
+    with db.begin() as connection:
+        connection.exec_driver_sql("DROP TABLE alembic_version")
+        connection.exec_driver_sql("UPDATE schema_info SET version = 2")
+    with pytest.raises(SchemaTooNew, match="schema version 2"):
+        migrate(db)
+    with db.connect() as connection:
+        assert connection.exec_driver_sql("SELECT version FROM schema_info").scalar() == 2
+
+
+def test_revisions_go_down_and_up_again_and_keep_the_events(service):
+    """Every revision after the first release undoes and redoes cleanly; events stay."""
+    from alembic import command
+
     from tests.pbem.test_store import new_game, play
 
     created = new_game(service)
     play(service, created.game_id, limit=12)
     before = service.events(created.game_id)
-    ran = []
-    monkeypatch.setattr(migrations, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    monkeypatch.setitem(
-        migrations.MIGRATIONS,
-        SCHEMA_VERSION + 1,
-        lambda connection: ran.append(connection.exec_driver_sql("SELECT 1").scalar()),
-    )
-    assert migrate(service.db) == (SCHEMA_VERSION, SCHEMA_VERSION + 1)
-    assert ran == [1]
-    assert current_version(service.db) == SCHEMA_VERSION + 1
+    with service.db.begin() as connection:
+        command.downgrade(alembic_config(connection), FIRST_RELEASE)
+    assert current_revision(service.db) == FIRST_RELEASE
+    with pytest.raises(SchemaOutdated):
+        require_current(service.db)
+    assert migrate(service.db) == (FIRST_RELEASE, head_revision())
+    assert differences(service.db) == []
     assert service.events(created.game_id) == before
     assert service.verify_game(created.game_id).ok
-    SQLModel.metadata.create_all(service.db)
 
 
 def test_production_refuses_a_database_that_needs_migrate(tmp_path):
-    from pbem.migrations import SchemaOutdated
+    from alembic import command
+
     from pbem.runtime import build_runtime
 
     url = f"sqlite:///{tmp_path / 'prod.sqlite3'}"
@@ -61,5 +102,10 @@ def test_production_refuses_a_database_that_needs_migrate(tmp_path):
     }
     with pytest.raises(SchemaOutdated, match="pbem migrate"):
         build_runtime(settings)
-    migrate(make_engine(url))
+    db = make_engine(url)
+    with db.begin() as connection:
+        command.upgrade(alembic_config(connection), FIRST_RELEASE)
+    with pytest.raises(SchemaOutdated, match=f"revision {FIRST_RELEASE}"):
+        build_runtime(settings)
+    migrate(db)
     assert build_runtime(settings).service is not None
