@@ -109,3 +109,53 @@ def test_production_refuses_a_database_that_needs_migrate(tmp_path):
         build_runtime(settings)
     migrate(db)
     assert build_runtime(settings).service is not None
+
+
+def test_a_first_release_database_with_the_later_tables_already_made_upgrades(tmp_path):
+    """Before Alembic, tables added after the first release were made by the upgrade
+    without a version change: such a database is stamped at the first release and
+    the revisions that would make them again leave them as they are."""
+    from sqlmodel import SQLModel
+
+    db = make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    SQLModel.metadata.create_all(db)
+    with db.begin() as connection:
+        connection.exec_driver_sql("INSERT INTO schema_info (id, version) VALUES (1, 1)")
+        connection.exec_driver_sql(
+            "INSERT INTO retired_links (token_hash, game_id, seat, message, created_at) "
+            "VALUES ('h', 'g', 0, 'replaced', '2026-01-01 00:00:00')"
+        )
+    assert current_revision(db) == FIRST_RELEASE
+    assert migrate(db) == (FIRST_RELEASE, head_revision())
+    assert differences(db) == []
+    with db.connect() as connection:
+        assert connection.exec_driver_sql("SELECT message FROM retired_links").all() == [
+            ("replaced",)
+        ]
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_processes_migrating_at_once_create_the_schema_once(backend, tmp_path, request):
+    """Several processes starting together on an empty database (SQLite's write lock,
+    PostgreSQL's advisory lock): one creates the schema, the others find it done."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pbem.migrations import drop_all
+
+    if backend == "sqlite":
+        engines = [make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}") for _ in range(4)]
+    else:
+        url, connect_args, _ = request.getfixturevalue("postgres_schema")
+        # Without the advisory lock concurrent DDL waits on itself: fail, do not hang.
+        options = {"options": connect_args["options"] + " -clock_timeout=20s"}
+        engines = [make_engine(url, connect_args=options) for _ in range(4)]
+        drop_all(engines[0])
+    with ThreadPoolExecutor(len(engines)) as pool:
+        results = list(pool.map(migrate, engines))
+    head = head_revision()
+    assert results.count((None, head)) == 1 and results.count((head, head)) == 3
+    assert differences(engines[0]) == []
+    for engine in engines:
+        engine.dispose()
