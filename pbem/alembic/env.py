@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from alembic import context
 from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
@@ -54,6 +55,12 @@ def run_migrations() -> None:
     engine = make_engine(settings["database"]["url"])
     try:
         with engine.connect() as connection:
+            tables = set(sa.inspect(connection).get_table_names())
+            if "alembic_version" not in tables and tables & {"events", "schema_info"}:
+                raise SystemExit(
+                    "This database predates Alembic: run `pbem migrate` first, which "
+                    "records its revision and upgrades it."
+                )
             _run(connection)
             connection.commit()
     finally:

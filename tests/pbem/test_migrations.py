@@ -159,3 +159,23 @@ def test_processes_migrating_at_once_create_the_schema_once(backend, tmp_path, r
     assert differences(engines[0]) == []
     for engine in engines:
         engine.dispose()
+
+
+def test_alembic_s_command_line_sends_a_pre_alembic_database_to_pbem_migrate(tmp_path, monkeypatch):
+    """`alembic upgrade` alone would create the first release's tables over it."""
+    import shutil
+    from pathlib import Path
+
+    from alembic import command
+
+    fixture = Path(__file__).parent / "fixtures" / "schema_v1.sqlite3"
+    shutil.copy(fixture, tmp_path / "v1.sqlite3")
+    monkeypatch.setenv("PBEM_DATABASE_URL", f"sqlite:///{tmp_path / 'v1.sqlite3'}")
+    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
+    with pytest.raises(SystemExit, match="pbem migrate"):
+        command.upgrade(alembic_config(), "head")
+    db = make_engine(f"sqlite:///{tmp_path / 'v1.sqlite3'}")
+    assert current_revision(db) == FIRST_RELEASE
+    migrate(db)
+    command.upgrade(alembic_config(), "head")  # now a no-op through the command line
+    assert current_revision(db) == head_revision()
