@@ -105,6 +105,7 @@ class StandbyPair:
         _run("pg_createcluster", VERSION, self.primary, "-p", str(self.primary_port), *auth)
         conf = Path(f"/etc/postgresql/{VERSION}/{self.primary}/conf.d/replication.conf")
         conf.write_text(PRIMARY_SETTINGS)
+        conf.chmod(0o644)  # the server reads it as postgres, whatever this process's umask
         _run("pg_ctlcluster", VERSION, self.primary, "start")
         # The standby: Debian's configuration files, the primary's data.
         _run("pg_createcluster", VERSION, self.standby, "-p", str(self.standby_port), *auth)
