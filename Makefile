@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test soak lint bench system-deps clean
+.PHONY: run test soak lint bench revision system-deps clean
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || (scripts/install-system-deps.sh venv && $(PYTHON) -m venv $(VENV))
@@ -34,6 +34,10 @@ test: $(TEST_STAMP) system-deps
 ## soak: the same tests' long self-play and soak counts (and the bot-against-v1 table)
 soak: $(TEST_STAMP) system-deps
 	PBEM_SOAK=1 $(VENV)/bin/pytest -q -m soak
+
+## revision: a new schema revision from the models, e.g. make revision m="seats.bot_level"
+revision: $(TEST_STAMP)
+	$(VENV)/bin/pbem migrate && $(VENV)/bin/alembic -c alembic.ini revision --autogenerate -m "$(m)"
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .

@@ -318,11 +318,11 @@ def cmd_migrate(args) -> int:
     db = make_engine(url)
     before, after = migrate(db, secret_key=secret_key(config))
     if before is None:
-        print(f"Created the schema (version {after}).")
+        print(f"Created the schema (revision {after}).")
     elif before == after:
-        print(f"The schema is up to date (version {after}).")
+        print(f"The schema is up to date (revision {after}).")
     else:
-        print(f"Upgraded the schema from version {before} to {after}.")
+        print(f"Upgraded the schema from revision {before} to {after}.")
     db.dispose()
     return 0
 

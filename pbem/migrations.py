@@ -1,92 +1,141 @@
-"""Schema versions and the path between them.
+"""The schema's path through Alembic, and the checks around it.
 
-The schema's version lives in the ``schema_info`` table. ``MIGRATIONS[n]`` takes a
-database from version ``n - 1`` to ``n`` inside one transaction, with plain SQL that
-runs on SQLite and PostgreSQL alike. Events are never rewritten by a migration: they
-are the truth, everything else can be rebuilt from them.
+The revisions live in ``pbem/alembic/versions`` (the package's own Alembic folder, so
+an installed pbem finds them); :func:`migrate` runs them up to the head in one
+transaction, with a :class:`~alembic.config.Config` built here rather than read from
+``alembic.ini``. Events are never rewritten by a revision: they are the truth,
+everything else can be rebuilt from them.
 
-Version 1 is the first released schema. Its databases hold the seeds of running games
-in the clear; :func:`migrate` seals them when given the server's key (``pbem migrate``
-and every server start do), without a version change: the readers take both forms.
-Version 2 adds ``seats.bot_level`` (the level a bot seat plays at, "normal" unless
-chosen).
+Databases made before Alembic carry a ``schema_info`` table (version 1, the first
+released schema) and no ``alembic_version``: :func:`migrate` stamps them at the
+matching revision (:data:`PRE_ALEMBIC`) and upgrades them from there. Those databases hold the seeds of
+running games in the clear; :func:`migrate` seals them after the upgrade when given
+the server's key (``pbem migrate`` and every server start do).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import cache
+from pathlib import Path
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
-from sqlmodel import SQLModel
 
 from pbem.errors import PbemError
-from pbem.models import SCHEMA_VERSION
 
-
-def _add_bot_level(connection: Connection) -> None:
-    connection.exec_driver_sql(
-        "ALTER TABLE seats ADD COLUMN bot_level VARCHAR(16) NOT NULL DEFAULT 'normal'"
-    )
-
-
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_bot_level}
+SCRIPT_LOCATION = Path(__file__).resolve().parent / "alembic"
+FIRST_RELEASE = "0001_schema_v1"
+# The revision matching each ``schema_info.version`` of the releases before Alembic.
+# Version 2 (``seats.bot_level``) came just before Alembic: its databases replay the
+# revisions from the first release, each of which skips what is already there.
+PRE_ALEMBIC = {1: FIRST_RELEASE, 2: FIRST_RELEASE}
+_LOCK = 7_165_311  # PostgreSQL advisory lock held while the schema changes
 
 
 class SchemaTooNew(PbemError):
     """The database was made by a newer version of pbem than this one."""
 
 
-def current_version(db: SqlEngine) -> int | None:
-    """The database's schema version; None for an empty database."""
-    tables = set(inspect(db).get_table_names())
-    if "events" not in tables:
-        return None
-    if "schema_info" not in tables:
-        return 1
-    with db.connect() as connection:
-        row = connection.exec_driver_sql("SELECT version FROM schema_info WHERE id = 1").first()
-    return row[0] if row else 1
-
-
 class SchemaOutdated(PbemError):
     """The database needs ``pbem migrate`` before this program can use it."""
 
 
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration for pbem; with ``connection``, revisions run on it."""
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPT_LOCATION))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+@cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head_revision() -> str:
+    """The newest revision this program knows."""
+    return _scripts().get_current_head()
+
+
+def _revision(connection: Connection) -> str | None:
+    tables = set(inspect(connection).get_table_names())
+    if "alembic_version" in tables:
+        return MigrationContext.configure(connection).get_current_revision()
+    if "events" in tables or "schema_info" in tables:
+        version = 1
+        if "schema_info" in tables:
+            row = connection.exec_driver_sql("SELECT version FROM schema_info WHERE id = 1").first()
+            version = row[0] if row else 1
+        if version not in PRE_ALEMBIC:
+            raise SchemaTooNew(
+                f"The database has schema version {version} without Alembic's record: "
+                "it was made by another pbem; upgrade pbem instead."
+            )
+        return PRE_ALEMBIC[version]
+    return None
+
+
+def current_revision(db: SqlEngine) -> str | None:
+    """The database's Alembic revision (a database from before Alembic counts as the
+    revision of its ``schema_info.version``); None for an empty database."""
+    with db.connect() as connection:
+        return _revision(connection)
+
+
+def _check_known(revision: str | None) -> None:
+    if revision is None:
+        return
+    try:
+        known = _scripts().get_revision(revision) is not None
+    except Exception:  # noqa: BLE001 - Alembic raises several kinds for an unknown id
+        known = False
+    if not known:
+        raise SchemaTooNew(
+            f"The database is at schema revision {revision}, which this program does not "
+            f"know (its newest is {head_revision()}): upgrade pbem instead."
+        )
+
+
 def require_current(db: SqlEngine) -> None:
-    """Refuses to run on a database whose schema is missing, older or newer."""
-    version = current_version(db)
-    if version != SCHEMA_VERSION:
-        found = "no schema" if version is None else f"schema version {version}"
+    """Refuses to run on a database whose schema is missing, older or newer than head."""
+    revision = current_revision(db)
+    head = head_revision()
+    if revision != head:
+        found = "no schema" if revision is None else f"schema revision {revision}"
         raise SchemaOutdated(
-            f"The database has {found}; this program needs version {SCHEMA_VERSION}. "
+            f"The database has {found}; this program needs revision {head}. "
             "Run `pbem migrate` first."
         )
 
 
-def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[int | None, int]:
-    """Creates or upgrades the schema; returns (version before, version after).
+def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[str | None, str]:
+    """Creates or upgrades the schema to the head revision, in one transaction; returns
+    (revision before, revision after).
 
-    With the server's ``secret_key`` it also seals the seeds that databases of schema 1
-    hold in the clear (:func:`seal_plain_seeds`); the readers accept both forms."""
-    before = current_version(db)
-    if before is not None and before > SCHEMA_VERSION:
-        raise SchemaTooNew(
-            f"The database has schema version {before}, newer than this program's "
-            f"{SCHEMA_VERSION}: upgrade pbem instead."
-        )
-    version = before or SCHEMA_VERSION
-    for target in range(version + 1, SCHEMA_VERSION + 1):
-        with db.begin() as connection:
-            MIGRATIONS[target](connection)
-            _set_version(connection, target)
-    SQLModel.metadata.create_all(db)
+    With the server's ``secret_key`` it then seals the seeds that first-release
+    databases hold in the clear (:func:`seal_plain_seeds`); the readers accept both."""
     with db.begin() as connection:
-        _set_version(connection, SCHEMA_VERSION)
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_LOCK})")
+        tables = set(inspect(connection).get_table_names())
+        before = _revision(connection)
+        _check_known(before)
+        config = alembic_config(connection)
+        if before is not None and "alembic_version" not in tables:
+            command.stamp(config, before)
+        if before != head_revision():
+            command.upgrade(config, "head")
+        after = MigrationContext.configure(connection).get_current_revision()
     if secret_key:
         seal_plain_seeds(db, secret_key)
-    return before, SCHEMA_VERSION
+    return before, after
 
 
 def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:
@@ -109,11 +158,27 @@ def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:
     return len(rows)
 
 
-def _set_version(connection: Connection, version: int) -> None:
-    updated = connection.exec_driver_sql(
-        "UPDATE schema_info SET version = ? WHERE id = 1".replace("?", str(int(version)))
-    )
-    if updated.rowcount == 0:
-        connection.exec_driver_sql(
-            f"INSERT INTO schema_info (id, version) VALUES (1, {int(version)})"
-        )
+def drop_all(db: SqlEngine) -> None:
+    """Drops every table of the schema and Alembic's record of it (tests start afresh)."""
+    from sqlmodel import SQLModel
+
+    import pbem.mail.models  # noqa: F401 - the mail tables belong to the schema
+    import pbem.models  # noqa: F401
+
+    SQLModel.metadata.drop_all(db)
+    with db.begin() as connection:
+        connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+
+
+def differences(db: SqlEngine) -> list:
+    """What Alembic's autogenerate finds between the models and the database (tables,
+    columns, types, nullability, indexes, unique constraints); empty when they agree."""
+    from alembic.autogenerate import compare_metadata
+    from sqlmodel import SQLModel
+
+    import pbem.mail.models  # noqa: F401
+    import pbem.models  # noqa: F401
+
+    with db.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return compare_metadata(context, SQLModel.metadata)

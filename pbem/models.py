@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import JSON, Column, Index, Text
 from sqlmodel import Field, SQLModel
 
+# The last schema version of the releases before Alembic (``schema_info``); the schema
+# itself now moves by Alembic revisions (``pbem/alembic/versions``).
 SCHEMA_VERSION = 2
 
 
@@ -109,7 +111,9 @@ class GameSecret(SQLModel, table=True):
 
 
 class SchemaInfo(SQLModel, table=True):
-    """The schema version of this database, for upgrades."""
+    """The schema version written by the releases before Alembic: they read it, and
+    Alembic's ``alembic_version`` table records the revision since (see
+    :mod:`pbem.migrations`)."""
 
     __tablename__ = "schema_info"
 

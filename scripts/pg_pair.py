@@ -93,16 +93,11 @@ class StandbyPair:
     def build(self) -> StandbyPair:
         """Creates, starts and connects both clusters; drops them again if anything fails."""
         self.drop()
-        # The clusters' files must be readable by the postgres user, whatever umask the
-        # calling process chose for its own files (pbem's runtime sets 077).
-        umask = os.umask(0o022)
         try:
             self._build()
         except BaseException:
             self.drop()
             raise
-        finally:
-            os.umask(umask)
         return self
 
     def _build(self) -> None:
@@ -110,7 +105,7 @@ class StandbyPair:
         _run("pg_createcluster", VERSION, self.primary, "-p", str(self.primary_port), *auth)
         conf = Path(f"/etc/postgresql/{VERSION}/{self.primary}/conf.d/replication.conf")
         conf.write_text(PRIMARY_SETTINGS)
-        conf.chmod(0o644)
+        conf.chmod(0o644)  # the server reads it as postgres, whatever this process's umask
         _run("pg_ctlcluster", VERSION, self.primary, "start")
         # The standby: Debian's configuration files, the primary's data.
         _run("pg_createcluster", VERSION, self.standby, "-p", str(self.standby_port), *auth)

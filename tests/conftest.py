@@ -51,9 +51,9 @@ def postgres_schema():
 
 
 def _reset_postgres(db) -> None:
-    from sqlmodel import SQLModel
+    from pbem.migrations import drop_all
 
-    SQLModel.metadata.drop_all(db)
+    drop_all(db)
     init_db(db)
 
 

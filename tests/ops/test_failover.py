@@ -45,9 +45,9 @@ def pooled(postgres_schema):
     """A service on a pool of exactly one connection, and an admin connection beside it."""
     url, connect_args, _ = postgres_schema
     engine = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
-    from sqlmodel import SQLModel
+    from pbem.migrations import drop_all
 
-    SQLModel.metadata.drop_all(engine)
+    drop_all(engine)
     init_db(engine)
     admin = make_engine(url, isolation_level="AUTOCOMMIT")
     yield GameService(engine), admin

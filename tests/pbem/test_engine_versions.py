@@ -216,7 +216,7 @@ def test_the_first_schema_gains_the_bot_level_column(tmp_path):
     path = tmp_path / "v1.sqlite3"
     shutil.copy(fixture, path)
     db = make_engine(f"sqlite:///{path}")
-    assert migrate(db) == (1, 2)
+    assert migrate(db) == ("0001_schema_v1", "0005_seat_bot_level")
     service = GameService(db)
     with service.session() as session:
         levels = {row.bot_level for row in session.exec(select(Seat))}

@@ -1,8 +1,9 @@
 """Upgrading a database made by a released schema, filled with games, in place.
 
 Every released schema version keeps a fixture (``fixtures/schema_v<N>.*``, written once
-by ``make_schema_fixtures``). Each is upgraded to the current schema on SQLite and on
-PostgreSQL; then every game replays to the same keyed state hashes, its cached head
+by ``make_schema_fixtures``). Each is stamped at its Alembic revision and upgraded to
+the head on SQLite and on PostgreSQL, after which the models and the database agree;
+then every game replays to the same keyed state hashes, its cached head
 equals the replayed head, and a running game carries on.
 """
 
@@ -16,13 +17,24 @@ from pathlib import Path
 import pytest
 
 from pbem.db import make_engine
-from pbem.migrations import current_version, migrate, seal_plain_seeds
+from pbem.migrations import (
+    PRE_ALEMBIC,
+    current_revision,
+    differences,
+    head_revision,
+    migrate,
+    seal_plain_seeds,
+)
 from pbem.models import SCHEMA_VERSION
 from pbem.service import GameService, SeedSealed
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SQLITE_FIXTURES = sorted(FIXTURES.glob("schema_v*.sqlite3"))
 POSTGRES_FIXTURES = sorted(FIXTURES.glob("schema_v*.postgres.sql"))
+
+
+def released_version(fixture: Path) -> int:
+    return int(fixture.name.split(".")[0].removeprefix("schema_v"))
 
 
 def check_every_game(db, secret_key: str | None = None) -> None:
@@ -56,8 +68,11 @@ def test_a_released_sqlite_database_upgrades_in_place(fixture, tmp_path):
     path = tmp_path / fixture.name
     shutil.copy(fixture, path)
     db = make_engine(f"sqlite:///{path}")
-    before, after = migrate(db)
-    assert before is not None and after == SCHEMA_VERSION == current_version(db)
+    released = PRE_ALEMBIC[released_version(fixture)]
+    assert current_revision(db) == released
+    assert migrate(db) == (released, head_revision())
+    assert current_revision(db) == head_revision()
+    assert differences(db) == []
     check_every_game(db)
     db.dispose()
 
@@ -101,8 +116,8 @@ def test_a_released_postgres_database_upgrades_in_place(fixture, postgres_schema
         finally:
             raw.close()
         db = make_engine(url, connect_args={"options": f"-csearch_path={schema}"})
-        before, after = migrate(db)
-        assert before is not None and after == SCHEMA_VERSION
+        assert migrate(db) == (PRE_ALEMBIC[released_version(fixture)], head_revision())
+        assert differences(db) == []
         check_every_game(db)
         db.dispose()
     finally:
