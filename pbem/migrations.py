@@ -74,10 +74,27 @@ def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[int | None, i
             _set_version(connection, target)
     SQLModel.metadata.create_all(db)
     with db.begin() as connection:
+        create_listing_indexes(connection)
         _set_version(connection, SCHEMA_VERSION)
     if secret_key:
         seal_plain_seeds(db, secret_key)
     return before, SCHEMA_VERSION
+
+
+# The indexes of the game listings (see pbem.models.Game), for databases made before
+# them: create_all adds no index to a table that exists already.
+LISTING_INDEXES = {
+    "ix_games_listing": "games (updated_at, id)",
+    "ix_games_listing_status": "games (status, updated_at, id, head_seq)",
+    "ix_games_listing_engine": "games (engine, status, updated_at, id)",
+}
+
+
+def create_listing_indexes(connection: Connection) -> None:
+    """Creates the game listings' indexes where they are missing; running it again
+    changes nothing (SQLite and PostgreSQL alike)."""
+    for name, columns in LISTING_INDEXES.items():
+        connection.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {name} ON {columns}")
 
 
 def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:
