@@ -29,9 +29,13 @@ def product_engines() -> list:
     return engines or list(REGISTRY.values())
 
 
+LOBBY_PAGE = 50  # games per list and page
+
+
 @bp.get("/")
 def index():
-    return lobby_page()
+    pages, listing_error = listings()
+    return lobby_page(pages=(pages, listing_error)), 400 if listing_error else 200
 
 
 def listings() -> tuple[list[GamePage], str]:
@@ -44,15 +48,21 @@ def listings() -> tuple[list[GamePage], str]:
     after = request.args.get("after") or None
     try:
         if status or after:
-            return [service.list_games(status or "active", engine, after)], ""
-        return [service.list_games(name, engine) for name in LISTING_STATUSES], ""
+            return [service.list_games(status or "active", engine, after, LOBBY_PAGE)], ""
+        return [service.list_games(name, engine, limit=LOBBY_PAGE) for name in LISTING_STATUSES], ""
     except BadInput as error:
-        return [service.list_games(name) for name in LISTING_STATUSES], error.message
+        return [
+            service.list_games(name, limit=LOBBY_PAGE) for name in LISTING_STATUSES
+        ], error.message
 
 
-def lobby_page(form: Mapping[str, str] | None = None, error: str = "") -> str:
+def lobby_page(
+    form: Mapping[str, str] | None = None,
+    error: str = "",
+    pages: tuple[list[GamePage], str] | None = None,
+) -> str:
     """The lobby; after a refused form, with what was typed and the reason."""
-    pages, listing_error = listings()
+    pages, listing_error = pages or listings()
     return render_template(
         "lobby.html",
         pages=pages,
