@@ -1,13 +1,14 @@
 """``pbem bench --scale``: what a page, a move and a sweep cost at 100 and at 10,000 games.
 
-On SQLite (a scratch file) and on PostgreSQL (a scratch schema, dropped afterwards) it
-creates 100 running games of the fixture engine, each with two players and mail on, and
-measures, as the median of several runs: the lobby page, the ``pbem games`` listing, a
-seat's turn page, a move (``submit_move`` with the mail listener) and one scheduler
-sweep. Then it adds 9,900 finished games, bulk-inserted as copies of a real finished
-game (its game, seat, event, snapshot, secret, clock and outbox rows under new ids),
-and measures again. It prints both figures and the ratio 10,000/100; the target is each
-within 2x. ``/metrics`` is measured the same way.
+On SQLite (scratch files) and on PostgreSQL (scratch schemas, dropped afterwards) it
+makes two databases side by side: one with 100 running games of the fixture engine (two
+players each, mail on), the other with the same 100 and 9,900 finished games,
+bulk-inserted as copies of a real finished game (its game, seat, event, snapshot,
+secret, clock and outbox rows under new ids). It then times, interleaved between the two
+so that the machine's load weighs on both alike: the lobby page, the ``pbem games``
+listing, a seat's turn page, a move (``submit_move`` with the mail listener), one
+scheduler sweep and ``/metrics``; and prints the medians and the ratio 10,000/100
+(target: each within 2x).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -43,15 +45,6 @@ def _overrides(folder: Path) -> dict[str, Any]:
         "paths": {"var": str(folder / "var")},
         "server": {"demo": False, "base_url": "http://localhost"},
     }
-
-
-def _median_ms(runs: int, measure: Callable[[], None]) -> float:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        measure()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
 
 
 def _active_game(runtime: Any, number: int) -> tuple[str, list[str | None]]:
@@ -125,45 +118,67 @@ def copy_finished(db: SqlEngine, template: str, count: int) -> None:
 
 
 def _analyze(db: SqlEngine) -> None:
+    """Fresh planner statistics, as a server's autovacuum (PostgreSQL) or a periodic
+    ANALYZE (SQLite) keeps them; VACUUM also marks PostgreSQL's pages all-visible, which
+    index-only counts need."""
+    if db.dialect.name == "postgresql":
+        with db.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(text("VACUUM ANALYZE"))
+        return
     with db.begin() as connection:
         connection.execute(text("ANALYZE"))
 
 
-def measure(runtime: Any, client: Any, runs: int, games: list[tuple[str, list]]) -> dict:
-    """The median milliseconds of each measured action."""
+@dataclass
+class Site:
+    """One database under test: its runtime, a web client and its running games."""
+
+    runtime: Any
+    client: Any
+    games: list[tuple[str, list[str | None]]]
+    moved: int = 0
+
+
+def setup(db: SqlEngine, folder: Path, finished: int) -> Site:
+    """:data:`ACTIVE` running games and ``finished`` finished ones (one played, the rest
+    its copies), with fresh planner statistics."""
+    from pbem.runtime import build_runtime
+    from pbem.web import create_app
+
+    runtime = build_runtime(_overrides(folder), db=db)
+    app = create_app(runtime=runtime)
+    app.config["TESTING"] = True
+    template = _finished_game(runtime)
+    if finished > 1:
+        copy_finished(db, template, finished - 1)
+    games = [_active_game(runtime, number) for number in range(ACTIVE)]
+    _analyze(db)
+    return Site(runtime, app.test_client(), games)
+
+
+def actions(site: Site) -> dict[str, Callable[[], None]]:
     from pbem import cli, scheduler
 
-    service = runtime.service
-    figures = {}
-    figures["lobby page"] = _median_ms(runs, lambda: _ok(client.get("/")))
+    runtime, client = site.runtime, site.client
+    token = site.games[0][1][0]
 
     def listing() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
             cli.print_games(runtime, None, None, None, None)
 
-    figures["pbem games"] = _median_ms(runs, listing)
-    _, tokens = games[0]
-    figures["turn page"] = _median_ms(runs, lambda: _ok(client.get(f"/play/{tokens[0]}")))
-    turn = iter(games)
+    def move() -> None:  # each run a turn of another game (seat 0 of a fresh game)
+        site.moved += 1
+        game_id, _ = site.games[site.moved]
+        runtime.service.submit_move(game_id, 0, {"type": "roll"}, 0, actor="bench")
 
-    def move() -> None:
-        game_id, _ = next(turn)
-        head = service.head(game_id)
-        seat = min(head.engine.to_move(head.state))
-        service.submit_move(game_id, seat, {"type": "roll"}, head.seq)
-
-    samples = []
-    for _ in range(runs):
-        game_id, _ = games[len(samples) + 1]
-        head = service.head(game_id)
-        seat = min(head.engine.to_move(head.state))
-        start = time.perf_counter()
-        service.submit_move(game_id, seat, {"type": "roll"}, head.seq, actor="bench")
-        samples.append((time.perf_counter() - start) * 1000)
-    figures["move"] = statistics.median(samples)
-    figures["sweep"] = _median_ms(runs, lambda: scheduler.sweep(runtime))
-    figures["/metrics"] = _median_ms(runs, lambda: _ok(client.get("/metrics")))
-    return figures
+    return {
+        "lobby page": lambda: _ok(client.get("/")),
+        "pbem games": listing,
+        "turn page": lambda: _ok(client.get(f"/play/{token}")),
+        "move": move,
+        "sweep": lambda: scheduler.sweep(runtime),
+        "/metrics": lambda: _ok(client.get("/metrics")),
+    }
 
 
 def _ok(response: Any) -> None:
@@ -171,60 +186,78 @@ def _ok(response: Any) -> None:
         raise RuntimeError(f"{response.request.path} answered {response.status_code}")
 
 
-def bench_scale(label: str, url: str, runs: int, folder: Path, connect_args: dict | None = None):
-    from pbem.runtime import build_runtime
-    from pbem.web import create_app
-
-    db = make_engine(url, connect_args=connect_args or {})
-    runtime = build_runtime(_overrides(folder), db=db)
-    app = create_app(runtime=runtime)
-    app.config["TESTING"] = True
-    client = app.test_client()
-    template = _finished_game(runtime)
-    games = [_active_game(runtime, number) for number in range(ACTIVE)]
-    _analyze(db)
-    small = measure(runtime, client, runs, games)
-    start = time.perf_counter()
-    copy_finished(db, template, TOTAL - ACTIVE - 1)
-    filled = time.perf_counter() - start
-    _analyze(db)
-    large = measure(runtime, client, runs, games[runs + 1 :] + games[: runs + 1])
-    with db.connect() as connection:
+def compare(label: str, small: Site, large: Site, runs: int) -> dict[str, tuple[float, float]]:
+    """Medians of ``runs`` timings of each action on both sites, interleaved A/B (the
+    order alternating) so that the machine's load weighs on both alike."""
+    small_actions, large_actions = actions(small), actions(large)
+    figures = {}
+    for name in small_actions:
+        samples: dict[int, list[float]] = {0: [], 1: []}
+        for run in range(runs):
+            pair = [(0, small_actions[name]), (1, large_actions[name])]
+            for side, action in pair if run % 2 == 0 else pair[::-1]:
+                start = time.perf_counter()
+                action()
+                samples[side].append((time.perf_counter() - start) * 1000)
+        figures[name] = (statistics.median(samples[0]), statistics.median(samples[1]))
+    with large.runtime.db.connect() as connection:
         count = connection.execute(text("SELECT count(*) FROM games")).scalar_one()
         events = connection.execute(text("SELECT count(*) FROM events")).scalar_one()
     print(
-        f"[{label}] {count:,} games ({events:,} events), filled in {filled:.1f} s; "
-        f"median of {runs} runs, milliseconds:"
+        f"[{label}] {ACTIVE:,} running games against {count:,} ({events:,} events); "
+        f"median of {runs} interleaved runs, milliseconds:"
     )
     print(f"    {'':<12} {ACTIVE:>10,} {TOTAL:>10,}  ratio")
-    for key in small:
-        ratio = large[key] / small[key]
+    for name, (few, many) in figures.items():
+        ratio = many / few
         flag = "" if ratio <= 2 else "  over 2x"
-        print(f"    {key:<12} {small[key]:>10.2f} {large[key]:>10.2f}  {ratio:5.2f}x{flag}")
-    db.dispose()
+        print(f"    {name:<12} {few:>10.2f} {many:>10.2f}  {ratio:5.2f}x{flag}")
+    return figures
+
+
+def bench_scale(label: str, make_db: Callable[[str], SqlEngine], runs: int) -> None:
+    if runs + 1 >= ACTIVE:
+        raise ValueError(f"At most {ACTIVE - 2} runs: each move needs a game of its own.")
+    with tempfile.TemporaryDirectory() as folder:
+        small_db, large_db = make_db("small"), make_db("large")
+        try:
+            small = setup(small_db, Path(folder) / "small", 1)
+            start = time.perf_counter()
+            large = setup(large_db, Path(folder) / "large", TOTAL - ACTIVE)
+            print(f"[{label}] {TOTAL:,} games made in {time.perf_counter() - start:.1f} s")
+            compare(label, small, large, runs)
+        finally:
+            small_db.dispose()
+            large_db.dispose()
 
 
 def main(runs: int = 7, postgres_url: str | None = None) -> None:
     fixture_engine()
     with tempfile.TemporaryDirectory() as folder:
-        bench_scale("SQLite", f"sqlite:///{Path(folder) / 'scale.sqlite3'}", runs, Path(folder))
+        bench_scale("SQLite", lambda name: make_engine(f"sqlite:///{folder}/{name}.sqlite3"), runs)
     url = postgres_url or DEFAULT_POSTGRES
+    stamp = int(time.time())
+    schemas = [f"pbem_scale_{stamp}_{name}" for name in ("small", "large")]
     try:
         import sqlalchemy
 
         admin = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
-        schema = f"pbem_scale_{int(time.time())}"
         with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+            for schema in schemas:
+                connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
     except Exception as error:  # noqa: BLE001 - report and carry on without PostgreSQL
         print(f"[PostgreSQL] skipped: {error}")
         return
     try:
-        with tempfile.TemporaryDirectory() as folder:
-            bench_scale(
-                "PostgreSQL", url, runs, Path(folder), {"options": f"-csearch_path={schema}"}
-            )
+        bench_scale(
+            "PostgreSQL",
+            lambda name: make_engine(
+                url, connect_args={"options": f"-csearch_path=pbem_scale_{stamp}_{name}"}
+            ),
+            runs,
+        )
     finally:
         with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+            for schema in schemas:
+                connection.exec_driver_sql(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         admin.dispose()
