@@ -30,6 +30,7 @@ from sqlmodel import SQLModel
 
 from pbem.bench import DEFAULT_POSTGRES, fixture_engine
 from pbem.db import make_engine
+from pbem.errors import BadInput
 from pbem.service import SeatSpec
 
 ACTIVE = 100
@@ -217,7 +218,7 @@ def compare(label: str, small: Site, large: Site, runs: int) -> dict[str, tuple[
 
 def bench_scale(label: str, make_db: Callable[[str], SqlEngine], runs: int) -> None:
     if runs + 1 >= ACTIVE:
-        raise ValueError(f"At most {ACTIVE - 2} runs: each move needs a game of its own.")
+        raise BadInput(f"At most {ACTIVE - 2} runs: each move needs a game of its own.")
     with tempfile.TemporaryDirectory() as folder:
         small_db, large_db = make_db("small"), make_db("large")
         try:
