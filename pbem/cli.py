@@ -159,17 +159,32 @@ def cmd_new(args) -> int:
 
 
 def cmd_games(args) -> int:
-    runtime = _runtime(args)
-    games = runtime.service.games(args.status)
-    if not games:
-        print("No games yet.")
-    for game in games:
-        turn = ",".join(str(seat) for seat in game.to_move) or "-"
-        print(
-            f"{game.id}  {game.engine:<14} {game.status:<9} seq {game.head_seq:<5} "
-            f"to move: {turn:<6} {game.phase}"
-        )
+    """One page of games, newest activity first; ``--after`` the cursor it ends with."""
+    print_games(_runtime(args), args.status, args.game, args.after, args.limit)
     return 0
+
+
+def print_games(runtime, status, game, after, limit) -> None:
+    """Prints one page of :meth:`GameService.list_games` (and how to ask for the next)."""
+    more = {} if limit is None else {"limit": limit}
+    page = runtime.service.list_games(status, game, after, **more)
+    counts = ", ".join(f"{count:,} {name}" for name, count in page.counts.items())
+    print(f"Games: {counts}.")
+    if not page.games:
+        print("No games on this page." if after else "No games yet.")
+    for row in page.games:
+        turn = ",".join(str(seat) for seat in row.to_move or []) or "-"
+        print(
+            f"{row.id}  {row.engine:<14} {row.status:<9} seq {row.head_seq:<5} "
+            f"to move: {turn:<6} {row.phase}"
+        )
+    if page.next:
+        flags = "".join(
+            f" --{name} {value}"
+            for name, value in (("status", status), ("game", game), ("limit", limit))
+            if value is not None
+        )
+        print(f"More: pbem games{flags} --after {page.next}")
 
 
 def cmd_show(args) -> int:
@@ -360,6 +375,11 @@ def cmd_upgrade_engine(args) -> int:
 def cmd_bench(args) -> int:
     from pbem import bench
 
+    if args.scale:
+        from pbem import bench_scale
+
+        bench_scale.main(runs=args.runs, postgres_url=args.postgres)
+        return 0
     bench.main(runs=args.runs, postgres_url=args.postgres)
     return 0
 
@@ -403,6 +423,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = commands.add_parser("games", help="list the games")
     games.add_argument("--status", choices=["active", "finished"])
+    games.add_argument("--game", choices=sorted(REGISTRY), metavar="GAME", help="one title")
+    games.add_argument("--after", help="the cursor a page ends with: the next page")
+    games.add_argument("--limit", type=int, help="games per page (default 50, at most 200)")
     games.set_defaults(func=cmd_games)
 
     show = commands.add_parser("show", help="print a game's view (spectator or a seat's)")
@@ -459,6 +482,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure the event store and replay")
     bench.add_argument("--runs", type=int, default=5)
+    bench.add_argument(
+        "--scale",
+        action="store_true",
+        help="pages, a move and a sweep at 100 and at 10,000 games (SQLite and PostgreSQL)",
+    )
     bench.add_argument("--postgres", help="PostgreSQL URL (default: 127.0.0.1:5432/test)")
     bench.set_defaults(func=cmd_bench)
     return parser

@@ -51,6 +51,14 @@ class Game(SQLModel, table=True):
     """Read model of a game: what lists, pages and the scheduler query."""
 
     __tablename__ = "games"
+    # One index per listing query (see GameService.list_games): the newest first, by
+    # status, and by title and status; each has the keyset (updated_at, id). head_seq
+    # makes the status index cover /metrics's count of games and events by status.
+    __table_args__ = (
+        Index("ix_games_listing", "updated_at", "id"),
+        Index("ix_games_listing_status", "status", "updated_at", "id", "head_seq"),
+        Index("ix_games_listing_engine", "engine", "status", "updated_at", "id"),
+    )
 
     id: str = Field(primary_key=True, max_length=32)
     engine: str = Field(max_length=64, index=True)

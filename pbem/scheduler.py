@@ -269,7 +269,9 @@ def _bot_turn(runtime: Any, clock: SeatClock) -> None:
 
 def _bots(runtime: Any) -> int:
     with Session(runtime.db) as session:
-        games = session.exec(
+        # Due seats through their index (ix_seats_due), made distinct here: a DISTINCT in
+        # SQL has SQLite walk every seat of every game, finished ones included.
+        due = session.exec(
             select(Seat.game_id)
             .join(Game, col(Game.id) == col(Seat.game_id))
             .where(
@@ -277,9 +279,9 @@ def _bots(runtime: Any) -> int:
                 Seat.is_bot == True,  # noqa: E712
                 Game.status == "active",
             )
-            .distinct()
             .limit(BATCH)
         ).all()
+    games = list(dict.fromkeys(due))
     moved = 0
     for game_id in games:
         try:

@@ -8,7 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from engines import REGISTRY
 from pbem.errors import BadInput, TooMany
-from pbem.service import AT_DEADLINE, DEFAULT_POLICY, SeatSpec
+from pbem.service import AT_DEADLINE, DEFAULT_POLICY, LISTING_STATUSES, GamePage, SeatSpec
 from pbem.validate import clean_email, clean_name, clean_title
 from pbem.web.present import runtime
 
@@ -30,18 +30,46 @@ def product_engines() -> list:
     return engines or list(REGISTRY.values())
 
 
+LOBBY_PAGE = 50  # games per list and page
+
+
 @bp.get("/")
 def index():
-    return lobby_page()
+    pages, listing_error = listings()
+    return lobby_page(pages=(pages, listing_error)), 400 if listing_error else 200
 
 
-def lobby_page(form: Mapping[str, str] | None = None, error: str = "") -> str:
-    """The lobby; after a refused form, with what was typed and the reason."""
+def listings() -> tuple[list[GamePage], str]:
+    """The lobby's lists, paged in the database: running and finished games, or one
+    status when ``?status=`` asks for it, filtered by ``?game=`` (a title's slug), from
+    ``?after=`` (the cursor of a "next page" link). A bad value is named, not a 500."""
     service = runtime().service
+    status = request.args.get("status") or None
+    engine = request.args.get("game") or None
+    after = request.args.get("after") or None
+    try:
+        if status or after:
+            return [service.list_games(status or "active", engine, after, LOBBY_PAGE)], ""
+        return [service.list_games(name, engine, limit=LOBBY_PAGE) for name in LISTING_STATUSES], ""
+    except BadInput as error:
+        return [
+            service.list_games(name, limit=LOBBY_PAGE) for name in LISTING_STATUSES
+        ], error.message
+
+
+def lobby_page(
+    form: Mapping[str, str] | None = None,
+    error: str = "",
+    pages: tuple[list[GamePage], str] | None = None,
+) -> str:
+    """The lobby; after a refused form, with what was typed and the reason."""
+    pages, listing_error = pages or listings()
     return render_template(
         "lobby.html",
-        active=service.games("active"),
-        finished=service.games("finished")[:50],
+        pages=pages,
+        listing_error=listing_error,
+        listing_game=request.args.get("game", "") if not listing_error else "",
+        listing_status=request.args.get("status", "") if not listing_error else "",
         engines=[engine for engine in product_engines()],
         seat_rows=range(MAX_SEATS),
         policy=DEFAULT_POLICY,

@@ -1,0 +1,168 @@
+"""Game listings paged in the database: keyset pages, filters, counts, and no head_state."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import event, inspect, text, update
+from sqlmodel import Session
+
+from pbem.errors import BadInput
+from pbem.migrations import LISTING_INDEXES, create_listing_indexes
+from pbem.models import Game
+from pbem.service import GameService, SeatSpec, make_cursor
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class Clock:
+    """A clock that only moves when told: many games share one updated_at."""
+
+    def __init__(self):
+        self.now = START
+
+    def __call__(self):
+        return self.now
+
+
+def new_game(service: GameService, title: str = "") -> str:
+    seats = [SeatSpec("A"), SeatSpec("B")]
+    return service.create_game("pig", seats, {"target": 50}, title=title).game_id
+
+
+def walk(service: GameService, between=None, **filters) -> list[str]:
+    """Every id of a listing, page by page; ``between`` runs before each next page."""
+    seen, after = [], None
+    while True:
+        page = service.list_games(after=after, **filters)
+        seen += [row.id for row in page.games]
+        if page.next is None:
+            return seen
+        if between:
+            between()
+        after = page.next
+
+
+def finish(db, game_ids) -> None:
+    with Session(db) as session:
+        session.exec(update(Game).where(Game.id.in_(game_ids)).values(status="finished"))
+        session.commit()
+
+
+@pytest.fixture
+def clocked(db):
+    clock = Clock()
+    return GameService(db, clock=clock), clock
+
+
+def test_pages_hold_every_game_once_while_games_are_created(clocked):
+    service, clock = clocked
+    ids = []
+    for number in range(11):
+        if number % 4 == 0:  # runs of games with the same updated_at: the id breaks ties
+            clock.now += timedelta(seconds=1)
+        ids.append(new_game(service))
+
+    created_between = []
+
+    def create_one():
+        clock.now += timedelta(seconds=1)
+        created_between.append(new_game(service))
+
+    seen = walk(service, between=create_one, limit=3)
+    assert len(created_between) == 3
+    assert len(seen) == len(set(seen)) == 11
+    assert set(seen) == set(ids)
+    # newest activity first, the id breaking ties, and the new games on a fresh first page
+    first = service.list_games(limit=3)
+    assert [row.id for row in first.games] == created_between[::-1]
+    rows = service.list_games(limit=200).games
+    keys = [(row.updated_at, row.id) for row in rows]
+    assert keys == sorted(keys, reverse=True)
+
+
+def test_filters_and_counts(clocked, db):
+    service, clock = clocked
+    ids = []
+    for _ in range(5):
+        clock.now += timedelta(seconds=1)
+        ids.append(new_game(service))
+    finish(db, ids[:2])
+    with Session(db) as session:  # one game of another title
+        session.exec(update(Game).where(Game.id == ids[4]).values(engine="mercatores"))
+        session.commit()
+
+    page = service.list_games()
+    assert page.counts == {"active": 3, "finished": 2} and page.total == 5
+    assert page.next is None and len(page.games) == 5
+
+    running = service.list_games(status="active")
+    assert {row.id for row in running.games} == set(ids[2:])
+    assert all(row.status == "active" for row in running.games) and running.total == 3
+    finished = service.list_games(status="finished", limit=1)
+    assert finished.total == 2 and len(finished.games) == 1 and finished.next
+    assert walk(service, status="finished", limit=1) == [ids[1], ids[0]]
+
+    pig = service.list_games(engine="pig")
+    assert pig.counts == {"active": 2, "finished": 2}
+    assert {row.id for row in pig.games} == set(ids[:4])
+    other = service.list_games(status="active", engine="mercatores")
+    assert [row.id for row in other.games] == [ids[4]] and other.total == 1
+    assert service.list_games(status="finished", engine="mercatores").games == []
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"status": "paused"},
+        {"status": "active'; DROP TABLE games; --"},
+        {"engine": "chess"},
+        {"after": "not a cursor"},
+        {"after": "x" * 500},
+        {"after": make_cursor(START.replace(tzinfo=None), "../../etc")},
+        {"after": "bm90IGEgZGF0ZXxhYmNk"},  # "not a date|abcd"
+        {"limit": 0},
+        {"limit": 201},
+        {"limit": "10"},
+    ],
+)
+def test_bad_listing_values_are_refused_by_name(service, filters):
+    new_game(service)
+    with pytest.raises(BadInput):
+        service.list_games(**filters)
+    assert len(service.list_games().games) == 1
+
+
+def test_a_listing_never_reads_head_state(service, db):
+    for _ in range(3):
+        new_game(service)
+    statements = []
+
+    def capture(_conn, _cursor, statement, *_args):
+        statements.append(statement)
+
+    event.listen(db, "before_cursor_execute", capture)
+    try:
+        first = service.list_games().games[0]
+        cursor = make_cursor(first.updated_at, first.id)
+        service.list_games(status="active", engine="pig", after=cursor, limit=1)
+    finally:
+        event.remove(db, "before_cursor_execute", capture)
+    selects = [statement for statement in statements if "games" in statement]
+    assert len(selects) == 4
+    assert not any("head_state" in statement for statement in statements)
+    assert all("LIMIT" in s for s in selects if "count" not in s)
+
+
+def test_listing_indexes_are_made_where_missing_and_only_once(db):
+    names = {index["name"] for index in inspect(db).get_indexes("games")}
+    assert set(LISTING_INDEXES) <= names
+    with db.begin() as connection:
+        for name in LISTING_INDEXES:
+            connection.execute(text(f"DROP INDEX {name}"))
+    assert not set(LISTING_INDEXES) & {i["name"] for i in inspect(db).get_indexes("games")}
+    for _ in range(2):
+        with db.begin() as connection:
+            create_listing_indexes(connection)
+    assert set(LISTING_INDEXES) <= {index["name"] for index in inspect(db).get_indexes("games")}
