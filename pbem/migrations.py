@@ -8,7 +8,9 @@ are the truth, everything else can be rebuilt from them.
 Version 1 is the first released schema. Its databases hold the seeds of running games
 in the clear; :func:`migrate` seals them when given the server's key (``pbem migrate``
 and every server start do), without a version change: the readers take both forms.
-Version 2 adds ``audit_marks`` (how far the audit page has verified each log).
+Derived tables added since then (``audit_marks``: how far the audit page has verified
+each log) are created by :func:`migrate` too, without a version change: they hold only
+what can be rebuilt from the events.
 """
 
 from __future__ import annotations
@@ -23,15 +25,7 @@ from sqlmodel import SQLModel
 from pbem.errors import PbemError
 from pbem.models import SCHEMA_VERSION
 
-
-def _add_audit_marks(connection: Connection) -> None:
-    """Version 2: the audit page keeps how far it has verified each log."""
-    from pbem.models import AuditMark
-
-    AuditMark.__table__.create(connection, checkfirst=True)
-
-
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {2: _add_audit_marks}
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
 
 class SchemaTooNew(PbemError):

@@ -149,3 +149,15 @@ def test_a_finished_game_is_replayed_whole_once_and_kept(runtime, applied):
     again = audit_game(service, game_id)
     assert not again.whole and again.replayed == 0 and applied == []
     assert again.report.draws_checked == ending.report.draws_checked and moves > 0
+
+
+def test_migrate_adds_the_marks_to_a_database_without_them(runtime):
+    from pbem.migrations import migrate
+
+    service = runtime.service
+    game_id = pig_game(runtime, target=10**6).game_id
+    with service.db.begin() as connection:
+        connection.exec_driver_sql("DROP TABLE audit_marks")
+    migrate(service.db)
+    assert audit_game(service, game_id).report.ok
+    assert mark_of(service, game_id).seq == 0
