@@ -23,12 +23,12 @@ from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_opt
 from pbem import chance as chance_mod
 from pbem import seal as sealing
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
+from pbem.exports import EXPORT_FORMAT, export_header, export_text, seat_entry
 from pbem.log import GENESIS_HASH, timestamp
 from pbem.models import Event, Game, GameSecret, Seat
 from pbem.store import EventStore, Head, game_engine
 from pbem.validate import clean_name, clean_title
 
-EXPORT_FORMAT = "pbem-export/1"
 DEFAULT_POLICY = {
     "reminder_after_hours": 24,
     "reminder_every_hours": 24,
@@ -473,20 +473,7 @@ class GameService:
             seats = session.exec(
                 select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
             ).all()
-        header = {
-            "id": game.id,
-            "engine": game.engine,
-            "engine_version": game.engine_version,
-            "title": game.title,
-            "options": game.options,
-            "seats": game.seat_count,
-            "commitment": game.commitment,
-            "status": game.status,
-            "head_seq": game.head_seq,
-            "head_hash": game.head_hash,
-            "seat_names": [row.name for row in seats],
-            "bots": [row.seat for row in seats if row.is_bot],
-        }
+        header = export_header(game, seats)
         if seat is None:
             if game.status != "finished" and not full:
                 raise Rejected("The full log is published when the game ends.")
@@ -505,10 +492,7 @@ class GameService:
         }
 
     def _seat_events(self, game: Game, rows: list[dict], seat: int) -> list[dict]:
-        """Each event as ``seat`` may know it: receipts (hash, prev_hash), the seat's own
-        moves, and every move's lines as that seat saw them. State hashes are left out:
-        they are keyed by the unrevealed seed and would only be checkable at the end.
-        """
+        """Each event as ``seat`` may know it (see :func:`pbem.exports.seat_entry`)."""
         from pbem.log import apply_event, setup_state
 
         engine = game_engine(game)
@@ -523,21 +507,15 @@ class GameService:
                 else apply_event(engine, state, row, earlier)
             )
             earlier[row["seq"]] = state
-            entry = {
-                name: row[name]
-                for name in ("seq", "kind", "seat", "created_at", "prev_hash", "hash")
-            }
-            if row["kind"] in ("move", "auto_move"):
-                move = row["payload"]["move"]
-                entry["lines"] = engine.describe(before, row["seat"], move, state, seat)
-                if row["seat"] == seat:
-                    entry["move"] = move
-            else:
-                entry["payload"] = _public_payload(row)
-            out.append(entry)
+            out.append(seat_entry(engine, row, before, state, seat))
         if state is not None:
             out.append({"final_view": engine.view(state, seat)})
         return out
+
+    def export_text(self, game_id: str, seat: int | None = None, full: bool = False) -> str:
+        """:meth:`export_game` as JSON text, extended from the one built for an earlier
+        head (see :mod:`pbem.exports`)."""
+        return export_text(self, game_id, seat=seat, full=full)
 
     def import_game(self, data: Any, actor: str = "import") -> str:
         """Imports a full exported log (verified first); the game carries on from there."""
@@ -744,11 +722,6 @@ class GameService:
         )
         for listener in self.listeners:
             listener(session, transition)
-
-
-def _public_payload(row: dict) -> dict:
-    """What any seat may see of an administrative event's payload (no addresses)."""
-    return {key: value for key, value in row["payload"].items() if "email" not in key}
 
 
 def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:

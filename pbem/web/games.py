@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
 from pbem import rescue
 from pbem.audit import audit_game
@@ -110,6 +110,6 @@ def export(game_id: str):
             "The full log is published when the game ends; each seat may download its own "
             "export from its page meanwhile."
         )
-    response = jsonify(service.export_game(game_id))
+    response = Response(service.export_text(game_id), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
     return response

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 
-from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 
 from pbem import rescue
 from pbem.bounds import INT_MAX
@@ -204,7 +204,9 @@ def history(token: str):
 def export(token: str):
     service = runtime().service
     seat = rescue.holder_seat(runtime(), token)
-    response = jsonify(service.export_game(seat.game_id, seat=seat.seat))
+    response = Response(
+        service.export_text(seat.game_id, seat=seat.seat), mimetype="application/json"
+    )
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'
     )
