@@ -11,8 +11,9 @@ from the start. The files equal :meth:`pbem.service.GameService.export_game`'s.
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,8 @@ from pbem.store import game_engine
 
 EXPORT_FORMAT = "pbem-export/1"
 KEPT = 32
+CHUNK = 256
+_LOCK = threading.Lock()
 _KEPT: OrderedDict[tuple, Built] = OrderedDict()
 
 
@@ -82,6 +85,14 @@ def seat_entry(engine: Engine, row: Mapping[str, Any], before: Any, after: Any, 
 
 def export_text(service: Any, game_id: str, seat: int | None = None, full: bool = False) -> str:
     """The export file as JSON text, extended from the one built for an earlier head."""
+    return "".join(export_chunks(service, game_id, seat, full))
+
+
+def export_chunks(
+    service: Any, game_id: str, seat: int | None = None, full: bool = False
+) -> Iterator[str]:
+    """The export file's JSON text in pieces, to stream: read from the database at once,
+    then handed out without holding a connection."""
     store = service.store
     with service.session() as session:
         game = store.game(session, game_id)
@@ -110,10 +121,11 @@ def export_text(service: Any, game_id: str, seat: int | None = None, full: bool 
                 built, rows, engine, seat, lambda at: store.state_at(session, game, engine, at)
             )
         seed = service._seed(session, game_id).hex() if full and game.status != "finished" else None
-    _KEPT[key] = built
-    _KEPT.move_to_end(key)
-    while len(_KEPT) > KEPT:
-        _KEPT.popitem(last=False)
+    with _LOCK:
+        _KEPT[key] = built
+        _KEPT.move_to_end(key)
+        while len(_KEPT) > KEPT:
+            _KEPT.popitem(last=False)
     top = {"format": EXPORT_FORMAT, "game": export_header(game, seats)}
     if seat is None:
         top["scope"] = "full"
@@ -124,8 +136,15 @@ def export_text(service: Any, game_id: str, seat: int | None = None, full: bool 
         top.update(scope="seat", seat=seat)
         final = built.earlier.get(built.seq)
         tail = dumps({"final_view": engine.view(final, seat)}) if built.seq >= 0 else ""
-    items = [*built.text, tail] if tail else built.text
-    return dumps(top)[:-1] + ',"events":[' + ",".join(items) + "]}"
+    entries = [*built.text, tail] if tail else built.text
+    return _pieces(dumps(top)[:-1] + ',"events":[', entries)
+
+
+def _pieces(opening: str, entries: list[str]) -> Iterator[str]:
+    yield opening
+    for start in range(0, len(entries), CHUNK):
+        yield ("," if start else "") + ",".join(entries[start : start + CHUNK])
+    yield "]}"
 
 
 def _more_rows(built: Built, rows: Sequence[dict]) -> Built:
@@ -138,7 +157,7 @@ def _more_entries(built: Built, rows: Sequence[dict], engine: Engine, seat: int,
     if not rows:
         return built
     earlier = dict(built.earlier)
-    text = list(built.text)
+    entries = []
     state = earlier.get(built.seq)
     for row in rows:
         before = state
@@ -151,5 +170,5 @@ def _more_entries(built: Built, rows: Sequence[dict], engine: Engine, seat: int,
             state = apply_event(engine, state, row, earlier)
         earlier[row["seq"]] = state
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
-        text.append(dumps(seat_entry(engine, row, before, state, seat)))
-    return Built(rows[-1]["seq"], rows[-1]["hash"], text, earlier)
+        entries.append(dumps(seat_entry(engine, row, before, state, seat)))
+    return Built(rows[-1]["seq"], rows[-1]["hash"], [*built.text, *entries], earlier)

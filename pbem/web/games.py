@@ -7,6 +7,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from pbem import rescue
 from pbem.audit import audit_game
 from pbem.errors import Rejected
+from pbem.exports import export_chunks
 from pbem.web.present import board_template, players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,
@@ -110,6 +111,6 @@ def export(game_id: str):
             "The full log is published when the game ends; each seat may download its own "
             "export from its page meanwhile."
         )
-    response = Response(service.export_text(game_id), mimetype="application/json")
+    response = Response(export_chunks(service, game_id), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
     return response

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, g, redirect, render_template, request, ur
 from pbem import rescue
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
+from pbem.exports import export_chunks
 from pbem.models import Seat
 from pbem.takeback import take_back, target_in
 from pbem.web import csrf
@@ -205,7 +206,7 @@ def export(token: str):
     service = runtime().service
     seat = rescue.holder_seat(runtime(), token)
     response = Response(
-        service.export_text(seat.game_id, seat=seat.seat), mimetype="application/json"
+        export_chunks(service, seat.game_id, seat=seat.seat), mimetype="application/json"
     )
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'

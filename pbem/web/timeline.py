@@ -4,6 +4,7 @@ and the score chart. Lines come from ``engine.describe(..., viewer)`` only.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pbem.web.present import runtime
 HISTORY_LINES = 40
 _SERIES_CACHE: OrderedDict[tuple, Series] = OrderedDict()
 CHART_POINTS = 600
+_SERIES_LOCK = threading.Lock()
 
 
 def event_lines(
@@ -186,7 +188,6 @@ def score_series(game: Game, engine: Engine, viewer: int | None) -> list[list[fl
     key = (game.id, viewer)
     kept = _SERIES_CACHE.get(key)
     if kept is not None and kept.seq == game.head_seq and kept.hash == game.head_hash:
-        _SERIES_CACHE.move_to_end(key)
         return kept.steps if kept.scored else []
     service = runtime().service
     rows = []
@@ -197,10 +198,11 @@ def score_series(game: Game, engine: Engine, viewer: int | None) -> list[list[fl
         _, state, _ = service.state_at(game.id, 0)
         kept = Series(-1, "", {-1: state}, [])
     series = _fold_scores(game.id, engine, viewer, kept, rows)
-    _SERIES_CACHE[key] = series
-    _SERIES_CACHE.move_to_end(key)
-    while len(_SERIES_CACHE) > 256:
-        _SERIES_CACHE.popitem(last=False)
+    with _SERIES_LOCK:
+        _SERIES_CACHE[key] = series
+        _SERIES_CACHE.move_to_end(key)
+        while len(_SERIES_CACHE) > 256:
+            _SERIES_CACHE.popitem(last=False)
     return series.steps if series.scored else []
 
 
