@@ -19,7 +19,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engines import REGISTRY
-from pbem.log import row_dict, row_hash
+from pbem.log import HASHED_FIELDS, row_hash
 from pbem.models import AuditMark, Event, Game
 from pbem.verify import ChainCheck, NeedsFullCheck, VerifyReport, verify_rows
 
@@ -145,8 +145,14 @@ def _resume(
 
 
 def _rows(session: Session, game_id: str, first: int, last: int) -> list[dict]:
-    query = select(Event).where(Event.game_id == game_id, Event.seq >= first, Event.seq <= last)
-    return [row_dict(event) for event in session.exec(query.order_by(col(Event.seq)))]
+    """Events ``first`` to ``last`` as plain rows (columns only: no model objects)."""
+    columns = [getattr(Event, name) for name in (*HASHED_FIELDS, "hash")]
+    query = (
+        select(*columns)
+        .where(Event.game_id == game_id, Event.seq >= first, Event.seq <= last)
+        .order_by(col(Event.seq))
+    )
+    return [dict(row._mapping) for row in session.exec(query)]
 
 
 def _hashes_hold(rows: list[dict], first: int) -> bool:

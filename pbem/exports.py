@@ -32,14 +32,36 @@ _LOCK = threading.Lock()
 _KEPT: OrderedDict[tuple, Built] = OrderedDict()
 
 
-@dataclass
+@dataclass(frozen=True)
 class Built:
-    """The entries of an export up to event ``seq`` (hash ``hash``), as JSON text."""
+    """The entries of an export up to event ``seq`` (hash ``hash``) as JSON text: whole
+    blocks of :data:`CHUNK` entries joined once, and the entries after the last block."""
 
     seq: int = -1
     hash: str = ""
-    text: list[str] = field(default_factory=list)
+    blocks: tuple[str, ...] = ()
+    rest: tuple[str, ...] = ()
     earlier: dict[int, Any] = field(default_factory=dict)
+
+    def extended(self, seq: int, digest: str, entries: Sequence[str], earlier=None) -> Built:
+        blocks, rest = list(self.blocks), [*self.rest, *entries]
+        while len(rest) >= CHUNK:
+            blocks.append(",".join(rest[:CHUNK]))
+            rest = rest[CHUNK:]
+        return Built(seq, digest, tuple(blocks), tuple(rest), earlier or {})
+
+    def pieces(self, opening: str, last: str) -> Iterator[str]:
+        """The file in pieces: ``opening``, the entries (then ``last``, if any), "]}"."""
+        yield opening
+        parts = [*self.blocks, ",".join(self.rest), last]
+        first = True
+        for part in parts:
+            if part:
+                if not first:
+                    yield ","
+                yield part
+                first = False
+        yield "]}"
 
 
 def dumps(value: Any) -> str:
@@ -136,21 +158,13 @@ def export_chunks(
         top.update(scope="seat", seat=seat)
         final = built.earlier.get(built.seq)
         tail = dumps({"final_view": engine.view(final, seat)}) if built.seq >= 0 else ""
-    entries = [*built.text, tail] if tail else built.text
-    return _pieces(dumps(top)[:-1] + ',"events":[', entries)
-
-
-def _pieces(opening: str, entries: list[str]) -> Iterator[str]:
-    yield opening
-    for start in range(0, len(entries), CHUNK):
-        yield ("," if start else "") + ",".join(entries[start : start + CHUNK])
-    yield "]}"
+    return built.pieces(dumps(top)[:-1] + ',"events":[', tail)
 
 
 def _more_rows(built: Built, rows: Sequence[dict]) -> Built:
     if not rows:
         return built
-    return Built(rows[-1]["seq"], rows[-1]["hash"], [*built.text, *map(dumps, rows)])
+    return built.extended(rows[-1]["seq"], rows[-1]["hash"], [dumps(row) for row in rows])
 
 
 def _more_entries(built: Built, rows: Sequence[dict], engine: Engine, seat: int, state_at) -> Built:
@@ -171,4 +185,4 @@ def _more_entries(built: Built, rows: Sequence[dict], engine: Engine, seat: int,
         earlier[row["seq"]] = state
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
         entries.append(dumps(seat_entry(engine, row, before, state, seat)))
-    return Built(rows[-1]["seq"], rows[-1]["hash"], [*built.text, *entries], earlier)
+    return built.extended(rows[-1]["seq"], rows[-1]["hash"], entries, earlier)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from pbem import exports
 from pbem.web import timeline
 from tests.web.conftest import pig_game
 from tests.web.test_audit import applied, play  # noqa: F401 - the fixture is used by name
@@ -43,7 +44,13 @@ def test_a_chart_of_a_long_game_is_sampled_to_its_width():
     assert drawn["steps"] == 10_000 and drawn["lines"][1]["last"] == 5_000.0
 
 
-def test_exports_after_a_move_equal_exports_built_from_scratch(client, runtime, applied):  # noqa: F811
+def test_exports_after_a_move_equal_exports_built_from_scratch(
+    client,
+    runtime,
+    applied,  # noqa: F811
+    monkeypatch,
+):
+    monkeypatch.setattr(exports, "CHUNK", 4)
     service = runtime.service
     created = pig_game(runtime, target=10**6)
     game_id, token = created.game_id, created.tokens[1]
