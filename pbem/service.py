@@ -7,6 +7,7 @@ transaction with the read model (and, through listeners, the outbox) updated alo
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import random
 import secrets
@@ -23,7 +24,7 @@ from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_opt
 from pbem import chance as chance_mod
 from pbem import seal as sealing
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
-from pbem.exports import EXPORT_FORMAT, export_header, export_text, seat_entry
+from pbem.exports import export_text
 from pbem.log import GENESIS_HASH, timestamp
 from pbem.models import Event, Game, GameSecret, Seat
 from pbem.store import EventStore, Head, game_engine
@@ -466,51 +467,7 @@ class GameService:
         the seed once revealed; ``full=True`` includes it even while the game runs (for
         an operator moving a game to another server).
         """
-        with self.session() as session:
-            game = self.store.game(session, game_id)
-            rows = self.store.rows(session, game_id)
-            seed = self._seed(session, game_id).hex()
-            seats = session.exec(
-                select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
-            ).all()
-        header = export_header(game, seats)
-        if seat is None:
-            if game.status != "finished" and not full:
-                raise Rejected("The full log is published when the game ends.")
-            export = {"format": EXPORT_FORMAT, "scope": "full", "game": header, "events": rows}
-            if full and game.status != "finished":
-                export["seed"] = seed
-            return export
-        if not 0 <= seat < game.seat_count:
-            raise NotFound("There is no such seat in this game.")
-        return {
-            "format": EXPORT_FORMAT,
-            "scope": "seat",
-            "seat": seat,
-            "game": header,
-            "events": self._seat_events(game, rows, seat),
-        }
-
-    def _seat_events(self, game: Game, rows: list[dict], seat: int) -> list[dict]:
-        """Each event as ``seat`` may know it (see :func:`pbem.exports.seat_entry`)."""
-        from pbem.log import apply_event, setup_state
-
-        engine = game_engine(game)
-        out: list[dict] = []
-        earlier: dict[int, Any] = {}
-        state = None
-        for row in rows:
-            before = state
-            state = (
-                setup_state(engine, row)
-                if row["seq"] == 0
-                else apply_event(engine, state, row, earlier)
-            )
-            earlier[row["seq"]] = state
-            out.append(seat_entry(engine, row, before, state, seat))
-        if state is not None:
-            out.append({"final_view": engine.view(state, seat)})
-        return out
+        return json.loads(export_text(self, game_id, seat=seat, full=full))
 
     def export_text(self, game_id: str, seat: int | None = None, full: bool = False) -> str:
         """:meth:`export_game` as JSON text, extended from the one built for an earlier
