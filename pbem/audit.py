@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from engines import REGISTRY
@@ -42,7 +43,7 @@ def audit_game(service: Any, game_id: str) -> Audit:
         game = service.store.game(session, game_id)
         engine = REGISTRY.get(game.engine)
         seed = service._seed(session, game_id)
-        mark = session.get(AuditMark, game_id)
+        mark = _mark_of(session, game_id)
         audit = None
         if engine is not None and _usable(mark, game, engine):
             audit = _resume(session, game, engine, seed, mark)
@@ -66,9 +67,17 @@ def audit_game(service: Any, game_id: str) -> Audit:
             mark.whole_at_end = audit.whole and game.status == "finished"
             mark.verified_at = service.clock()
             session.add(mark)
-            session.commit()
+            try:
+                session.commit()
+            except IntegrityError:
+                # Another view of the same game kept its (equally verified) mark first.
+                session.rollback()
     report.states = []
     return audit
+
+
+def _mark_of(session: Session, game_id: str) -> AuditMark | None:
+    return session.get(AuditMark, game_id)
 
 
 def _against(

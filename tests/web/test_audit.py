@@ -161,3 +161,17 @@ def test_migrate_adds_the_marks_to_a_database_without_them(runtime):
     migrate(service.db)
     assert audit_game(service, game_id).report.ok
     assert mark_of(service, game_id).seq == 0
+
+
+def test_two_views_keeping_a_mark_at_once_both_answer(runtime, monkeypatch):
+    """The second view finds no mark when it reads, and the first one's when it writes."""
+    from pbem import audit
+
+    service = runtime.service
+    game_id = pig_game(runtime, target=10**6).game_id
+    play(service, game_id, 3)
+    assert audit_game(service, game_id).report.ok
+    monkeypatch.setattr(audit, "_mark_of", lambda session, game_id: None)
+    again = audit_game(service, game_id)
+    assert again.whole and again.report.ok
+    assert mark_of(service, game_id).seq == 3
