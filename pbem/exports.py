@@ -3,9 +3,10 @@ costs the new events, not the whole log.
 
 Each web worker keeps, per game and scope (the full log, or one seat's view), the JSON
 text of the entries up to the last head it exported, the hash of that head, and (for a
-seat) the states of the last events. An export after a move reads only the events from
-the kept head on; if the kept head's hash is no longer the stored one, it is built again
-from the start. The files equal :meth:`pbem.service.GameService.export_game`'s.
+seat) the states of the last events: at most :data:`KEPT` exports and
+:data:`KEPT_CHARS` characters in all, the least recently built dropped first. An export
+after a move reads only the events from the kept head on; if the kept head's hash is no
+longer the stored one, it is built again from the start. The file is streamed in pieces.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pbem.store import game_engine
 
 EXPORT_FORMAT = "pbem-export/1"
 KEPT = 32
+KEPT_CHARS = 64_000_000
 CHUNK = 256
 _LOCK = threading.Lock()
 _KEPT: OrderedDict[tuple, Built] = OrderedDict()
@@ -49,6 +51,10 @@ class Built:
             blocks.append(",".join(rest[:CHUNK]))
             rest = rest[CHUNK:]
         return Built(seq, digest, tuple(blocks), tuple(rest), earlier or {})
+
+    @property
+    def size(self) -> int:
+        return sum(map(len, self.blocks)) + sum(map(len, self.rest))
 
     def pieces(self, opening: str, last: str) -> Iterator[str]:
         """The file in pieces: ``opening``, the entries (then ``last``, if any), "]}"."""
@@ -146,7 +152,9 @@ def export_chunks(
     with _LOCK:
         _KEPT[key] = built
         _KEPT.move_to_end(key)
-        while len(_KEPT) > KEPT:
+        while len(_KEPT) > 1 and (
+            len(_KEPT) > KEPT or sum(kept.size for kept in _KEPT.values()) > KEPT_CHARS
+        ):
             _KEPT.popitem(last=False)
     top = {"format": EXPORT_FORMAT, "game": export_header(game, seats)}
     if seat is None:

@@ -68,3 +68,16 @@ def test_exports_after_a_move_equal_exports_built_from_scratch(
     assert seat.json["events"][3]["hash"] == full["events"][3]["hash"]
     assert full == service.export_game(game_id, full=True) and full["game"]["head_seq"] == 15
     assert "seed" in full and full["events"][15]["hash"] == full["game"]["head_hash"]
+
+
+def test_kept_exports_stay_within_their_bound(runtime, monkeypatch):
+    monkeypatch.setattr(exports, "KEPT_CHARS", 3_000)
+    exports._KEPT.clear()
+    service = runtime.service
+    games = [pig_game(runtime, target=10**6).game_id for _ in range(3)]
+    for game_id in games:
+        play(service, game_id, 6)
+        service.export_text(game_id, full=True)
+    assert len(exports._KEPT) < 3
+    assert sum(kept.size for kept in exports._KEPT.values()) <= 3_000
+    assert (games[-1], None, 1) in exports._KEPT
