@@ -101,7 +101,7 @@ def test_invitation_flood_to_one_address_stops_at_the_daily_limit(limited, mailb
     [
         ({"title": "Hi\r\nBcc: all@evil.example"}, "title may not contain line breaks"),
         ({"title": "x" * 500}, "title may be at most 120 characters"),
-        ({"title": "nul\x00byte"}, "title may not contain line breaks or control characters"),
+        ({"title": "nul\x00byte"}, "A form field may not contain NUL characters"),
         ({"seat_email_0": "eve@example.org\r\nBcc: all@evil.example"}, "Seat 1:"),
         ({"seat_email_0": "eve@example.org,all@evil.example"}, "exactly one email address"),
         ({"seat_email_0": "Eve <eve@example.org>"}, "exactly one email address"),
