@@ -8,9 +8,9 @@ everything else can be rebuilt from them.
 
 Databases made before Alembic carry a ``schema_info`` table (version 1, the first
 released schema) and no ``alembic_version``: :func:`migrate` stamps them at the
-matching revision (:data:`PRE_ALEMBIC`) and upgrades them from there. Those databases hold the seeds of
-running games in the clear; :func:`migrate` seals them after the upgrade when given
-the server's key (``pbem migrate`` and every server start do).
+matching revision (:data:`PRE_ALEMBIC`) and upgrades them from there. Those databases
+hold the seeds of running games in the clear; :func:`migrate` seals them after the
+upgrade when given the server's key (``pbem migrate`` and every server start do).
 """
 
 from __future__ import annotations

@@ -118,6 +118,27 @@ class GameSecret(SQLModel, table=True):
     seed: str = Field(sa_column=Column(Text, nullable=False))
 
 
+class AuditMark(SQLModel, table=True):
+    """How far the audit page has verified a game's stored log, kept so that a view
+    replays only the events after it: the last verified event's seq and hash, the state
+    replayed there, and the draws re-derived so far. Derived: deleting it costs one
+    replay of the whole log on the next view.
+    """
+
+    __tablename__ = "audit_marks"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seq: int
+    hash: str = Field(max_length=64)
+    engine_version: int
+    commitment: str = Field(max_length=64)
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    draws: int = 0
+    seed_revealed: bool = False
+    whole_at_end: bool = False
+    verified_at: datetime
+
+
 class SchemaInfo(SQLModel, table=True):
     """The schema version written by the releases before Alembic: they read it, and
     Alembic's ``alembic_version`` table records the revision since (see

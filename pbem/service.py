@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import math
 import random
 import secrets
@@ -27,12 +28,12 @@ from pbem import chance as chance_mod
 from pbem import seal as sealing
 from pbem.bounds import is_count
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
+from pbem.exports import export_text
 from pbem.log import GENESIS_HASH, timestamp
 from pbem.models import Event, Game, GameSecret, Seat
 from pbem.store import EventStore, Head, game_engine
 from pbem.validate import clean_name, clean_title, is_game_id
 
-EXPORT_FORMAT = "pbem-export/1"
 DEFAULT_POLICY = {
     "reminder_after_hours": 24,
     "reminder_every_hours": 24,
@@ -626,80 +627,12 @@ class GameService:
         the seed once revealed; ``full=True`` includes it even while the game runs (for
         an operator moving a game to another server).
         """
-        with self.session() as session:
-            game = self.store.game(session, game_id)
-            rows = self.store.rows(session, game_id)
-            seed = self._seed(session, game_id).hex()
-            seats = session.exec(
-                select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
-            ).all()
-        header = {
-            "id": game.id,
-            "engine": game.engine,
-            "engine_version": game.engine_version,
-            "title": game.title,
-            "options": game.options,
-            "seats": game.seat_count,
-            "commitment": game.commitment,
-            "status": game.status,
-            "head_seq": game.head_seq,
-            "head_hash": game.head_hash,
-            "seat_names": [row.name for row in seats],
-            "bots": [row.seat for row in seats if row.is_bot],
-            "bot_levels": {str(row.seat): row.bot_level for row in seats if row.is_bot},
-        }
-        if seat is None:
-            if game.status != "finished" and not full:
-                raise Rejected("The full log is published when the game ends.")
-            export = {"format": EXPORT_FORMAT, "scope": "full", "game": header, "events": rows}
-            if full and game.status != "finished":
-                export["seed"] = seed
-            return export
-        if not 0 <= seat < game.seat_count:
-            raise NotFound("There is no such seat in this game.")
-        return {
-            "format": EXPORT_FORMAT,
-            "scope": "seat",
-            "seat": seat,
-            "game": header,
-            "events": self._seat_events(game, rows, seat),
-        }
+        return json.loads(export_text(self, game_id, seat=seat, full=full))
 
-    def _seat_events(self, game: Game, rows: list[dict], seat: int) -> list[dict]:
-        """Each event as ``seat`` may know it: receipts (hash, prev_hash), the seat's own
-        moves, and every move's lines as that seat saw them. State hashes are left out:
-        they are keyed by the unrevealed seed and would only be checkable at the end.
-        """
-        from pbem.log import apply_event, created_engine, engine_after, setup_state
-
-        engine = game_engine(game)
-        out: list[dict] = []
-        earlier: dict[int, Any] = {}
-        state = None
-        for row in rows:
-            before = state
-            if row["seq"] == 0:
-                engine = created_engine(engine, row)
-                state = setup_state(engine, row)
-            else:
-                state = apply_event(engine, state, row, earlier)
-            earlier[row["seq"]] = state
-            entry = {
-                name: row[name]
-                for name in ("seq", "kind", "seat", "created_at", "prev_hash", "hash")
-            }
-            if row["kind"] in ("move", "auto_move"):
-                move = row["payload"]["move"]
-                entry["lines"] = engine.describe(before, row["seat"], move, state, seat)
-                if row["seat"] == seat:
-                    entry["move"] = move
-            else:
-                entry["payload"] = _public_payload(row)
-                engine = engine_after(engine, row)
-            out.append(entry)
-        if state is not None:
-            out.append({"final_view": engine.view(state, seat)})
-        return out
+    def export_text(self, game_id: str, seat: int | None = None, full: bool = False) -> str:
+        """:meth:`export_game` as JSON text, extended from the one built for an earlier
+        head (see :mod:`pbem.exports`)."""
+        return export_text(self, game_id, seat=seat, full=full)
 
     def import_game(self, data: Any, actor: str = "import") -> str:
         """Imports a full exported log (verified first); the game carries on from there."""
@@ -1029,11 +962,6 @@ class GameService:
         )
         for listener in self.listeners:
             listener(session, transition)
-
-
-def _public_payload(row: dict) -> dict:
-    """What any seat may see of an administrative event's payload (no addresses)."""
-    return {key: value for key, value in row["payload"].items() if "email" not in key}
 
 
 def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -244,6 +244,162 @@ def _created_problem(payload: Mapping[str, Any]) -> str | None:
     return None
 
 
+class NeedsFullCheck(Exception):
+    """A resumed check met a take-back to a state it does not hold: check from the start."""
+
+
+class ChainCheck:
+    """Checks event rows one at a time, in order: the chain, and with the seed every draw
+    and state hash. :func:`verify_rows` runs it over a whole log; :meth:`resume` carries
+    on after a prefix verified earlier (its last hash, state and draw count kept).
+    """
+
+    def __init__(
+        self,
+        engine: Any,
+        seed: bytes | None = None,
+        game_id: str | None = None,
+    ):
+        self.engine = engine
+        self.seed = seed
+        self.game_id = game_id
+        self.prev = GENESIS_HASH
+        self.state: Any = None
+        self.next_seq = 0
+        self.commitment_hex: str | None = None
+        self.draws = 0
+        self.revealed = False
+        self.resumed = False
+        self.earlier: dict[int, Any] = {}
+        self.states: list[Any] = []
+        self.engines: list[Any] = []
+
+    @classmethod
+    def resume(
+        cls,
+        engine: Any,
+        seed: bytes | None,
+        game_id: str,
+        *,
+        seq: int,
+        head_hash: str,
+        state: Any,
+        commitment_hex: str,
+        draws: int,
+        revealed: bool = False,
+    ) -> ChainCheck:
+        """A check that goes on after event ``seq``, verified before with this outcome."""
+        check = cls(engine, seed, game_id)
+        check.prev, check.state, check.next_seq = head_hash, state, seq + 1
+        check.commitment_hex, check.draws, check.revealed = commitment_hex, draws, revealed
+        check.earlier[seq] = state
+        check.resumed = True
+        return check
+
+    def feed(self, row: Any) -> VerifyReport | None:
+        """Checks the next row; a failed report names the problem, None means it holds."""
+        index = self.next_seq
+        engine, seed = self.engine, self.seed
+        problem = _row_problem(row)
+        if problem:
+            return _bad(index, problem, index)
+        seq = row["seq"]
+        if seq != index:
+            return _bad(
+                index, f"expected event {index} here, found {seq!r} (missing or moved)", index
+            )
+        if self.game_id is not None and row["game_id"] != self.game_id:
+            return _bad(seq, f"the event belongs to game {row['game_id']!r}", index)
+        self.game_id = row["game_id"]
+        if row["prev_hash"] != self.prev:
+            return _bad(seq, "the link to the previous event is broken (prev_hash differs)", index)
+        if row_hash(row) != row["hash"]:
+            return _bad(seq, "the event's content does not match its hash (it was changed)", index)
+        self.prev = row["hash"]
+        if (
+            self.resumed
+            and row["kind"] == "take_back"
+            and row["payload"].get("to_seq") not in self.earlier
+        ):
+            raise NeedsFullCheck(seq)
+        try:
+            if index == 0:
+                if row["kind"] != "created":
+                    return _bad(seq, "the log does not start with 'created'", index)
+                if row["payload"].get("engine") != engine.slug:
+                    return _bad(seq, "the log is for another game", index)
+                problem = _created_problem(row["payload"])
+                if problem:
+                    return _bad(seq, problem, index)
+                made_by = row["payload"].get("engine_version")
+                try:
+                    engine = self.engine = same_game_at(engine, made_by)
+                except KeyError:
+                    return _bad(
+                        seq,
+                        f"the log was made by version {made_by!r} of the engine, "
+                        "which this program does not play",
+                        index,
+                    )
+                self.commitment_hex = row["payload"].get("commitment")
+                if seed is not None and commitment(seed) != self.commitment_hex:
+                    return _bad(
+                        seq, "the seed does not match the commitment made at the start", index
+                    )
+                self.state = setup_state(engine, row)
+            else:
+                self.state = apply_event(engine, self.state, row, self.earlier)
+                engine = self.engine = engine_after(engine, row)
+        except (ChanceMismatch, ReplayError, IllegalMove, KeyError, TypeError, ValueError) as error:
+            reason = error.reason if isinstance(error, IllegalMove) else str(error)
+            return _bad(seq, f"replaying the event fails: {reason}", index)
+        except Exception as error:  # noqa: BLE001 - an engine fed a crafted event
+            return _bad(seq, f"replaying the event fails: {type(error).__name__}", index)
+        self.earlier[seq] = self.state
+        if row["kind"] == "seed_revealed":
+            try:
+                shown = bytes.fromhex(row["payload"].get("seed", ""))
+            except (TypeError, ValueError):
+                return _bad(seq, "the revealed seed is not hexadecimal", index)
+            if commitment(shown) != self.commitment_hex:
+                return _bad(seq, "the revealed seed does not match the commitment", index)
+            self.revealed = True
+        if seed is not None and (row["kind"] in MOVE_KINDS or index == 0):
+            problem = verify_draws(seed, self.game_id, seq, row["chance"])
+            if problem:
+                return _bad(seq, f"a draw does not follow from the seed: {problem}", index)
+            self.draws += len(row["chance"])
+        if seed is not None and keyed_state_hash(seed, engine, self.state) != row["state_hash"]:
+            return _bad(seq, "the recorded state hash differs from the replayed state", index)
+        if not self.resumed:
+            self.states.append(self.state)
+            self.engines.append(engine)
+        self.next_seq += 1
+        return None
+
+    def report(self) -> VerifyReport:
+        """The outcome after every row fed so far held."""
+        count = self.next_seq
+        message = f"{count} events verified; head hash {self.prev}"
+        if self.seed is not None:
+            message += f"; {self.draws} draws re-derived from the seed; every state hash matches"
+        else:
+            message += (
+                "; the seed is not revealed yet, so draws and state hashes are checked when it is"
+            )
+        return VerifyReport(
+            True,
+            message,
+            events=count,
+            head_hash=self.prev,
+            seed_revealed=self.revealed,
+            seed_hex=self.seed.hex() if self.seed is not None else "",
+            draws_checked=self.draws,
+            states=self.states,
+            engines=self.engines,
+        )
+
+
 def verify_rows(
     engine_slug: Any,
     rows: Sequence[Any],
@@ -263,98 +419,14 @@ def verify_rows(
     revealed = _revealed_seed(rows)
     if revealed is not None:
         seed = revealed
-    prev = GENESIS_HASH
-    state = None
-    states: list[Any] = []
-    engines: list[Any] = []
-    earlier: dict[int, Any] = {}
-    draws = 0
-    commitment_hex = None
-    for index, row in enumerate(rows):
-        problem = _row_problem(row)
-        if problem:
-            return _bad(index, problem, index)
-        seq = row["seq"]
-        if seq != index:
-            return _bad(
-                index, f"expected event {index} here, found {seq!r} (missing or moved)", index
-            )
-        if game_id is not None and row["game_id"] != game_id:
-            return _bad(seq, f"the event belongs to game {row['game_id']!r}", index)
-        game_id = row["game_id"]
-        if row["prev_hash"] != prev:
-            return _bad(seq, "the link to the previous event is broken (prev_hash differs)", index)
-        if row_hash(row) != row["hash"]:
-            return _bad(seq, "the event's content does not match its hash (it was changed)", index)
-        prev = row["hash"]
-        try:
-            if index == 0:
-                if row["kind"] != "created":
-                    return _bad(seq, "the log does not start with 'created'", index)
-                if row["payload"].get("engine") != engine.slug:
-                    return _bad(seq, "the log is for another game", index)
-                problem = _created_problem(row["payload"])
-                if problem:
-                    return _bad(seq, problem, index)
-                made_by = row["payload"].get("engine_version")
-                try:
-                    engine = same_game_at(engine, made_by)
-                except KeyError:
-                    return _bad(
-                        seq,
-                        f"the log was made by version {made_by!r} of the engine, "
-                        "which this program does not play",
-                        index,
-                    )
-                commitment_hex = row["payload"].get("commitment")
-                if seed is not None and commitment(seed) != commitment_hex:
-                    return _bad(
-                        seq, "the seed does not match the commitment made at the start", index
-                    )
-                state = setup_state(engine, row)
-            else:
-                state = apply_event(engine, state, row, earlier)
-                engine = engine_after(engine, row)
-        except (ChanceMismatch, ReplayError, IllegalMove, KeyError, TypeError, ValueError) as error:
-            reason = error.reason if isinstance(error, IllegalMove) else str(error)
-            return _bad(seq, f"replaying the event fails: {reason}", index)
-        except Exception as error:  # noqa: BLE001 - an engine fed a crafted event
-            return _bad(seq, f"replaying the event fails: {type(error).__name__}", index)
-        earlier[seq] = state
-        if row["kind"] == "seed_revealed":
-            try:
-                shown = bytes.fromhex(row["payload"].get("seed", ""))
-            except (TypeError, ValueError):
-                return _bad(seq, "the revealed seed is not hexadecimal", index)
-            if commitment(shown) != commitment_hex:
-                return _bad(seq, "the revealed seed does not match the commitment", index)
-        if seed is not None and (row["kind"] in MOVE_KINDS or index == 0):
-            problem = verify_draws(seed, game_id, seq, row["chance"])
-            if problem:
-                return _bad(seq, f"a draw does not follow from the seed: {problem}", index)
-            draws += len(row["chance"])
-        if seed is not None and keyed_state_hash(seed, engine, state) != row["state_hash"]:
-            return _bad(seq, "the recorded state hash differs from the replayed state", index)
-        states.append(state)
-        engines.append(engine)
-    message = f"{len(rows)} events verified; head hash {prev}"
-    if seed is not None:
-        message += f"; {draws} draws re-derived from the seed; every state hash matches"
-    else:
-        message += (
-            "; the seed is not revealed yet, so draws and state hashes are checked when it is"
-        )
-    return VerifyReport(
-        True,
-        message,
-        events=len(rows),
-        head_hash=prev,
-        seed_revealed=revealed is not None,
-        seed_hex=seed.hex() if seed is not None else "",
-        draws_checked=draws,
-        states=states,
-        engines=engines,
-    )
+    check = ChainCheck(engine, seed, game_id)
+    for row in rows:
+        failed = check.feed(row)
+        if failed is not None:
+            return failed
+    report = check.report()
+    report.seed_revealed = revealed is not None
+    return report
 
 
 def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:

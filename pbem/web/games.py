@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
 from pbem import rescue
+from pbem.audit import audit_game
 from pbem.errors import Rejected
+from pbem.exports import export_chunks
 from pbem.web.present import board_template, players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,
@@ -87,12 +89,17 @@ def history(game_id: str):
 def audit(game_id: str):
     service = runtime().service
     game = service.game(game_id)
-    report = service.verify_game(game_id)
+    checked = audit_game(service, game_id)
     seed = None
-    if game.status == "finished":
+    if game.status == "finished" and checked.report.ok:
+        # Verified: the revealed seed matches the commitment, as the server's own does.
+        seed = checked.report.seed_hex if checked.report.seed_revealed else None
+    elif game.status == "finished":
         revealed = [row for row in service.events(game_id) if row["kind"] == "seed_revealed"]
         seed = revealed[-1]["payload"]["seed"] if revealed else None
-    return render_template("audit.html", game=game, report=report, seed=seed)
+    return render_template(
+        "audit.html", game=game, report=checked.report, checked=checked, seed=seed
+    )
 
 
 @bp.get("/export.json")
@@ -104,6 +111,6 @@ def export(game_id: str):
             "The full log is published when the game ends; each seat may download its own "
             "export from its page meanwhile."
         )
-    response = jsonify(service.export_game(game_id))
+    response = Response(export_chunks(service, game_id), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
     return response

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 
-from flask import Blueprint, Response, g, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 
 from pbem import rescue
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
+from pbem.exports import export_chunks
 from pbem.models import Seat
 from pbem.takeback import take_back, target_in
 from pbem.web import csrf
@@ -204,7 +205,9 @@ def history(token: str):
 def export(token: str):
     service = runtime().service
     seat = rescue.holder_seat(runtime(), token)
-    response = jsonify(service.export_game(seat.game_id, seat=seat.seat))
+    response = Response(
+        export_chunks(service, seat.game_id, seat=seat.seat), mimetype="application/json"
+    )
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'
     )

@@ -4,6 +4,7 @@ and the score chart. Lines come from ``engine.describe(..., viewer)`` only.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,9 @@ from pbem.store import game_engine
 from pbem.web.present import runtime
 
 HISTORY_LINES = 40
-_SERIES_CACHE: OrderedDict[tuple, list] = OrderedDict()
+_SERIES_CACHE: OrderedDict[tuple, Series] = OrderedDict()
+CHART_POINTS = 600
+_SERIES_LOCK = threading.Lock()
 
 
 def event_lines(
@@ -170,44 +173,85 @@ def step_entry(game: Game, engine: Engine, viewer: int | None, seq: int) -> dict
     return event_lines(engine, rows, before, viewer, names)[0]
 
 
+@dataclass
+class Series:
+    """A viewer's running scores up to event ``seq`` (whose hash is ``hash``), with the
+    states of the last events, so that the next view folds only the events after it."""
+
+    seq: int
+    hash: str
+    earlier: dict[int, Any]
+    steps: list[list[float]]
+    scored: bool = True
+
+
 def score_series(game: Game, engine: Engine, viewer: int | None) -> list[list[float]]:
-    """Each seat's public running score after every move, when the view carries scores."""
-    key = (game.id, game.head_hash, viewer)
-    if key in _SERIES_CACHE:
-        return _SERIES_CACHE[key]
+    """Each seat's public running score after every move, when the view carries scores.
+
+    Kept per game and viewer: after a move only the new events are folded in (a log that
+    does not go on from the kept event is folded again from the start).
+    """
+    key = (game.id, viewer)
+    kept = _SERIES_CACHE.get(key)
+    if kept is not None and kept.seq == game.head_seq and kept.hash == game.head_hash:
+        return kept.steps if kept.scored else []
     service = runtime().service
-    rows = service.events(game.id)
-    series: list[list[float]] = []
-    earlier: dict[int, Any] = {}
-    _, state, _ = service.state_at(game.id, 0)
+    rows = []
+    if kept is not None and kept.seq < game.head_seq:
+        rows = service.events(game.id, after=kept.seq, upto=game.head_seq)
+    if not rows or rows[0]["prev_hash"] != kept.hash:
+        rows = service.events(game.id, upto=game.head_seq)
+        _, state, _ = service.state_at(game.id, 0)
+        kept = Series(-1, "", {-1: state}, [])
+    series = _fold_scores(game.id, engine, viewer, kept, rows)
+    with _SERIES_LOCK:
+        _SERIES_CACHE[key] = series
+        _SERIES_CACHE.move_to_end(key)
+        while len(_SERIES_CACHE) > 256:
+            _SERIES_CACHE.popitem(last=False)
+    return series.steps if series.scored else []
+
+
+def _fold_scores(
+    game_id: str, engine: Engine, viewer: int | None, kept: Series, rows: Sequence[dict]
+) -> Series:
+    earlier = dict(kept.earlier)
+    state = earlier[kept.seq]
+    steps = list(kept.steps)
+    scored = kept.scored
     for row in rows:
-        if row["kind"] != "created":
+        if row["kind"] == "take_back" and row["payload"].get("to_seq") not in earlier:
+            state = runtime().service.state_at(game_id, row["payload"]["to_seq"])[1]
+        elif row["kind"] != "created":
             state = apply_event(engine, state, row, earlier)
         earlier[row["seq"]] = state
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
+        if not scored:
+            continue
         scores = engine.view(state, viewer).get("scores")
         if not isinstance(scores, list) or not all(isinstance(s, int | float) for s in scores):
-            series = []
-            break
-        if row["kind"] in MOVE_KINDS or row["kind"] == "created":
-            series.append([float(score) for score in scores])
-    _SERIES_CACHE[key] = series
-    while len(_SERIES_CACHE) > 64:
-        _SERIES_CACHE.popitem(last=False)
-    return series
+            scored, steps = False, []
+        elif row["kind"] in MOVE_KINDS or row["kind"] == "created":
+            steps.append([float(score) for score in scores])
+    last = rows[-1] if rows else None
+    seq, digest = (last["seq"], last["hash"]) if last else (kept.seq, kept.hash)
+    return Series(seq, digest, earlier, steps, scored)
 
 
 def chart(series: list[list[float]], width: int = 600, height: int = 160) -> dict | None:
-    """Polyline points for the score chart, one line per seat."""
+    """Polyline points for the score chart, one line per seat: at most about
+    :data:`CHART_POINTS` of them (a longer game is sampled evenly, its last step kept)."""
     if len(series) < 2:
         return None
     top = max(max(step) for step in series) or 1
     count = len(series) - 1
+    stride = -(-len(series) // CHART_POINTS)
+    shown = [*range(0, count, stride), count]
     lines = []
     for seat in range(len(series[0])):
         points = " ".join(
-            f"{index * width / count:.1f},{height - step[seat] * height / top:.1f}"
-            for index, step in enumerate(series)
+            f"{index * width / count:.1f},{height - series[index][seat] * height / top:.1f}"
+            for index in shown
         )
         lines.append({"seat": seat, "points": points, "last": series[-1][seat]})
     return {"width": width, "height": height, "top": top, "lines": lines, "steps": count}
