@@ -30,7 +30,7 @@ def upgrade() -> None:
         sa.Column("draws", sa.Integer(), nullable=False),
         sa.Column("seed_revealed", sa.Boolean(), nullable=False),
         sa.Column("whole_at_end", sa.Boolean(), nullable=False),
-        sa.Column("verified_at", sa.DateTime(), nullable=False),
+        sa.Column("verified_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("game_id"),
     )
 
