@@ -308,7 +308,7 @@ def cmd_migrate(args) -> int:
     config = load_config()
     make_var(config)
     url = args.database or config["database"]["url"]
-    db = make_engine(url)
+    db = make_engine(url, synchronous=config["database"].get("sqlite_synchronous", "FULL"))
     before, after = migrate(db, secret_key=secret_key(config))
     if before is None:
         print(f"Created the schema (version {after}).")

@@ -22,6 +22,7 @@ from engines import REGISTRY, get_engine
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
 from pbem import chance as chance_mod
 from pbem import seal as sealing
+from pbem.db import for_reads
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
 from pbem.log import GENESIS_HASH, timestamp
 from pbem.models import Event, Game, GameSecret, Seat
@@ -152,7 +153,13 @@ class GameService:
         self.listeners: list[Listener] = list(listeners)
 
     def session(self) -> Session:
+        """A session for work that writes (on SQLite it takes the write lock at once)."""
         return Session(self.db, expire_on_commit=False)
+
+    def reading(self) -> Session:
+        """A session for work that only reads: on SQLite it begins deferred, reads a
+        snapshot and never waits for a writer (it may not write)."""
+        return Session(for_reads(self.db), expire_on_commit=False)
 
     # Creating ------------------------------------------------------------------------
 
@@ -254,29 +261,29 @@ class GameService:
     # Reading -------------------------------------------------------------------------
 
     def head(self, game_id: str) -> Head:
-        with self.session() as session:
+        with self.reading() as session:
             return self.store.head(session, game_id)
 
     def game(self, game_id: str) -> Game:
-        with self.session() as session:
+        with self.reading() as session:
             return self.store.game(session, game_id)
 
     def seats(self, game_id: str) -> list[Seat]:
-        with self.session() as session:
+        with self.reading() as session:
             self.store.game(session, game_id)
             return list(
                 session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
             )
 
     def games(self, status: str | None = None) -> list[Game]:
-        with self.session() as session:
+        with self.reading() as session:
             query = select(Game).order_by(col(Game.updated_at).desc())
             if status:
                 query = query.where(Game.status == status)
             return list(session.exec(query))
 
     def state_at(self, game_id: str, seq: int | None = None) -> tuple[Engine, Any, int]:
-        with self.session() as session:
+        with self.reading() as session:
             game = self.store.game(session, game_id)
             engine = game_engine(game)
             at = game.head_seq if seq is None else seq
@@ -289,7 +296,7 @@ class GameService:
         return engine.view(state, seat)
 
     def events(self, game_id: str, after: int = -1, upto: int | None = None) -> list[dict]:
-        with self.session() as session:
+        with self.reading() as session:
             self.store.game(session, game_id)
             return self.store.rows(session, game_id, after, upto)
 
@@ -297,7 +304,7 @@ class GameService:
         """The seat a link token opens; a forged or revoked token is simply not found."""
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
             raise NotFound("This link is not valid (it may have been replaced).")
-        with self.session() as session:
+        with self.reading() as session:
             seat = session.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
             if seat is None:
                 raise NotFound("This link is not valid (it may have been replaced).")
@@ -466,7 +473,7 @@ class GameService:
         the seed once revealed; ``full=True`` includes it even while the game runs (for
         an operator moving a game to another server).
         """
-        with self.session() as session:
+        with self.reading() as session:
             game = self.store.game(session, game_id)
             rows = self.store.rows(session, game_id)
             seed = self._seed(session, game_id).hex()
@@ -608,7 +615,7 @@ class GameService:
         """Verifies the stored chain of a game: hashes, sequence, replayed state hashes."""
         from pbem.verify import verify_rows
 
-        with self.session() as session:
+        with self.reading() as session:
             game = self.store.game(session, game_id)
             rows = self.store.rows(session, game_id)
             seed = self._seed(session, game_id)
@@ -633,7 +640,7 @@ class GameService:
             if engine is None:
                 entry.update(ok=False, problem="this server has no such engine")
             else:
-                with self.session() as session:
+                with self.reading() as session:
                     seed = self._seed(session, game.id)
                 outcome = verify_rows(
                     game.engine, self.events(game.id), seed=seed, game_id=game.id, any_version=True
