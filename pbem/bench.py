@@ -2,6 +2,9 @@
 
 - events appended per second through the game service (SQLite, and PostgreSQL when
   reachable), one move per transaction as in play;
+- the same with the mail listener installed (every move a player's turn, as in play),
+  against raw durable inserts of rows of the same size (one INSERT per transaction, the
+  same ``synchronous`` setting): the ratio says how close a move is to the hardware;
 - replay speed: events folded per second through the engine from recorded draws;
 - the time to load the head state of games with 100, 1,000 and 10,000 events: from the
   cached head state, from the newest snapshot plus the events after it, and by replaying
@@ -13,6 +16,7 @@ the platform, not a game's rules.
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import tempfile
@@ -103,6 +107,64 @@ def append_rate(service: GameService, moves: int = 300) -> float:
     return moves / (time.perf_counter() - start)
 
 
+def listener_rate(db, folder: Path, moves: int = 300) -> tuple[float, int]:
+    """Moves per second through ``submit_move`` with the mail listener installed, in a
+    game of two players with addresses (each move's event is a turn for one of them);
+    also the size in bytes of one move's event row, for the raw baseline."""
+    from pbem.runtime import build_runtime
+
+    runtime = build_runtime(
+        {
+            "security": {"secret_key": "bench-" + "0" * 58},
+            "paths": {"var": str(folder / "var")},
+            "server": {"demo": False},
+        },
+        db=db,
+    )
+    service = runtime.service
+    seats = [SeatSpec("A", "a@example.org"), SeatSpec("B", "b@example.org")]
+    created = service.create_game("pig", seats, {"target": 10**9})
+    head = service.head(created.game_id)
+    state, seq, size = head.state, head.seq, 0
+    start = time.perf_counter()
+    for _ in range(moves):
+        seat = min(head.engine.to_move(state))
+        outcome = service.submit_move(created.game_id, seat, next_move(state), seq)
+        state, seq = outcome.state, outcome.seq
+        size = len(json.dumps(outcome.events[0]))
+    return moves / (time.perf_counter() - start), size
+
+
+def raw_rate(db, size: int, rows: int = 1000) -> float:
+    """Plain durable INSERTs of ``size``-byte rows per second, one transaction each,
+    straight through the driver (the same database, ``synchronous`` setting included)."""
+    sqlite = db.dialect.name == "sqlite"
+    body = "x" * size
+    connection = db.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute("DROP TABLE IF EXISTS bench_raw")
+        key = "INTEGER PRIMARY KEY" if sqlite else "BIGSERIAL PRIMARY KEY"
+        cursor.execute(f"CREATE TABLE bench_raw (id {key}, body TEXT NOT NULL)")
+        connection.commit()
+        insert = "INSERT INTO bench_raw (body) VALUES (%s)".replace("%s", "?" if sqlite else "%s")
+        start = time.perf_counter()
+        for _ in range(rows):
+            if sqlite:
+                cursor.execute("BEGIN IMMEDIATE")
+            cursor.execute(insert, (body,))
+            if sqlite:
+                cursor.execute("COMMIT")
+            else:
+                connection.commit()
+        rate = rows / (time.perf_counter() - start)
+        cursor.execute("DROP TABLE bench_raw")
+        connection.commit()
+        return rate
+    finally:
+        connection.close()
+
+
 def replay_rate(service: GameService, game_id: str, check_hashes: bool = False) -> float:
     engine = fixture_engine()
     rows = service.events(game_id)
@@ -129,12 +191,26 @@ def head_times(service: GameService, game_id: str) -> dict[str, float]:
     return times
 
 
-def bench_database(label: str, url: str, runs: int, connect_args: dict | None = None) -> None:
+def bench_database(
+    label: str, url: str, runs: int, connect_args: dict | None = None, target: float = 0.2
+) -> None:
     db = make_engine(url, connect_args=connect_args or {})
     init_db(db)
     service = GameService(db, snapshot_every=50)
     rate = median_of(runs, lambda: append_rate(service))
     print(f"[{label}] events appended per second (submit_move, one per transaction): {rate:,.0f}")
+    with tempfile.TemporaryDirectory() as folder:
+        moves, size = zip(*(listener_rate(db, Path(folder)) for _ in range(runs)), strict=True)
+    moved = statistics.median(moves)
+    raw = median_of(runs, lambda: raw_rate(db, max(size)))
+    ratio = moved / raw
+    verdict = "meets" if ratio >= target else "misses"
+    print(f"[{label}] submit_move with the mail listener: {moved:,.0f} per second")
+    print(f"[{label}] raw durable inserts of {max(size)}-byte rows: {raw:,.0f} per second")
+    print(
+        f"[{label}] ratio, move with mail / raw insert: {ratio:.1%} "
+        f"({verdict} the target of {target:.0%})"
+    )
     games = {size: bulk_game(service, size) for size in (100, 1_000, 10_000)}
     rate = median_of(runs, lambda: replay_rate(service, games[10_000]))
     print(f"[{label}] replay speed: {rate:,.0f} events per second (10,000-event log)")
@@ -156,7 +232,7 @@ def bench_database(label: str, url: str, runs: int, connect_args: dict | None = 
 def main(runs: int = 5, postgres_url: str | None = None) -> None:
     fixture_engine()
     with tempfile.TemporaryDirectory() as folder:
-        bench_database("SQLite", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", runs)
+        bench_database("SQLite", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", runs, target=0.2)
     url = postgres_url or DEFAULT_POSTGRES
     try:
         import sqlalchemy
@@ -169,7 +245,7 @@ def main(runs: int = 5, postgres_url: str | None = None) -> None:
         print(f"[PostgreSQL] skipped: {error}")
         return
     try:
-        bench_database("PostgreSQL", url, runs, {"options": f"-csearch_path={schema}"})
+        bench_database("PostgreSQL", url, runs, {"options": f"-csearch_path={schema}"}, target=0.3)
     finally:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
