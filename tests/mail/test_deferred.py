@@ -1,0 +1,74 @@
+"""Your-turn mails are rendered after the move: the move's transaction records only what
+to send; the dispatcher renders it from the game as it was at the recorded head, and the
+stored body, like every stored body, opens nothing."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from pbem.mail import outbox
+from pbem.mail.dispatch import dispatch
+from pbem.mail.models import Mail
+from pbem.models import Event
+from tests.mail.conftest import new_game, part
+
+
+def turn_mails(runtime) -> list[Mail]:
+    with Session(runtime.db) as session:
+        query = select(Mail).where(Mail.kind == "your_turn").order_by(col(Mail.id))
+        return list(session.exec(query))
+
+
+def roll_then_stop(runtime, game_id: str) -> None:
+    service = runtime.service
+    for move in ({"type": "roll"}, {"type": "roll"}, {"type": "stop"}):
+        head = service.head(game_id)
+        seat = min(head.engine.to_move(head.state))
+        service.submit_move(game_id, seat, move, head.seq)
+
+
+def test_the_move_records_only_what_to_send(runtime):
+    created = new_game(runtime, seats=2)
+    roll_then_stop(runtime, created.game_id)
+    [mail] = turn_mails(runtime)
+    assert outbox.is_deferred(mail)
+    assert mail.recipient == "ben@example.org" and mail.seat == 1
+    assert mail.body_html == "" and mail.unsubscribe == ""
+    assert "http" not in mail.body_text
+    assert not any(token and token in mail.body_text for token in created.tokens)
+
+
+def test_the_dispatcher_renders_the_lines_as_of_the_recorded_head(runtime, mailbox):
+    created = new_game(runtime, seats=2)
+    roll_then_stop(runtime, created.game_id)
+    recorded = runtime.service.head(created.game_id)
+    # The game goes on before the mail is sent: Ben rolls.
+    runtime.service.submit_move(created.game_id, 1, {"type": "roll"}, recorded.seq)
+    dispatch(runtime)
+    [message] = mailbox.to("ben@example.org", "your turn")
+    text = part(message, "plain")
+    assert "From your last move on:" in text
+    assert text.count("\n  - ") >= 3  # Anna's two rolls and her stop, no more
+    assert recorded.hash in text and f"/play/{created.tokens[1]}" in text
+    with Session(runtime.db) as session:
+        later = session.get(Event, (created.game_id, recorded.seq + 1))
+    assert later.hash not in text
+    [stored] = turn_mails(runtime)
+    assert stored.status == "sent" and not outbox.is_deferred(stored)
+    assert recorded.hash in stored.body_text and "{sealed:" in stored.body_text
+    assert created.tokens[1] not in stored.body_text + stored.body_html + stored.unsubscribe
+    assert f"/play/{created.tokens[1]}" in outbox.opened(runtime, stored)[0]
+
+
+def test_a_deferred_mail_whose_game_is_gone_fails_alone(runtime, mailbox):
+    created = new_game(runtime, seats=2)
+    roll_then_stop(runtime, created.game_id)
+    with Session(runtime.db) as session:
+        [mail] = session.exec(select(Mail).where(Mail.kind == "your_turn")).all()
+        mail.body_text = outbox.DEFERRED + '{"from": 0, "upto": 999, "others": []}'
+        session.add(mail)
+        session.commit()
+    report = dispatch(runtime)
+    assert report.failed == 1 and report.sent >= 2  # the invitations still go out
+    [failed] = turn_mails(runtime)
+    assert failed.status == "failed" and failed.last_error.startswith("unbuildable:")
