@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 
 from engines import REGISTRY, get_engine
@@ -119,6 +120,7 @@ class Transition:
     due_after: frozenset[int]
     finished: bool = False
     tokens: list[str | None] | None = None
+    seats: list[Seat] = field(default_factory=list)
 
 
 @dataclass
@@ -344,7 +346,7 @@ class GameService:
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
             raise BadInput("The move must say which event it was based on (a whole number).")
         with self.session() as session:
-            head = self.store.head(session, game_id)
+            head, stored_seed = self.store.head_and_seed(session, game_id)
             game, engine = head.game, head.engine
             if head.seq != expected_seq:
                 duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
@@ -359,7 +361,7 @@ class GameService:
             if seat not in due:
                 raise Rejected("It is not your turn.")
             seq = head.seq + 1
-            recording_seed = self._seed(session, game_id)
+            recording_seed = open_seed(self.secret_key, game_id, stored_seed)
             recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
             try:
                 after = engine.apply(head.state, seat, dict(move), recording)
@@ -727,7 +729,10 @@ class GameService:
             game.result = result.to_json()
             game.finished_at = now
         session.add(game)
-        for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
+        seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
+        changed = []
+        for seat in seats:
+            was = (seat.due, seat.due_since, seat.last_move_seq)
             is_due = seat.seat in due_after
             if is_due and (not seat.due or seat.seat not in due_before):
                 seat.due_since = now
@@ -737,7 +742,14 @@ class GameService:
             for row in rows:
                 if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
                     seat.last_move_seq = row["seq"]
+            if (seat.due, seat.due_since, seat.last_move_seq) != was:
+                changed.append(seat)
             session.add(seat)
+        if len(changed) > 1:
+            # The same columns for every changed seat: one batched UPDATE, not one each.
+            for seat in changed:
+                for name in ("due", "due_since", "last_move_seq"):
+                    flag_modified(seat, name)
         transition = Transition(
             game,
             engine,
@@ -748,6 +760,7 @@ class GameService:
             frozenset(due_after),
             finished,
             tokens,
+            seats,
         )
         for listener in self.listeners:
             listener(session, transition)

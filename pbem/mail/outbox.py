@@ -54,13 +54,22 @@ def secret(runtime: Any) -> str:
 def on_transition(runtime: Any, session: Session, transition: Transition) -> None:
     """Keeps the seats' clocks and writes this batch's mails, inside its transaction."""
     game = transition.game
+    created = transition.events[0]["kind"] == "created"
+    newly_due = turns_begun(transition)
+    if (
+        not created
+        and not transition.finished
+        and not newly_due
+        and transition.due_after == transition.due_before
+        and all(row["kind"] in MOVE_KINDS for row in transition.events)
+    ):
+        return  # a seat moved and keeps the turn: no clock changes, no mail
     now = utc(runtime.clock())
-    seats = {row.seat: row for row in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    loaded = transition.seats or session.exec(select(Seat).where(Seat.game_id == game.id))
+    seats = {row.seat: row for row in loaded}
     clocks = {
         row.seat: row for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
     }
-    created = transition.events[0]["kind"] == "created"
-    newly_due = turns_begun(transition)
     for number, seat in seats.items():
         clock = clocks.get(number)
         if clock is None:
