@@ -387,8 +387,10 @@ class GameService:
                 )
                 rows.append(reveal)
                 states.append(after)
-            self.store.add_rows(session, engine, rows, states)
-            self._finish_transition(session, game, engine, rows, head.state, after, due)
+            # Everything is written in one flush at the commit (a lost race surfaces there).
+            with session.no_autoflush:
+                self.store.add_rows(session, engine, rows, states, flush=False)
+                self._finish_transition(session, game, engine, rows, head.state, after, due)
             self.store.commit(session, game_id, head.seq)
             return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
 

@@ -181,8 +181,11 @@ class EventStore:
         engine: Engine,
         rows: Sequence[Mapping[str, Any]],
         states: Sequence[Any],
+        flush: bool = True,
     ) -> None:
-        """Adds event rows (and the snapshots they are due) to the open transaction."""
+        """Adds event rows (and the snapshots they are due) to the open transaction;
+        ``flush=False`` leaves them to the commit (:meth:`commit` turns a collision
+        there into :class:`Conflict` as well)."""
         for row, state in zip(rows, states, strict=True):
             session.add(Event(**row))
             if row["seq"] % self.snapshot_every == 0:
@@ -194,6 +197,8 @@ class EventStore:
                         state=engine.dump(state),
                     )
                 )
+        if not flush:
+            return
         game_id = rows[0]["game_id"]
         try:
             session.flush()
