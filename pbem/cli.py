@@ -335,7 +335,7 @@ def cmd_check_engines(args) -> int:
 def cmd_bench(args) -> int:
     from pbem import bench
 
-    bench.main(runs=args.runs, postgres_url=args.postgres)
+    bench.main(runs=args.runs, postgres_url=args.postgres, ratio_only=args.ratio_only)
     return 0
 
 
@@ -424,6 +424,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure the event store and replay")
     bench.add_argument("--runs", type=int, default=5)
     bench.add_argument("--postgres", help="PostgreSQL URL (default: 127.0.0.1:5432/test)")
+    bench.add_argument(
+        "--ratio-only",
+        action="store_true",
+        help="only a move with the mail listener against raw durable inserts",
+    )
     bench.set_defaults(func=cmd_bench)
     return parser
 
