@@ -270,7 +270,7 @@ def main(runs: int = 5, postgres_url: str | None = None, ratio_only: bool = Fals
         print(f"[PostgreSQL] skipped: {error}")
         return
     try:
-        bench_database("PostgreSQL", url, runs, {"options": f"-csearch_path={schema}"}, target=0.3)
+        run("PostgreSQL", url, runs, {"options": f"-csearch_path={schema}"}, target=0.3)
     finally:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
