@@ -6,7 +6,9 @@ began, the next reminder, the deadline) and writes the mails the batch calls for
 
 - ``invitation`` to every person at creation (with the seed commitment and the link);
 - ``your_turn`` to each seat that *became* due (never again while it stays due), with
-  what happened since its last move as that seat may see it;
+  what happened since its last move as that seat may see it: the move records only the
+  seat and the events to describe (:func:`defer_seat_mail`); the dispatcher renders
+  it, outside the move's transaction (:func:`render_deferred`);
 - ``game_over`` to every person when the game ends, with the result and the seed.
 
 Reminders, deadlines and digests come from the sweep (:mod:`pbem.scheduler`), rescue
