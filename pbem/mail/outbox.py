@@ -151,6 +151,7 @@ def _game_over(
     session: Session, runtime: Any, transition: Transition, seats: dict[int, Seat]
 ) -> None:
     game = transition.game
+    session.flush()  # the lines below read this batch's events back
     sent = set(
         session.exec(select(Mail.key).where(Mail.game_id == game.id, Mail.kind == "game_over"))
     )

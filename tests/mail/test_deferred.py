@@ -71,3 +71,26 @@ def test_a_deferred_mail_whose_game_is_gone_fails_alone(runtime, mailbox):
     assert report.failed == 1 and report.sent >= 2  # the invitations still go out
     failed = turn_mails(runtime)[0]
     assert failed.status == "failed" and failed.last_error.startswith("unbuildable:")
+
+
+def test_the_game_over_mail_tells_the_final_move(runtime):
+    from html import unescape
+
+    from pbem.models import Seat
+
+    created = new_game(runtime, seats=2, target=3)
+    for _ in range(200):
+        head = runtime.service.head(created.game_id)
+        if head.game.status != "active":
+            break
+        take_turn(runtime, created.game_id, rolls=3)
+    assert runtime.service.game(created.game_id).status == "finished"
+    with Session(runtime.db) as session:
+        game = runtime.service.store.game(session, created.game_id)
+        engine = runtime.service.store.head(session, game.id).engine
+        for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
+            lines = outbox.since_last_move(session, runtime, game, engine, seat)
+            mail = session.exec(
+                select(Mail).where(Mail.kind == "game_over", Mail.seat == seat.seat)
+            ).one()
+            assert lines and all(unescape(line) in mail.body_text for line in lines)
