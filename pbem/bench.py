@@ -2,6 +2,9 @@
 
 - events appended per second through the game service (SQLite, and PostgreSQL when
   reachable), one move per transaction as in play;
+- the same with the mail listener installed (every move a player's turn, as in play),
+  against raw durable inserts of rows of the same size (one INSERT per transaction, the
+  same ``synchronous`` setting): the ratio says how close a move is to the hardware;
 - replay speed: events folded per second through the engine from recorded draws;
 - the time to load the head state of games with 100, 1,000 and 10,000 events: from the
   cached head state, from the newest snapshot plus the events after it, and by replaying
@@ -13,6 +16,7 @@ the platform, not a game's rules.
 
 from __future__ import annotations
 
+import json
 import statistics
 import sys
 import tempfile
@@ -103,6 +107,64 @@ def append_rate(service: GameService, moves: int = 300) -> float:
     return moves / (time.perf_counter() - start)
 
 
+def listener_rate(db, folder: Path, moves: int = 300) -> tuple[float, int]:
+    """Moves per second through ``submit_move`` with the mail listener installed, in a
+    game of two players with addresses (each move's event is a turn for one of them);
+    also the size in bytes of one move's event row, for the raw baseline."""
+    from pbem.runtime import build_runtime
+
+    runtime = build_runtime(
+        {
+            "security": {"secret_key": "bench-" + "0" * 58},
+            "paths": {"var": str(folder / "var")},
+            "server": {"demo": False},
+        },
+        db=db,
+    )
+    service = runtime.service
+    seats = [SeatSpec("A", "a@example.org"), SeatSpec("B", "b@example.org")]
+    created = service.create_game("pig", seats, {"target": 10**9})
+    head = service.head(created.game_id)
+    state, seq, size = head.state, head.seq, 0
+    start = time.perf_counter()
+    for _ in range(moves):
+        seat = min(head.engine.to_move(state))
+        outcome = service.submit_move(created.game_id, seat, next_move(state), seq)
+        state, seq = outcome.state, outcome.seq
+        size = len(json.dumps(outcome.events[0]))
+    return moves / (time.perf_counter() - start), size
+
+
+def raw_rate(db, size: int, rows: int = 1000) -> float:
+    """Plain durable INSERTs of ``size``-byte rows per second, one transaction each,
+    straight through the driver (the same database, ``synchronous`` setting included)."""
+    sqlite = db.dialect.name == "sqlite"
+    body = "x" * size
+    connection = db.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute("DROP TABLE IF EXISTS bench_raw")
+        key = "INTEGER PRIMARY KEY" if sqlite else "BIGSERIAL PRIMARY KEY"
+        cursor.execute(f"CREATE TABLE bench_raw (id {key}, body TEXT NOT NULL)")
+        connection.commit()
+        insert = "INSERT INTO bench_raw (body) VALUES (%s)".replace("%s", "?" if sqlite else "%s")
+        start = time.perf_counter()
+        for _ in range(rows):
+            if sqlite:
+                cursor.execute("BEGIN IMMEDIATE")
+            cursor.execute(insert, (body,))
+            if sqlite:
+                cursor.execute("COMMIT")
+            else:
+                connection.commit()
+        rate = rows / (time.perf_counter() - start)
+        cursor.execute("DROP TABLE bench_raw")
+        connection.commit()
+        return rate
+    finally:
+        connection.close()
+
+
 def replay_rate(service: GameService, game_id: str, check_hashes: bool = False) -> float:
     engine = fixture_engine()
     rows = service.events(game_id)
@@ -129,12 +191,41 @@ def head_times(service: GameService, game_id: str) -> dict[str, float]:
     return times
 
 
-def bench_database(label: str, url: str, runs: int, connect_args: dict | None = None) -> None:
+def bench_database(
+    label: str, url: str, runs: int, connect_args: dict | None = None, target: float = 0.2
+) -> None:
     db = make_engine(url, connect_args=connect_args or {})
     init_db(db)
     service = GameService(db, snapshot_every=50)
     rate = median_of(runs, lambda: append_rate(service))
     print(f"[{label}] events appended per second (submit_move, one per transaction): {rate:,.0f}")
+    bench_ratio(label, db, runs, target)
+    bench_heads(label, service, runs)
+    db.dispose()
+
+
+def bench_ratio(label: str, db, runs: int, target: float) -> None:
+    """A move with the mail listener against raw durable inserts, and their ratio."""
+    # Moves and raw inserts alternate, so that a busy moment of the machine weighs on both.
+    moves, raws = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(runs):
+            rate, size = listener_rate(db, Path(folder))
+            moves.append(rate)
+            raws.append(raw_rate(db, size))
+    moved, raw = statistics.median(moves), statistics.median(raws)
+    ratio = statistics.median(m / r for m, r in zip(moves, raws, strict=True))
+    verdict = "meets" if ratio >= target else "misses"
+    print(f"[{label}] submit_move with the mail listener: {moved:,.0f} per second")
+    print(f"[{label}] raw durable inserts of {size}-byte rows: {raw:,.0f} per second")
+    print(
+        f"[{label}] ratio, move with mail / raw insert (median of {runs}): {ratio:.1%} "
+        f"({verdict} the target of {target:.0%})"
+    )
+
+
+def bench_heads(label: str, service: GameService, runs: int) -> None:
+    """Replay speed and the time to load the head state of long games."""
     games = {size: bulk_game(service, size) for size in (100, 1_000, 10_000)}
     rate = median_of(runs, lambda: replay_rate(service, games[10_000]))
     print(f"[{label}] replay speed: {rate:,.0f} events per second (10,000-event log)")
@@ -150,13 +241,23 @@ def bench_database(label: str, url: str, runs: int, connect_args: dict | None = 
     for key in ("cached head", "snapshot + tail"):
         ratio = results[10_000][key] / results[100][key]
         print(f"[{label}] 10,000 vs 100 events, {key}: {ratio:.2f}x")
+
+
+def bench_ratio_only(
+    label: str, url: str, runs: int, connect_args: dict | None = None, target: float = 0.2
+) -> None:
+    db = make_engine(url, connect_args=connect_args or {})
+    init_db(db)
+    bench_ratio(label, db, runs, target)
     db.dispose()
 
 
-def main(runs: int = 5, postgres_url: str | None = None) -> None:
+def main(runs: int = 5, postgres_url: str | None = None, ratio_only: bool = False) -> None:
+    """All figures; ``ratio_only``: just a move with mail against raw inserts."""
     fixture_engine()
+    run = bench_ratio_only if ratio_only else bench_database
     with tempfile.TemporaryDirectory() as folder:
-        bench_database("SQLite", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", runs)
+        run("SQLite", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", runs, target=0.2)
     url = postgres_url or DEFAULT_POSTGRES
     try:
         import sqlalchemy
@@ -169,7 +270,7 @@ def main(runs: int = 5, postgres_url: str | None = None) -> None:
         print(f"[PostgreSQL] skipped: {error}")
         return
     try:
-        bench_database("PostgreSQL", url, runs, {"options": f"-csearch_path={schema}"})
+        run("PostgreSQL", url, runs, {"options": f"-csearch_path={schema}"}, target=0.3)
     finally:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')

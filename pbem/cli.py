@@ -330,7 +330,7 @@ def cmd_migrate(args) -> int:
     config = load_config()
     make_var(config)
     url = args.database or config["database"]["url"]
-    db = make_engine(url)
+    db = make_engine(url, synchronous=config["database"].get("sqlite_synchronous", "FULL"))
     before, after = migrate(db, secret_key=secret_key(config))
     if before is None:
         print(f"Created the schema (revision {after}).")
@@ -380,7 +380,7 @@ def cmd_bench(args) -> int:
 
         bench_scale.main(runs=args.runs, postgres_url=args.postgres)
         return 0
-    bench.main(runs=args.runs, postgres_url=args.postgres)
+    bench.main(runs=args.runs, postgres_url=args.postgres, ratio_only=args.ratio_only)
     return 0
 
 
@@ -488,6 +488,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="pages, a move and a sweep at 100 and at 10,000 games (SQLite and PostgreSQL)",
     )
     bench.add_argument("--postgres", help="PostgreSQL URL (default: 127.0.0.1:5432/test)")
+    bench.add_argument(
+        "--ratio-only",
+        action="store_true",
+        help="only a move with the mail listener against raw durable inserts",
+    )
     bench.set_defaults(func=cmd_bench)
     return parser
 

@@ -1,18 +1,59 @@
-"""Database engines and sessions for SQLite (embedded, WAL) and PostgreSQL."""
+"""Database engines and sessions for SQLite (embedded, WAL) and PostgreSQL.
+
+On SQLite a transaction takes the write lock when it begins (``BEGIN IMMEDIATE``), so two
+writers queue on the busy timeout instead of deadlocking when one upgrades a read lock.
+Transactions on :func:`for_reads` (the game service's :meth:`reading` sessions) begin
+deferred instead: under WAL they read a snapshot and never wait for a writer, nor make
+one wait. A read transaction that tries to write is refused (:class:`WriteInRead`).
+The safe side is the default: a path not marked as a read stays a writer.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlmodel import create_engine
 
+# The execution option that marks a connection's transactions as read-only.
+READS = "pbem_reads"
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+# A write statement's first word, for the guard on read transactions.
+_WRITES = re.compile(r"\s*(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER)\b", re.IGNORECASE)
 
-def make_engine(url: str, **kwargs) -> SqlEngine:
-    """An SQLAlchemy engine; SQLite gets WAL, a busy timeout and BEGIN IMMEDIATE writes."""
+
+class WriteInRead(RuntimeError):
+    """A statement that writes ran in a transaction begun for reading."""
+
+
+def check_synchronous(value: str) -> str:
+    """The SQLite ``synchronous`` setting, checked (``database.sqlite_synchronous``)."""
+    level = str(value).strip().upper()
+    if level not in SYNCHRONOUS:
+        raise ValueError(
+            f"database.sqlite_synchronous must be one of {', '.join(SYNCHRONOUS)}, not {value!r}."
+        )
+    return level
+
+
+def for_reads(db: SqlEngine) -> SqlEngine:
+    """The same engine (and pool) for read-only work: on SQLite its transactions begin
+    deferred, so they neither wait for a writer nor hold one up."""
+    reads = db.__dict__.get("_pbem_reads")
+    if reads is None:
+        reads = db.execution_options(**{READS: True})
+        db.__dict__["_pbem_reads"] = reads
+    return reads
+
+
+def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
+    """An SQLAlchemy engine; SQLite gets WAL, a busy timeout, ``synchronous`` (FULL by
+    default: an acknowledged move survives a power cut) and BEGIN IMMEDIATE writes."""
     if url.startswith("sqlite"):
+        level = check_synchronous(synchronous)
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -26,15 +67,24 @@ def make_engine(url: str, **kwargs) -> SqlEngine:
             dbapi_connection.isolation_level = None
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={level}")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
         @event.listens_for(engine, "begin")
         def _on_begin(connection):
-            # Take the write lock at the start so two writers queue instead of deadlocking.
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            # Writers take the write lock at the start so that two of them queue instead of
+            # deadlocking; readers begin deferred and read their snapshot without waiting.
+            if connection.get_execution_options().get(READS):
+                connection.exec_driver_sql("BEGIN")
+            else:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+        @event.listens_for(engine, "before_cursor_execute")
+        def _guard(connection, _cursor, statement, _parameters, _context, _many):
+            if connection.get_execution_options().get(READS) and _WRITES.match(statement):
+                raise WriteInRead(f"a read transaction tried to write: {statement[:80]}")
 
         return engine
     kwargs.setdefault("pool_size", 10)

@@ -130,7 +130,7 @@ def export_chunks(
     """The export file's JSON text in pieces, to stream: read from the database at once,
     then handed out without holding a connection."""
     store = service.store
-    with service.session() as session:
+    with service.reading() as session:
         game = store.game(session, game_id)
         if seat is None and game.status != "finished" and not full:
             raise Rejected("The full log is published when the game ends.")

@@ -528,7 +528,7 @@ def offer_for_token(runtime: Any, token: Any) -> SeatOffer | None:
     """The pending invitation a link token belongs to, if any."""
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         return None
-    with runtime.service.session() as session:
+    with runtime.service.reading() as session:
         return session.exec(
             select(SeatOffer).where(SeatOffer.token_hash == hash_token(token))
         ).first()
@@ -537,7 +537,7 @@ def offer_for_token(runtime: Any, token: Any) -> SeatOffer | None:
 def retired_for_token(runtime: Any, token: Any) -> RetiredLink | None:
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         return None
-    with runtime.service.session() as session:
+    with runtime.service.reading() as session:
         return session.get(RetiredLink, hash_token(token))
 
 
@@ -560,7 +560,7 @@ def holder_seat(runtime: Any, token: str) -> Seat:
 
 def open_seats(runtime: Any, game_id: str) -> list[Seat]:
     """The seats of a game that anyone outside it may ask for."""
-    with runtime.service.session() as session:
+    with runtime.service.reading() as session:
         numbers = {
             offer.seat
             for offer in session.exec(

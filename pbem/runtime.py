@@ -51,7 +51,10 @@ def build_runtime(
     make_var(config)
     key = secret_key(config)
     if db is None:
-        db = make_engine(config["database"]["url"])
+        db = make_engine(
+            config["database"]["url"],
+            synchronous=config["database"].get("sqlite_synchronous", "FULL"),
+        )
     if create_schema and config["server"].get("production"):
         require_current(db)  # production upgrades only through `pbem migrate`
     elif create_schema:

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import func, tuple_
 from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 
 from engines import REGISTRY, at_version, bot_levels_of, get_engine, versions_of
@@ -27,6 +28,7 @@ from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_opt
 from pbem import chance as chance_mod
 from pbem import seal as sealing
 from pbem.bounds import is_count
+from pbem.db import for_reads
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
 from pbem.exports import export_text
 from pbem.log import GENESIS_HASH, timestamp
@@ -124,6 +126,7 @@ class Transition:
     due_after: frozenset[int]
     finished: bool = False
     tokens: list[str | None] | None = None
+    seats: list[Seat] = field(default_factory=list)
 
 
 @dataclass
@@ -252,7 +255,13 @@ class GameService:
         self.listeners: list[Listener] = list(listeners)
 
     def session(self) -> Session:
+        """A session for work that writes (on SQLite it takes the write lock at once)."""
         return Session(self.db, expire_on_commit=False)
+
+    def reading(self) -> Session:
+        """A session for work that only reads: on SQLite it begins deferred, reads a
+        snapshot and never waits for a writer (it may not write)."""
+        return Session(for_reads(self.db), expire_on_commit=False)
 
     # Creating ------------------------------------------------------------------------
 
@@ -371,22 +380,22 @@ class GameService:
     # Reading -------------------------------------------------------------------------
 
     def head(self, game_id: str) -> Head:
-        with self.session() as session:
+        with self.reading() as session:
             return self.store.head(session, game_id)
 
     def game(self, game_id: str) -> Game:
-        with self.session() as session:
+        with self.reading() as session:
             return self.store.game(session, game_id)
 
     def seats(self, game_id: str) -> list[Seat]:
-        with self.session() as session:
+        with self.reading() as session:
             self.store.game(session, game_id)
             return list(
                 session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
             )
 
     def games(self, status: str | None = None) -> list[Game]:
-        with self.session() as session:
+        with self.reading() as session:
             query = select(Game).order_by(col(Game.updated_at).desc())
             if status:
                 query = query.where(Game.status == status)
@@ -436,7 +445,7 @@ class GameService:
         )
 
     def state_at(self, game_id: str, seq: int | None = None) -> tuple[Engine, Any, int]:
-        with self.session() as session:
+        with self.reading() as session:
             game = self.store.game(session, game_id)
             engine = game_engine(game)
             at = game.head_seq if seq is None else seq
@@ -449,7 +458,7 @@ class GameService:
         return engine.view(state, seat)
 
     def events(self, game_id: str, after: int = -1, upto: int | None = None) -> list[dict]:
-        with self.session() as session:
+        with self.reading() as session:
             self.store.game(session, game_id)
             return self.store.rows(session, game_id, after, upto)
 
@@ -457,7 +466,7 @@ class GameService:
         """The seat a link token opens; a forged or revoked token is simply not found."""
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
             raise NotFound("This link is not valid (it may have been replaced).")
-        with self.session() as session:
+        with self.reading() as session:
             seat = session.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
             if seat is None:
                 raise NotFound("This link is not valid (it may have been replaced).")
@@ -497,7 +506,7 @@ class GameService:
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
             raise BadInput("The move must say which event it was based on (a whole number).")
         with self.session() as session:
-            head = self.store.head(session, game_id)
+            head, stored_seed = self.store.head_and_seed(session, game_id)
             game, engine = head.game, head.engine
             if head.seq != expected_seq:
                 duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
@@ -512,7 +521,7 @@ class GameService:
             if seat not in due:
                 raise Rejected("It is not your turn.")
             seq = head.seq + 1
-            recording_seed = self._seed(session, game_id)
+            recording_seed = open_seed(self.secret_key, game_id, stored_seed)
             recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
             try:
                 after = engine.apply(head.state, seat, dict(move), recording)
@@ -538,8 +547,10 @@ class GameService:
                 )
                 rows.append(reveal)
                 states.append(after)
-            self.store.add_rows(session, engine, rows, states)
-            self._finish_transition(session, game, engine, rows, head.state, after, due)
+            # Everything is written in one flush at the commit (a lost race surfaces there).
+            with session.no_autoflush:
+                self.store.add_rows(session, engine, rows, states, flush=False)
+                self._finish_transition(session, game, engine, rows, head.state, after, due)
             self.store.commit(session, game_id, head.seq)
             return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
 
@@ -706,7 +717,7 @@ class GameService:
         """Verifies the stored chain of a game: hashes, sequence, replayed state hashes."""
         from pbem.verify import verify_rows
 
-        with self.session() as session:
+        with self.reading() as session:
             game = self.store.game(session, game_id)
             rows = self.store.rows(session, game_id)
             seed = self._seed(session, game_id)
@@ -735,7 +746,7 @@ class GameService:
                 entry.update(ok=False, problem="this server has no such engine")
             else:
                 entry["newest"] = engine.version
-                with self.session() as session:
+                with self.reading() as session:
                     seed = self._seed(session, game.id)
                 outcome = verify_rows(game.engine, self.events(game.id), seed=seed, game_id=game.id)
                 entry["ok"] = outcome.ok
@@ -938,7 +949,10 @@ class GameService:
             game.result = result.to_json()
             game.finished_at = now
         session.add(game)
-        for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
+        seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
+        changed = []
+        for seat in seats:
+            was = (seat.due, seat.due_since, seat.last_move_seq)
             is_due = seat.seat in due_after
             if is_due and (not seat.due or seat.seat not in due_before):
                 seat.due_since = now
@@ -948,7 +962,14 @@ class GameService:
             for row in rows:
                 if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
                     seat.last_move_seq = row["seq"]
+            if (seat.due, seat.due_since, seat.last_move_seq) != was:
+                changed.append(seat)
             session.add(seat)
+        if len(changed) > 1:
+            # The same columns for every changed seat: one batched UPDATE, not one each.
+            for seat in changed:
+                for name in ("due", "due_since", "last_move_seq"):
+                    flag_modified(seat, name)
         transition = Transition(
             game,
             engine,
@@ -959,6 +980,7 @@ class GameService:
             frozenset(due_after),
             finished,
             tokens,
+            seats,
         )
         for listener in self.listeners:
             listener(session, transition)

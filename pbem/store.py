@@ -28,7 +28,7 @@ from pbem.log import (
     row_dict,
     row_hash,
 )
-from pbem.models import Event, Game, Snapshot
+from pbem.models import Event, Game, GameSecret, Snapshot
 
 
 @dataclass
@@ -81,7 +81,24 @@ class EventStore:
 
     def head(self, session: Session, game_id: str, use_cache: bool = True) -> Head:
         """The state after the newest event: from the cached head state, else replayed."""
-        game = self.game(session, game_id)
+        return self._head_of(session, self.game(session, game_id), use_cache)
+
+    def head_and_seed(self, session: Session, game_id: str) -> tuple[Head, str]:
+        """The head (as :meth:`head`) and the game's stored seed, read in one query."""
+        found = (
+            session.exec(
+                select(Game, GameSecret.seed)
+                .join(GameSecret, col(GameSecret.game_id) == col(Game.id))
+                .where(Game.id == game_id)
+            ).first()
+            if isinstance(game_id, str)
+            else None
+        )
+        if found is None:
+            raise NotFound("There is no such game.")
+        return self._head_of(session, found[0], True), found[1]
+
+    def _head_of(self, session: Session, game: Game, use_cache: bool) -> Head:
         engine = game_engine(game)
         if use_cache and game.head_state is not None:
             state = engine.load(game.head_state)
@@ -167,11 +184,13 @@ class EventStore:
         rows: Sequence[Mapping[str, Any]],
         states: Sequence[Any],
         engines: Sequence[Engine] | None = None,
+        flush: bool = True,
     ) -> None:
         """Adds event rows (and the snapshots they are due) to the open transaction.
 
         ``engine`` is the version the states are on; ``engines`` gives one per row when
-        they differ (a log that crosses an engine upgrade).
+        they differ (a log that crosses an engine upgrade). ``flush=False`` leaves them to
+        the commit (:meth:`commit` turns a collision there into :class:`Conflict` as well).
         """
         per_row = list(engines) if engines is not None else [engine] * len(rows)
         for row, state, on in zip(rows, states, per_row, strict=True):
@@ -185,6 +204,8 @@ class EventStore:
                         state=on.dump(state),
                     )
                 )
+        if not flush:
+            return
         game_id = rows[0]["game_id"]
         try:
             session.flush()

@@ -6,6 +6,10 @@ own commit right after the server accepted it: if the process dies, only the one
 flight (accepted by the server, not yet marked) is sent once more when its lease runs
 out, with the same Message-ID.
 
+A mail whose lines need the game's history (``your_turn``) is recorded by the move
+only as what to render (:func:`outbox.defer_seat_mail`); it is rendered here, before
+it is sent, and its body (links sealed) kept on the row.
+
 One bad mail never holds up the others. A temporary failure (an SMTP 4xx answer, a
 connection that fails) is retried with exponential backoff (capped at an hour) until
 ``mail.max_attempts``. A mail that cannot be built (a header with a line break, a link
@@ -222,11 +226,14 @@ def _send_one(
     """Builds and sends one claimed row and records the outcome; whatever goes wrong
     with this row is recorded on it and never reaches the rest of the batch.
     Returns the :class:`DispatchReport` field to count it in."""
+    deferred = outbox.is_deferred(mail)
     try:
         message = build_message(runtime, mail)
     except Exception as error:  # noqa: BLE001 - any row that cannot be built is failed
         _give_up(connection, mail, owner, now, f"unbuildable: {_describe(error)}")
         return "failed"
+    if deferred:
+        _store_body(connection, mail, owner)
     try:
         sender.send(message, mail)
     except smtplib.SMTPRecipientsRefused as error:
@@ -284,6 +291,21 @@ def _give_up(connection: Connection, mail: Mail, owner: str, now: datetime, reas
         next_attempt_at=now,
         last_error=reason[:500],
     )
+
+
+def _store_body(connection: Connection, mail: Mail, owner: str) -> None:
+    """Keeps the body a deferred mail was just rendered to (its links sealed)."""
+    with connection.begin():
+        connection.execute(
+            update(Mail)
+            .where(col(Mail.id) == mail.id, Mail.lease_owner == owner)
+            .values(
+                subject=mail.subject,
+                body_text=mail.body_text,
+                body_html=mail.body_html,
+                unsubscribe=mail.unsubscribe,
+            )
+        )
 
 
 def _mark(connection: Connection, mail: Mail, owner: str, **values: Any) -> None:

@@ -6,7 +6,9 @@ began, the next reminder, the deadline) and writes the mails the batch calls for
 
 - ``invitation`` to every person at creation (with the seed commitment and the link);
 - ``your_turn`` to each seat that *became* due (never again while it stays due), with
-  what happened since its last move as that seat may see it;
+  what happened since its last move as that seat may see it: the move records only the
+  seat and the events to describe (:func:`defer_seat_mail`); the dispatcher renders
+  it, outside the move's transaction (:func:`render_deferred`);
 - ``game_over`` to every person when the game ends, with the result and the seed.
 
 Reminders, deadlines and digests come from the sweep (:mod:`pbem.scheduler`), rescue
@@ -15,6 +17,7 @@ notices from :mod:`pbem.rescue`; all of them go through :func:`enqueue`.
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections import Counter
 from datetime import datetime, timedelta
@@ -29,7 +32,7 @@ from pbem.errors import TooMany
 from pbem.log import MOVE_KINDS, Folded, fold
 from pbem.mail import render
 from pbem.mail.models import Mail, SeatClock, SeatLink, utc
-from pbem.models import Game, Seat
+from pbem.models import Event, Game, Seat
 from pbem.service import Transition
 
 HISTORY_LIMIT = 40
@@ -53,13 +56,22 @@ def secret(runtime: Any) -> str:
 def on_transition(runtime: Any, session: Session, transition: Transition) -> None:
     """Keeps the seats' clocks and writes this batch's mails, inside its transaction."""
     game = transition.game
+    created = transition.events[0]["kind"] == "created"
+    newly_due = turns_begun(transition)
+    if (
+        not created
+        and not transition.finished
+        and not newly_due
+        and transition.due_after == transition.due_before
+        and all(row["kind"] in MOVE_KINDS for row in transition.events)
+    ):
+        return  # a seat moved and keeps the turn: no clock changes, no mail
     now = utc(runtime.clock())
-    seats = {row.seat: row for row in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    loaded = transition.seats or session.exec(select(Seat).where(Seat.game_id == game.id))
+    seats = {row.seat: row for row in loaded}
     clocks = {
         row.seat: row for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
     }
-    created = transition.events[0]["kind"] == "created"
-    newly_due = turns_begun(transition)
     for number, seat in seats.items():
         clock = clocks.get(number)
         if clock is None:
@@ -91,14 +103,14 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
             seat = seats[number]
             if seat.notify != "every_turn":
                 continue
-            mail_seat(
+            defer_seat_mail(
                 session,
                 runtime,
                 game,
                 seat,
                 "your_turn",
                 f"your_turn:{game.id}:{number}:{game.head_seq}",
-                lines=since_last_move(session, runtime, game, transition.engine, seat),
+                start=history_start(game, seat),
                 others=[seats[other].name for other in sorted(transition.due_after - {number})],
                 deadline=clocks[number].deadline_at,
             )
@@ -139,6 +151,7 @@ def _game_over(
     session: Session, runtime: Any, transition: Transition, seats: dict[int, Seat]
 ) -> None:
     game = transition.game
+    session.flush()  # the lines below read this batch's events back
     sent = set(
         session.exec(select(Mail.key).where(Mail.game_id == game.id, Mail.kind == "game_over"))
     )
@@ -177,31 +190,47 @@ def _game_over(
 # What happened since a seat's last move ---------------------------------------------
 
 
+def history_start(game: Game, seat: Seat) -> int:
+    """The event after which a seat's "since your last move" lines begin."""
+    return max((seat.last_move_seq or 1) - 1, game.head_seq - HISTORY_LIMIT, 0)
+
+
 def since_last_move(
     session: Session, runtime: Any, game: Game, engine: Engine, seat: Seat
 ) -> list[str]:
     """The history lines from ``seat``'s last move on, as that seat may see them."""
+    return history(session, runtime, game, engine, seat.seat, history_start(game, seat))[0]
+
+
+def history(
+    session: Session,
+    runtime: Any,
+    game: Game,
+    engine: Engine,
+    viewer: int,
+    start: int,
+    upto: int | None = None,
+) -> tuple[list[str], Any]:
+    """The lines of the events after ``start`` up to ``upto`` (the head if None) as seat
+    ``viewer`` may see them, and the state after the last of them."""
     from pbem.rescue import describe_admin
 
     store = runtime.service.store
-    start = max((seat.last_move_seq or 1) - 1, game.head_seq - HISTORY_LIMIT, 0)
     state = store.state_at(session, game, engine, start)
     lines: list[str] = []
-    for row in store.rows(session, game.id, after=start):
+    for row in store.rows(session, game.id, after=start, upto=upto):
         if row["kind"] == "take_back":
             after = store.state_at(session, game, engine, row["seq"])
         else:
             after = fold(engine, [row], Folded(state, row["seq"] - 1)).state
         if row["kind"] in MOVE_KINDS:
-            lines.extend(
-                engine.describe(state, row["seat"], row["payload"]["move"], after, seat.seat)
-            )
+            lines.extend(engine.describe(state, row["seat"], row["payload"]["move"], after, viewer))
         else:
             line = describe_admin(row)
             if line:
                 lines.append(line)
         state = after
-    return lines
+    return lines, state
 
 
 def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> None:
@@ -275,23 +304,8 @@ def mail_seat(
         return None
     token = seat_token(session, runtime, seat)
     deadline = extra.pop("deadline", None)
-    context = {
-        "title": game.title,
-        "game_id": game.id,
-        "name": seat.name,
-        "seat": seat.seat,
-        "link": render.play_url(runtime.config, token) if token else "",
-        "settings": settings_link(runtime, seat) if seat.token_hash else "",
-        "head_hash": game.head_hash,
-        "head_seq": game.head_seq,
-        "phase": game.phase,
-        "commitment": game.commitment,
-        "policy": game.policy,
-        "deadline": render.when(deadline, seat.timezone),
-        "lines": [],
-        "others": [],
-        **extra,
-    }
+    settings = settings_link(runtime, seat) if seat.token_hash else ""
+    context = {**seat_context(runtime, game, seat, token, settings, deadline), **extra}
     return enqueue(
         session,
         runtime,
@@ -303,6 +317,33 @@ def mail_seat(
         seat=seat.seat,
         unsubscribe=context["settings"],
     )
+
+
+def seat_context(
+    runtime: Any,
+    game: Game,
+    seat: Seat,
+    token: str | None,
+    settings: str,
+    deadline: datetime | None,
+) -> dict[str, Any]:
+    """The context every seat mail shares."""
+    return {
+        "title": game.title,
+        "game_id": game.id,
+        "name": seat.name,
+        "seat": seat.seat,
+        "link": render.play_url(runtime.config, token) if token else "",
+        "settings": settings,
+        "head_hash": game.head_hash,
+        "head_seq": game.head_seq,
+        "phase": game.phase,
+        "commitment": game.commitment,
+        "policy": game.policy,
+        "deadline": render.when(deadline, seat.timezone),
+        "lines": [],
+        "others": [],
+    }
 
 
 def enqueue(
@@ -321,6 +362,16 @@ def enqueue(
 
     Links to a seat or its settings are stored sealed (:func:`render.seal_links`): the
     outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`)."""
+    subject, text, html, unsubscribe = sealed_render(runtime, kind, context, unsubscribe)
+    mail = new_mail(runtime, kind, key, recipient, subject, text, html, unsubscribe, game_id, seat)
+    session.add(mail)
+    return mail
+
+
+def sealed_render(
+    runtime: Any, kind: str, context: dict[str, Any], unsubscribe: str
+) -> tuple[str, str, str, str]:
+    """A mail's subject, text, HTML and unsubscribe link, the links sealed."""
     subject, text, html = render.render(
         kind, {"base_url": render.base_url(runtime.config), **context}
     )
@@ -328,6 +379,22 @@ def enqueue(
     text, html, unsubscribe = (
         render.seal_links(runtime.config, server_key, part) for part in (text, html, unsubscribe)
     )
+    return subject, text, html, unsubscribe
+
+
+def new_mail(
+    runtime: Any,
+    kind: str,
+    key: str,
+    recipient: str,
+    subject: str,
+    text: str,
+    html: str,
+    unsubscribe: str,
+    game_id: str | None,
+    seat: int | None,
+) -> Mail:
+    """An outbox row, ready to send now, with its Message-ID and thread."""
     host = render.domain(runtime.config["mail"]["sender"])
     now = utc(runtime.clock())
     thread = f"<{game_id}.{seat}@{host}>" if game_id is not None else ""
@@ -350,14 +417,95 @@ def enqueue(
         next_attempt_at=now,
         created_at=now,
     )
+    return mail
+
+
+# Mails rendered after the move's transaction ----------------------------------------
+
+# A mail whose body is still to be rendered keeps, in place of its text, what to render:
+# the events its lines cover and what the move knew (the deadline, who else chooses).
+DEFERRED = "{deferred}"
+
+
+def is_deferred(mail: Mail) -> bool:
+    return not mail.body_html and mail.body_text.startswith(DEFERRED)
+
+
+def defer_seat_mail(
+    session: Session,
+    runtime: Any,
+    game: Game,
+    seat: Seat,
+    kind: str,
+    key: str,
+    *,
+    start: int,
+    others: list[str],
+    deadline: datetime | None,
+) -> Mail | None:
+    """Records a seat's mail whose lines need the game's history (``your_turn``) without
+    rendering it: the row holds only the events to describe (after ``start`` up to the
+    head) and what the move knew. The dispatcher renders it (:func:`render_deferred`),
+    outside the move's transaction."""
+    if seat.is_bot or not seat.email:
+        return None
+    recipe = {
+        "from": start,
+        "upto": game.head_seq,
+        "others": others,
+        "deadline": deadline.isoformat() if deadline else None,
+    }
+    subject = render.SUBJECTS[kind].format(title=game.title)[:300]
+    body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
+    mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
     session.add(mail)
     return mail
 
 
+def render_deferred(runtime: Any, mail: Mail) -> None:
+    """Renders a deferred mail in place (its links sealed, as every stored body), from
+    the game as it was at the recorded head: lines, receipt hash and phase."""
+    from pbem.store import game_engine
+
+    recipe = json.loads(mail.body_text[len(DEFERRED) :])
+    upto = int(recipe["upto"])
+    deadline = datetime.fromisoformat(recipe["deadline"]) if recipe.get("deadline") else None
+    with runtime.service.reading() as session:
+        game = runtime.service.store.game(session, mail.game_id)
+        seat = session.get(Seat, (game.id, mail.seat))
+        if seat is None:
+            raise ValueError(f"game {game.id} has no seat {mail.seat}")
+        engine = game_engine(game)
+        lines, state = history(session, runtime, game, engine, seat.seat, recipe["from"], upto)
+        event = session.get(Event, (game.id, upto))
+        if event is None:
+            raise ValueError(f"game {game.id} has no event {upto}")
+        token = seat_token(session, runtime, seat)
+    settings = settings_link(runtime, seat) if seat.token_hash else ""
+    context = seat_context(runtime, game, seat, token, settings, deadline)
+    context.update(
+        head_hash=event.hash,
+        head_seq=upto,
+        phase=str(engine.view(state, None).get("phase", ""))[:200],
+        lines=lines,
+        others=list(recipe.get("others") or []),
+    )
+    subject, text, html, unsubscribe = sealed_render(runtime, mail.kind, context, settings)
+    mail.subject, mail.body_text, mail.body_html, mail.unsubscribe = (
+        subject,
+        text,
+        html,
+        unsubscribe,
+    )
+
+
 def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:
-    """A stored mail's text, HTML and unsubscribe link with their links opened, as sent.
+    """A stored mail's text, HTML and unsubscribe link with their links opened, as sent
+    (a deferred mail is rendered first, see :func:`render_deferred`).
 
     :class:`render.UnsealError` when a link was sealed under another server key."""
+    if is_deferred(mail):
+        render_deferred(runtime, mail)
     key = secret(runtime)
     return tuple(  # type: ignore[return-value]
         render.open_links(key, part) for part in (mail.body_text, mail.body_html, mail.unsubscribe)

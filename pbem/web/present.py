@@ -43,7 +43,7 @@ def seat_and_head(token: str) -> tuple[Seat, str]:
     """The seat a link opens and its game's head hash, in one query."""
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         raise NotFound("This link is not valid (it may have been replaced).")
-    with runtime().service.session() as session:
+    with runtime().service.reading() as session:
         found = session.exec(
             select(Seat, Game.head_hash)
             .join(Game, col(Game.id) == col(Seat.game_id))

@@ -112,7 +112,7 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
     """The last ``reach`` events of a game and the states around them."""
     service = runtime().service
     store = service.store
-    with service.session() as session:
+    with service.reading() as session:
         game = store.game(session, game_id)
         engine = game_engine(game)
         seats = list(

@@ -1,0 +1,46 @@
+"""A move is lean: few statements in its transaction, the mail listener included.
+
+Counted with a ``before_cursor_execute`` listener (SQLite's ``BEGIN IMMEDIATE`` is a
+statement too and counts; PostgreSQL begins implicitly)."""
+
+from __future__ import annotations
+
+from sqlalchemy import event
+
+from tests.mail.conftest import new_game
+
+KEEPS_THE_TURN = 6  # the game and its seed, the event, the game row, the seats
+PASSES_THE_TURN = 9  # and the seats' clocks, and the your-turn mail recorded (not rendered)
+
+
+def next_move(state: dict) -> dict:
+    return {"type": "stop"} if state["pot"] >= 6 else {"type": "roll"}
+
+
+def test_a_move_issues_few_statements(runtime):
+    created = new_game(runtime, seats=2, target=10**6)
+    service = runtime.service
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_):
+        statements.append(statement.split()[0].upper())
+
+    counted = {"keeps": [], "passes": []}
+    event.listen(runtime.db, "before_cursor_execute", count)
+    try:
+        for _ in range(16):
+            head = service.head(created.game_id)
+            seat = min(head.engine.to_move(head.state))
+            statements.clear()
+            outcome = service.submit_move(created.game_id, seat, next_move(head.state), head.seq)
+            mine = list(statements)
+            kept = seat in head.engine.to_move(outcome.state)
+            counted["keeps" if kept else "passes"].append((len(mine), mine))
+    finally:
+        event.remove(runtime.db, "before_cursor_execute", count)
+    assert counted["keeps"] and counted["passes"]
+    assert max(n for n, _ in counted["keeps"]) <= KEEPS_THE_TURN, counted["keeps"]
+    assert max(n for n, _ in counted["passes"]) <= PASSES_THE_TURN, counted["passes"]
+    # Rendering the mail (history replay, templates) happens later: no event is read back.
+    for _, mine in counted["keeps"] + counted["passes"]:
+        assert mine.count("SELECT") <= 3, mine
