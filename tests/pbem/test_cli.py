@@ -11,12 +11,6 @@ from pbem.cli import main
 from pbem.models import Event
 
 
-@pytest.fixture
-def database(tmp_path, monkeypatch):
-    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
-    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
-
-
 def pbem(database, *args):
     return main(["--database", database, *args])
 

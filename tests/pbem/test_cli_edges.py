@@ -16,17 +16,7 @@ from sqlmodel import Session, select
 from pbem.cli import main
 from pbem.models import Game
 from pbem.verify import verify_export
-from tests.pbem.test_cli import finished_game, game_id_from
-
-
-@pytest.fixture
-def database(tmp_path, monkeypatch):
-    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
-    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
-
-
-def pbem(database, *args):
-    return main(["--database", database, *args])
+from tests.pbem.test_cli import finished_game, game_id_from, pbem
 
 
 @pytest.fixture

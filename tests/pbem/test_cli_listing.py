@@ -6,17 +6,7 @@ import json
 
 import pytest
 
-from pbem.cli import main
-
-
-@pytest.fixture
-def database(tmp_path, monkeypatch):
-    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
-    return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
-
-
-def pbem(database, *args):
-    return main(["--database", database, *args])
+from tests.pbem.test_cli import pbem
 
 
 def new_game(database, capsys, target=50, player=None) -> str:
