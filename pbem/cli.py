@@ -372,6 +372,25 @@ def cmd_upgrade_engine(args) -> int:
     return 0
 
 
+def cmd_seat(args) -> int:
+    """The operator's seat actions (see README, "Who may act on a seat")."""
+    from pbem import rescue
+    from pbem.errors import BadInput
+
+    runtime = _runtime(args)
+    if args.action == "bot":
+        outcome = rescue.hand_to_bot(runtime, args.game, args.seat, by=None, level=args.level)
+    elif args.action == "reclaim":
+        outcome = rescue.reclaim(runtime, args.game, args.seat, by=None)
+    else:
+        name, colon, email = (args.newcomer or "").rpartition(":")
+        if not colon:
+            raise BadInput("Name the newcomer as NAME:EMAIL (--newcomer).")
+        outcome = rescue.invite_replacement(runtime, args.game, args.seat, name, email, by=None)
+    print(outcome.message)
+    return 0
+
+
 def cmd_bench(args) -> int:
     from pbem import bench
 
@@ -479,6 +498,18 @@ def build_parser() -> argparse.ArgumentParser:
     upgrade.add_argument("game")
     upgrade.add_argument("--to", type=int, help="the version (default: the newest)")
     upgrade.set_defaults(func=cmd_upgrade_engine)
+
+    seat = commands.add_parser(
+        "seat",
+        help="the operator's seat actions: hand a seat to a bot, give it back, or invite a "
+        "newcomer (each an event; the seat's player is mailed)",
+    )
+    seat.add_argument("action", choices=("bot", "reclaim", "invite"))
+    seat.add_argument("game")
+    seat.add_argument("seat", type=int, help="the seat's number (0 is the first seat)")
+    seat.add_argument("--level", choices=("easy", "normal"), default="normal")
+    seat.add_argument("--newcomer", metavar="NAME:EMAIL", help="with invite: who is invited")
+    seat.set_defaults(func=cmd_seat)
 
     bench = commands.add_parser("bench", help="measure the event store and replay")
     bench.add_argument("--runs", type=int, default=5)

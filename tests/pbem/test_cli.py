@@ -264,3 +264,38 @@ def test_new_game_bot_levels_from_the_shell(database, capsys):
     assert pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "bot:hard") == 1
     assert "bot:easy or bot:normal" in capsys.readouterr().err
     assert len(runtime.service.games()) == 1
+
+
+def test_the_operator_hands_a_seat_to_a_bot_gives_it_back_and_invites_a_newcomer(database, capsys):
+    from sqlmodel import Session, select
+
+    from pbem.mail.models import Mail
+    from pbem.runtime import build_runtime
+
+    options = ["--options", '{"target": 1000000}']
+    assert (
+        pbem(database, "new", "pig", "--seat", "Ann:ann@example.org", "--seat", "bot", *options)
+        == 0
+    )
+    game_id = game_id_from(capsys.readouterr().out)
+    runtime = build_runtime({"database": {"url": database}})
+
+    def kinds() -> list[str]:
+        return [row["kind"] for row in runtime.service.events(game_id)]
+
+    assert pbem(database, "seat", "bot", game_id, "0", "--level", "easy") == 0
+    assert "seat_to_bot" in kinds()
+    ann = runtime.service.seats(game_id)[0]
+    assert ann.is_bot and ann.bot_level == "easy"
+    assert pbem(database, "seat", "reclaim", game_id, "0") == 0
+    assert "seat_reclaimed" in kinds() and not runtime.service.seats(game_id)[0].is_bot
+    capsys.readouterr()
+    assert pbem(database, "seat", "invite", game_id, "0") == 1
+    assert "NAME:EMAIL" in capsys.readouterr().err
+    assert pbem(database, "seat", "invite", game_id, "0", "--newcomer", "Bo:bo@x.org") == 0
+    with Session(runtime.db) as session:
+        invited = session.exec(select(Mail).where(Mail.recipient == "bo@x.org")).all()
+        told = session.exec(select(Mail).where(Mail.recipient == "ann@example.org")).all()
+    assert invited, "the newcomer is invited by mail"
+    assert len(told) >= 3, "Ann is told of each change to her seat"
+    assert pbem(database, "seat", "bot", game_id, "7") == 1
