@@ -35,7 +35,7 @@ import ssl
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, getaddresses
 from pathlib import Path
 from typing import Any
 
@@ -117,7 +117,21 @@ class SmtpSender:
                 self.connection = self._connect()
             except (smtplib.SMTPException, OSError) as error:
                 raise ConnectionFailed(f"cannot reach the SMTP server: {error}") from error
-        self.connection.send_message(message)
+        # smtplib's send_message writes with mbox quoting on for ASCII mail, so a body line
+        # starting "From " would arrive as ">From ": send the bytes of the message's own
+        # policy (no quoting), with SMTPUTF8 only when an address needs it.
+        senders = getaddresses(message.get_all("From", []))
+        recipients = [address for _, address in getaddresses(message.get_all("To", []))]
+        international = any(not address.isascii() for _, address in senders) or any(
+            not address.isascii() for address in recipients
+        )
+        policy = message.policy.clone(linesep="\r\n", utf8=international)
+        self.connection.sendmail(
+            senders[0][1] if senders else "",
+            recipients,
+            message.as_bytes(policy=policy),
+            mail_options=["SMTPUTF8", "BODY=8BITMIME"] if international else [],
+        )
 
     def close(self) -> None:
         if self.connection is not None:

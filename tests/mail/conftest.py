@@ -40,6 +40,7 @@ class Mailbox:
 
     def __init__(self):
         self.messages: list[EmailMessage] = []
+        self.raw: list[bytes] = []  # the DATA bytes exactly as they crossed the wire
         self.refusing = False
         self.lock = threading.Lock()
         self.on_message = None
@@ -50,6 +51,7 @@ class Mailbox:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         with self.lock:
             self.messages.append(message)
+            self.raw.append(envelope.original_content or envelope.content)
         if self.on_message is not None:
             self.on_message(message)
         return "250 OK"

@@ -85,6 +85,19 @@ def test_your_turn_once_per_turn_not_per_event(runtime, mailbox):
     assert len(mailbox.to("ben@example.org", "your turn")) == 1
 
 
+def test_no_line_is_mangled_into_from_on_the_wire(runtime, mailbox):
+    """A line of a mail that starts with "From " reaches the SMTP server as it is (mbox
+    quoting, ">From", is for mailboxes, not for SMTP)."""
+    game = new_game(runtime, seats=2).game_id
+    runtime.service.submit_move(game, 0, {"type": "stop"}, 0)
+    take_turn(runtime, game, rolls=2)
+    dispatch(runtime)
+    assert mailbox.raw
+    turn = [raw for raw in mailbox.raw if b"\nFrom your last move on:" in raw]
+    assert turn, "the your-turn mail's text part has its line as written"
+    assert not any(b"\n>From " in raw for raw in mailbox.raw)
+
+
 def test_nothing_hidden_reaches_another_seat(runtime, mailbox):
     from engines import REGISTRY
     from pbem.service import SeatSpec
