@@ -107,15 +107,22 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
     return {"type": "end_turn"}
 
 
-def _unload_gain(view: Mapping[str, Any], move: Mapping[str, Any]) -> float:
+def landed(view: Mapping[str, Any], move: Mapping[str, Any]) -> dict[str, int]:
+    """How many fish of each kind an unload puts into the warehouse (in module 1 a -1
+    circle loses one)."""
     port = move["port"]
     circles = view["circles"][port]
     shown = view["demand"][port]
-    gain = 0.0
+    counts = {}
     for kind, count in move["fish"].items():
         circle = move["demand"][kind] if kind in move.get("demand", {}) else shown.index(kind)
         lossy = view["options"].get("demand_management") and circles[circle] < 0
-        gain += count - (1 if lossy else 0)
+        counts[kind] = count - (1 if lossy else 0)
+    return counts
+
+
+def _unload_gain(view: Mapping[str, Any], move: Mapping[str, Any]) -> float:
+    gain = float(sum(landed(view, move).values()))
     # Prefer keeping the 0 circles of a port for later, in module 1: place as few as needed.
     return gain - 0.01 * len(move.get("demand", {}))
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import bot
-from .bot import DISTANCE, _buyers, _closer, _contract_fit
+from .bot import DISTANCE, _buyers, _closer, _contract_fit, landed
 from .data import FISH, HOLD_SIZE
 
 AMBER = 1.0
@@ -217,14 +217,7 @@ def _best_sail(
 
 def _landed(view: Mapping[str, Any], values: Mapping[str, float], move: Mapping) -> float:
     """Points an unload puts into the warehouse (a -1 circle in module 1 loses a fish)."""
-    port = move["port"]
-    circles = view["circles"][port]
-    shown = view["demand"][port]
-    gain = 0.0
-    for kind, count in move["fish"].items():
-        circle = move["demand"][kind] if kind in move.get("demand", {}) else shown.index(kind)
-        lossy = view["options"].get("demand_management") and circles[circle] < 0
-        gain += (count - (1 if lossy else 0)) * values[kind]
+    gain = sum(count * values[kind] for kind, count in landed(view, move).items())
     return gain - 0.01 * len(move.get("demand", {}))
 
 

@@ -243,8 +243,8 @@ def _dice(rolls: list[int], bonus: int, fortress: bool = False) -> str:
     return " + ".join(parts) if parts else "0"
 
 
-def pillage(state: State, seat: int, move: dict, chance: Chance) -> None:
-    civ = civ_of(state, seat)
+def _occupied(state: State, civ: str, move: dict) -> tuple[str, dict, str]:
+    """The province ``move`` names (id, state, name), which ``civ`` must occupy."""
     pid = move["province"]
     if pid not in PROVINCE:
         raise IllegalMove(f"There is no province called {pid!r}.")
@@ -252,6 +252,12 @@ def pillage(state: State, seat: int, move: dict, chance: Chance) -> None:
     name = PROVINCE[pid]["name"]
     if province["occupier"] != civ:
         raise IllegalMove(f"You do not occupy {name}.")
+    return pid, province, name
+
+
+def pillage(state: State, seat: int, move: dict, chance: Chance) -> None:
+    civ = civ_of(state, seat)
+    pid, province, name = _occupied(state, civ, move)
     if is_capital(pid):
         raise IllegalMove(f"{name} is a capital: capitals are never pillaged.")
     got = take_from_bank(state, seat, full_income(province))
@@ -328,13 +334,7 @@ def hold(state: State, seat: int, move: dict, chance: Chance) -> None:
         raise IllegalMove(
             "In this game's rules the occupier's legions hold the most valuable buildings."
         )
-    pid = move["province"]
-    if pid not in PROVINCE:
-        raise IllegalMove(f"There is no province called {pid!r}.")
-    province = state["provinces"][pid]
-    name = PROVINCE[pid]["name"]
-    if province["occupier"] != civ:
-        raise IllegalMove(f"You do not occupy {name}.")
+    pid, province, name = _occupied(state, civ, move)
     choices = hold_choices(province)
     if not choices:
         raise IllegalMove(f"Your legions in {name} hold every building there: there is no choice.")
