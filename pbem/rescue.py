@@ -169,7 +169,7 @@ def hand_to_bot(
         change,
         claim=claim,
         target_lines=[
-            f"This was done {BY_WHOM[permitted.by]}.",
+            f"From now on a bot plays your seat, {BY_WHOM[permitted.by]}.",
             'Your link still works: open it, go to "Seats and deadlines" and choose '
             '"Take my seat back" at any time.',
         ],
