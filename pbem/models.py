@@ -77,6 +77,9 @@ class Game(SQLModel, table=True):
     result: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     policy: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     creator_seat: int | None = None
+    # Set while the game's creator has paused the whole game (an event in the log says
+    # so): no moves, deadlines or reminders until it is resumed.
+    paused_at: datetime | None = None
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None
@@ -99,6 +102,9 @@ class Seat(SQLModel, table=True):
     due_since: datetime | None = None
     last_move_seq: int | None = None
     timezone: str = Field(default="UTC", max_length=64)
+    # The hour of the day (0-23, in ``timezone``) the player wants reminders and the
+    # digest at; None: reminders whenever they fall due, the digest at 08:00.
+    mail_hour: int | None = None
     notify: str = Field(default="every_turn", max_length=16)
     created_at: datetime
 

@@ -143,6 +143,25 @@ class SeatRequest(SQLModel, table=True):
     created_at: datetime
 
 
+class FormerPlayer(SQLModel, table=True):
+    """A person who held a seat of a game and no longer does (replaced, or left): kept
+    so that they are still told how the game ends, and carried in a full export.
+    Personal data: never in a seat's or a public export."""
+
+    __tablename__ = "former_players"
+    __table_args__ = (Index("ix_former_players_game", "game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=32)
+    seat: int
+    name: str = Field(default="", max_length=200)
+    email: str = Field(default="", max_length=320)
+    timezone: str = Field(default="UTC", max_length=64)
+    reason: str = Field(default="", max_length=32)
+    left_seq: int | None = None
+    left_at: datetime
+
+
 class Heartbeat(SQLModel, table=True):
     """The worker's last sign of life, for the health page."""
 
