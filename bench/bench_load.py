@@ -50,8 +50,8 @@ from sqlalchemy import create_engine, text  # noqa: E402
 
 from engines import REGISTRY  # noqa: E402
 from pbem.db import make_engine  # noqa: E402
+from pbem.games.service import GameService, SeatSpec  # noqa: E402
 from pbem.migrations import migrate  # noqa: E402
-from pbem.service import GameService, SeatSpec  # noqa: E402
 
 POSTGRES = os.environ.get(
     "PBEM_BENCH_POSTGRES", "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.bench import bulk_game, fixture_engine, next_move  # noqa: E402
 from pbem.db import init_db, make_engine  # noqa: E402
-from pbem.exports import export_chunks  # noqa: E402
+from pbem.games.portable import export_chunks  # noqa: E402
 from pbem.runtime import build_runtime  # noqa: E402
 from pbem.web import create_app  # noqa: E402
 

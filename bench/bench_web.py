@@ -50,7 +50,7 @@ def application():
 
 def record_game(service, events: int) -> str:
     """A two-seat pig game with exactly ``events`` events, the turn with seat 0."""
-    from pbem.service import SeatSpec
+    from pbem.games.service import SeatSpec
 
     created = service.create_game(
         "pig",

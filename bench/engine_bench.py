@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engines.api import Engine, SeededChance  # noqa: E402
-from pbem.chance import ReplayChance  # noqa: E402
+from pbem.eventlog.chance import ReplayChance  # noqa: E402
 from tests.golden import load_records  # noqa: E402
 
 RUNS = 5

@@ -25,11 +25,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engines import REGISTRY
-from pbem.chance import RecordingChance
 from pbem.config import ROOT
 from pbem.db import init_db, make_engine
-from pbem.log import fold, timestamp
-from pbem.service import GameService, SeatSpec
+from pbem.eventlog.chance import RecordingChance
+from pbem.eventlog.log import fold, timestamp
+from pbem.games.service import GameService, SeatSpec
 
 BENCH_SEED = b"\x01" * 32
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -31,7 +31,7 @@ from sqlmodel import SQLModel
 from pbem.bench import DEFAULT_POSTGRES, fixture_engine
 from pbem.db import make_engine
 from pbem.errors import BadInput
-from pbem.service import SeatSpec
+from pbem.games.service import SeatSpec
 
 ACTIVE = 100
 TOTAL = 10_000

@@ -118,7 +118,7 @@ def seats_from_args(specs: Sequence[str]) -> list:
     """``--seat`` values as seats: ``NAME:EMAIL`` (one address), ``bot``, ``bot:easy`` or
     ``bot:normal``."""
     from pbem.errors import BadInput
-    from pbem.service import SeatSpec
+    from pbem.games.service import SeatSpec
     from pbem.validate import clean_email, clean_name
 
     seats = []
@@ -314,7 +314,7 @@ def check_import_text(data: dict) -> None:
 
 
 def cmd_verify(args) -> int:
-    from pbem.verify import verify_export
+    from pbem.eventlog.verify import verify_export
 
     report = verify_export(_read_json_file(args.file), head=args.head)
     print(report.summary())
@@ -374,8 +374,8 @@ def cmd_upgrade_engine(args) -> int:
 
 def cmd_seat(args) -> int:
     """The operator's seat actions (see README, "Who may act on a seat")."""
-    from pbem import rescue
     from pbem.errors import BadInput
+    from pbem.games import rescue
 
     runtime = _runtime(args)
     if args.action == "bot":

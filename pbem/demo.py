@@ -11,10 +11,10 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from engines import REGISTRY
+from pbem.games.service import SeatSpec
 from pbem.mail import outbox
 from pbem.models import Seat
 from pbem.runtime import Runtime
-from pbem.service import SeatSpec
 
 DEMO_PREFIX = "Demo: "
 

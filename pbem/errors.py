@@ -42,7 +42,7 @@ class BadInput(PbemError):
 
 
 class NotAllowed(Rejected):
-    """A request the seat rules refuse to this person (see :mod:`pbem.seat_rules`)."""
+    """A request the seat rules refuse to this person (see :mod:`pbem.games.seat_rules`)."""
 
     status = 403
 

@@ -27,6 +27,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 
 from pbem.errors import PbemError
+from pbem.eventlog.seeds import seal_seed
+from pbem.seal import PREFIX
 
 SCRIPT_LOCATION = Path(__file__).resolve().parent / "alembic"
 FIRST_RELEASE = "0001_schema_v1"
@@ -157,9 +159,6 @@ def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:
     """Seals every seed still stored as plain hex (written before seeds were sealed)
     under the server's key, in one transaction; returns how many. Running it again
     changes nothing."""
-    from pbem.seal import PREFIX
-    from pbem.service import seal_seed
-
     with db.begin() as connection:
         rows = connection.execute(
             text("SELECT game_id, seed FROM game_secrets WHERE seed NOT LIKE :sealed"),

@@ -113,7 +113,7 @@ class GameSecret(SQLModel, table=True):
     """The seed of a game, kept apart from the log until the game ends.
 
     ``seed`` is sealed under a key derived from the server's key (AES-GCM, bound to the
-    game id; see :func:`pbem.service.seal_seed`), so a copy of the database alone
+    game id; see :func:`pbem.eventlog.seeds.seal_seed`), so a copy of the database alone
     predicts no draw. Databases from before sealing hold 64 hex digits until
     ``pbem migrate`` (or any server start) seals them.
     """

@@ -25,6 +25,7 @@ from sqlmodel import Session, col, select
 from pbem.mail.dispatch import FAILURE_REASONS
 from pbem.mail.models import Heartbeat, Mail, utc
 from pbem.models import Game
+from pbem.web.hardening import recent_database_failure
 
 bp = Blueprint("ops", __name__)
 
@@ -55,8 +56,6 @@ def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
             ).one()
     except Exception as error:  # noqa: BLE001 - any database failure is "unhealthy"
         return False, {"database": f"unreachable: {type(error).__name__}"}
-    from pbem.web.hardening import recent_database_failure
-
     failure = recent_database_failure()
     report["database"] = failure or "ok"
     now = utc(runtime.clock())

@@ -11,8 +11,9 @@ from sqlalchemy.engine import Engine as SqlEngine
 
 from pbem.config import load_config, make_var, secret_key
 from pbem.db import init_db, make_engine
+from pbem.games.service import GameService, utcnow
+from pbem.mail import outbox  # registers the mail tables before the schema is made
 from pbem.migrations import require_current
-from pbem.service import GameService, utcnow
 
 
 @dataclass
@@ -45,8 +46,6 @@ def build_runtime(
     Mail's outbox listener is installed here, so every appended event writes its mails
     in the same transaction wherever the event comes from (web, worker or CLI).
     """
-    from pbem.mail import outbox  # registers the mail tables before the schema is made
-
     config = load_config(overrides)
     make_var(config)
     key = secret_key(config)

@@ -33,8 +33,8 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
-from pbem import rescue
 from pbem.errors import PbemError
+from pbem.games import rescue
 from pbem.mail import outbox, render
 from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail

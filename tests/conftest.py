@@ -15,7 +15,7 @@ import pytest
 
 from engines import REGISTRY
 from pbem.db import init_db, make_engine
-from pbem.service import GameService
+from pbem.games.service import GameService
 from tests.fixture_engine import PIG
 
 REGISTRY.setdefault(PIG.slug, PIG)

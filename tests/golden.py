@@ -9,7 +9,7 @@ A recorded game holds everything needed to replay and audit it::
      "final_state_hash": hex, "result": {...}}
 
 Setup is event 0 and the i-th move is event i, so every draw can be re-derived from the
-revealed seed with :func:`pbem.chance.derive`.
+revealed seed with :func:`pbem.eventlog.chance.derive`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.api import Engine, state_hash
-from pbem.chance import RecordingChance, ReplayChance, commitment, verify_draws
+from pbem.eventlog.chance import RecordingChance, ReplayChance, commitment, verify_draws
 
 FORMAT = "pbem-recorded-game/1"
 

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from engines import get_engine
-from pbem.service import GameService, SeatSpec
-from pbem.verify import verify_export
+from pbem.eventlog.verify import verify_export
+from pbem.games.service import GameService, SeatSpec
 
 TITLES = ["mercatores", "mare_balticum"]
 

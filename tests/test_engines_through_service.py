@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from engines import REGISTRY
-from pbem.service import GameService, SeatSpec
-from pbem.verify import verify_export
+from pbem.eventlog.verify import verify_export
+from pbem.games.service import GameService, SeatSpec
 
 PRODUCTS = sorted(slug for slug in REGISTRY if slug != "pig")
 

@@ -12,7 +12,7 @@ began, the next reminder, the deadline) and writes the mails the batch calls for
 - ``game_over`` to every person when the game ends, with the result and the seed.
 
 Reminders, deadlines and digests come from the sweep (:mod:`pbem.scheduler`), rescue
-notices from :mod:`pbem.rescue`; all of them go through :func:`enqueue`.
+notices from :mod:`pbem.games.rescue`; all of them go through :func:`enqueue`.
 """
 
 from __future__ import annotations
@@ -29,11 +29,14 @@ from sqlmodel import Session, col, select
 
 from engines.api import Engine
 from pbem.errors import TooMany
-from pbem.log import MOVE_KINDS, Folded, fold
+from pbem.eventlog.log import MOVE_KINDS, Folded, fold
+from pbem.eventlog.store import game_engine
+from pbem.games.admin_lines import describe_admin
+from pbem.games.outcomes import Transition
+from pbem.games.tokens import hash_token
 from pbem.mail import render
 from pbem.mail.models import Mail, SeatClock, SeatLink, utc
 from pbem.models import Event, Game, Seat
-from pbem.service import Transition
 
 HISTORY_LIMIT = 40
 
@@ -213,8 +216,6 @@ def history(
 ) -> tuple[list[str], Any]:
     """The lines of the events after ``start`` up to ``upto`` (the head if None) as seat
     ``viewer`` may see them, and the state after the last of them."""
-    from pbem.rescue import describe_admin
-
     store = runtime.service.store
     state = store.state_at(session, game, engine, start)
     lines: list[str] = []
@@ -264,8 +265,6 @@ def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> N
 
 def store_link(session: Session, runtime: Any, game_id: str, seat: int, token: str) -> None:
     """Keeps a seat's current token sealed, so later mails can carry the link."""
-    from pbem.service import hash_token
-
     link = session.get(SeatLink, (game_id, seat)) or SeatLink(game_id=game_id, seat=seat)
     link.sealed = render.seal(secret(runtime), token)
     link.token_hash = hash_token(token)
@@ -465,8 +464,6 @@ def defer_seat_mail(
 def render_deferred(runtime: Any, mail: Mail) -> None:
     """Renders a deferred mail in place (its links sealed, as every stored body), from
     the game as it was at the recorded head: lines, receipt hash and phase."""
-    from pbem.store import game_engine
-
     recipe = json.loads(mail.body_text[len(DEFERRED) :])
     upto = int(recipe["upto"])
     deadline = datetime.fromisoformat(recipe["deadline"]) if recipe.get("deadline") else None

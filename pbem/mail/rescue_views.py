@@ -1,6 +1,6 @@
 """The rescue page of a seat, reached from its link: the game's deadline policy,
 vacation, the player's own "hand my seat to a bot" and "leave the game" (each confirmed
-in a second step), and votes about absent seats (see :mod:`pbem.seat_rules`).
+in a second step), and votes about absent seats (see :mod:`pbem.games.seat_rules`).
 """
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
-from pbem import rescue, seat_rules
 from pbem.errors import BadInput
+from pbem.games import rescue, seat_rules
 from pbem.mail.models import SeatClock, utc
 from pbem.scheduler import CONSEQUENCES
 

@@ -7,10 +7,11 @@ place, coloured by seat. They decide nothing about the rules; they only place ma
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.web.present import game_data
+from engines import REGISTRY
 
 GOODS_MARKS = {
     "salmon": ("#F4A6A0", "S"),
@@ -21,6 +22,13 @@ GOODS_MARKS = {
 }
 EMPTY_CIRCLE = ("#FFFFFF", "·")
 NEUTRAL = {"colour": "#9E9E9E", "letter": "N", "text": "#000"}
+
+
+def game_data(slug: str) -> Any:
+    """A registered game's ``data`` module (names, cards and layout hints for drawing)."""
+    if slug not in REGISTRY:
+        raise KeyError(slug)
+    return importlib.import_module(f"engines.{slug}.data")
 
 
 def _mark(player: Mapping[str, Any], count: int = 1) -> dict:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
-from pbem import rescue
-from pbem.audit import audit_game
 from pbem.errors import Rejected
-from pbem.exports import export_chunks
+from pbem.eventlog.audit import audit_game
+from pbem.games import rescue
+from pbem.games.portable import export_chunks
 from pbem.web.present import board_template, players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,

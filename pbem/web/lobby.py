@@ -8,7 +8,9 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from engines import REGISTRY
 from pbem.errors import BadInput, TooMany
-from pbem.service import AT_DEADLINE, DEFAULT_POLICY, LISTING_STATUSES, GamePage, SeatSpec
+from pbem.games.listing import LISTING_STATUSES, GamePage
+from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
+from pbem.games.service import SeatSpec
 from pbem.validate import clean_email, clean_name, clean_title
 from pbem.web.present import runtime
 

@@ -12,12 +12,12 @@ from collections import OrderedDict
 
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 
-from pbem import rescue
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
-from pbem.exports import export_chunks
+from pbem.games import rescue
+from pbem.games.portable import export_chunks
+from pbem.games.takeback import take_back, target_in
 from pbem.models import Seat
-from pbem.takeback import take_back, target_in
 from pbem.web import csrf
 from pbem.web.games import render_history
 from pbem.web.present import board_template, players, runtime, seat_and_head

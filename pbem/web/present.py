@@ -6,7 +6,6 @@ Everything a page shows of a game is built from ``engine.view(state, viewer)`` a
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -15,11 +14,11 @@ from typing import Any
 from flask import Flask, current_app
 from sqlmodel import col, select
 
-from engines import REGISTRY
 from pbem.errors import NotFound
+from pbem.games.tokens import hash_token
 from pbem.models import Game, Seat
 from pbem.runtime import Runtime
-from pbem.service import hash_token
+from pbem.web.boards import game_data, layout
 
 # Colours told apart with colour blindness (Okabe and Ito); every mark also has a letter.
 NAMED_COLOURS = {
@@ -87,16 +86,7 @@ def board_template(slug: str) -> str:
     return "_board_generic.html"
 
 
-def game_data(slug: str) -> Any:
-    """A registered game's ``data`` module (names, cards and layout hints for drawing)."""
-    if slug not in REGISTRY:
-        raise KeyError(slug)
-    return importlib.import_module(f"engines.{slug}.data")
-
-
 def init_app(app: Flask) -> None:
-    from pbem.web.boards import layout
-
     app.jinja_env.globals["game_data"] = game_data
     app.jinja_env.globals["board_layout"] = layout
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(

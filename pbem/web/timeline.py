@@ -13,10 +13,10 @@ from typing import Any
 from sqlmodel import col, select
 
 from engines.api import Engine
-from pbem.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
+from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
+from pbem.eventlog.store import game_engine
+from pbem.games.admin_lines import describe_admin
 from pbem.models import Game, Seat
-from pbem.rescue import describe_admin
-from pbem.store import game_engine
 from pbem.web.present import runtime
 
 HISTORY_LINES = 40

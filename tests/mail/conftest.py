@@ -14,9 +14,9 @@ from email.message import EmailMessage
 import pytest
 from aiosmtpd.controller import Controller
 
+from pbem.games.service import SeatSpec
 from pbem.mail import outbox  # noqa: F401 - registers the mail tables before the schema
 from pbem.runtime import build_runtime
-from pbem.service import SeatSpec
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect, text
 
-from pbem import chance
+from pbem.eventlog import chance
+from pbem.eventlog.store import keyed_state_hash
+from pbem.games.service import SeatSpec
+from pbem.games.tokens import hash_token
 from pbem.mail.dispatch import dispatch
 from pbem.runtime import build_runtime
-from pbem.service import SeatSpec, hash_token
-from pbem.store import keyed_state_hash
 from pbem.web import create_app
 from tests.mail.conftest import make_runtime, new_game
 

@@ -11,9 +11,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
 
+from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch, purge
 from pbem.mail.models import Mail
-from pbem.service import SeatSpec
 from tests.mail.conftest import Mailbox, free_port, make_runtime, new_game, part
 
 POISON_TITLE = "Friendly game\r\nBcc: everyone@evil.example"

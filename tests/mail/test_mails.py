@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from engines.api import Result
-from pbem.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation
+from pbem.games.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation
 from pbem.scheduler import dispatch, sweep
 from tests.fixture_engine import Pig
 from tests.mail.conftest import new_game, part, take_turn
@@ -100,7 +100,7 @@ def test_no_line_is_mangled_into_from_on_the_wire(runtime, mailbox):
 
 def test_nothing_hidden_reaches_another_seat(runtime, mailbox):
     from engines import REGISTRY
-    from pbem.service import SeatSpec
+    from pbem.games.service import SeatSpec
 
     REGISTRY.setdefault("secret_pig", SecretPig())
     created = runtime.service.create_game(
@@ -253,7 +253,7 @@ class SealedBids:
 
 def test_simultaneous_choices_tell_every_due_seat_once(runtime, mailbox):
     from engines import REGISTRY
-    from pbem.service import SeatSpec
+    from pbem.games.service import SeatSpec
 
     REGISTRY.setdefault("sealed_bids", SealedBids())
     game = runtime.service.create_game(

@@ -7,8 +7,9 @@ from sqlmodel import Session, select
 
 from pbem.db import init_db, make_engine
 from pbem.errors import BadInput, NotFound, Rejected
+from pbem.games.admin_lines import describe_admin
+from pbem.games.rescue import hand_to_bot, invite_replacement, reclaim, take_seat
 from pbem.mail.models import Mail
-from pbem.rescue import describe_admin, hand_to_bot, invite_replacement, reclaim, take_seat
 from pbem.scheduler import dispatch
 from tests.mail.conftest import make_runtime, new_game, take_turn
 

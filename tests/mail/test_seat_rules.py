@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from pbem import seat_rules
 from pbem.errors import BadInput, NotAllowed, NotFound, TooMany
-from pbem.mail.models import Mail, RescueVote
-from pbem.rescue import (
+from pbem.games import seat_rules
+from pbem.games.rescue import (
     hand_to_bot,
     invite_replacement,
     leave_game,
@@ -22,8 +21,9 @@ from pbem.rescue import (
     start_vacation,
     take_seat,
 )
+from pbem.games.service import SeatSpec
+from pbem.mail.models import Mail, RescueVote
 from pbem.scheduler import dispatch, sweep
-from pbem.service import SeatSpec
 from tests.mail.conftest import new_game, part, take_turn
 
 LINK = re.compile(r"/play/([A-Za-z0-9_-]{20,100})")
@@ -211,7 +211,7 @@ def test_a_returning_player_and_a_namesake_read_right(runtime, clock):
     back = request_open_seat(runtime, game.game_id, 0, "Anna", "anna@example.org")
     take_seat(runtime, back.token)
     assert runtime.service.events(game.game_id)[-1]["payload"]["returning"] is True
-    from pbem.rescue import describe_admin
+    from pbem.games.admin_lines import describe_admin
 
     lines = [describe_admin(row) for row in runtime.service.events(game.game_id)]
     assert "Anna takes their seat again." in lines

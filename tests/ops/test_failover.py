@@ -21,7 +21,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from pbem.db import init_db, make_engine
-from pbem.service import GameService, SeatSpec
+from pbem.games.service import GameService, SeatSpec
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import pg_pair  # noqa: E402

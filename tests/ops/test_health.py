@@ -8,9 +8,9 @@ import pytest
 from sqlmodel import Session
 
 from pbem import ops
+from pbem.games.service import SeatSpec
 from pbem.mail.models import Heartbeat, utc
 from pbem.runtime import build_runtime
-from pbem.service import SeatSpec
 from pbem.web import create_app
 
 

@@ -8,10 +8,10 @@ import pytest
 from sqlalchemy import event, func
 from sqlmodel import Session, select
 
+from pbem.games.service import SeatSpec
 from pbem.mail.models import Mail
 from pbem.models import Event
 from pbem.runtime import build_runtime
-from pbem.service import SeatSpec
 from pbem.web import create_app
 
 

@@ -20,9 +20,9 @@ from sqlalchemy import create_engine
 
 from engines import REGISTRY
 from pbem.db import make_engine
+from pbem.games.service import SeatSpec
 from pbem.models import SCHEMA_VERSION
 from pbem.runtime import build_runtime
-from pbem.service import SeatSpec
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from pbem.chance import (
+from pbem.eventlog.chance import (
     ChanceMismatch,
     RecordingChance,
     ReplayChance,

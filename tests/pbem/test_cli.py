@@ -83,7 +83,7 @@ def test_one_changed_byte_in_an_export_names_the_first_bad_event(database, capsy
 
 def test_a_changed_draw_with_a_recomputed_chain_still_fails(database, capsys, tmp_path):
     """A forger who rehashes the whole chain is caught by the revealed seed."""
-    from pbem.log import row_hash
+    from pbem.eventlog.log import row_hash
 
     game_id = finished_game(database, capsys)
     path = tmp_path / "game.json"
@@ -157,7 +157,7 @@ def test_export_import_carries_on_in_another_database(database, capsys, tmp_path
     assert "seat 0 A: http" in out and "seat 1 B: http" in out
     token = out.split("seat 1 B: ", 1)[1].split("/play/", 1)[1].split()[0]
     from pbem.db import make_engine
-    from pbem.service import GameService
+    from pbem.games.service import GameService
 
     imported = GameService(make_engine(other))
     assert imported.seat_for_token(token).seat == 1

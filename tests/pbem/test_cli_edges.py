@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from pbem.cli import main
+from pbem.eventlog.verify import verify_export
 from pbem.models import Game
-from pbem.verify import verify_export
 from tests.pbem.test_cli import finished_game, game_id_from, pbem
 
 
@@ -165,7 +165,7 @@ def _set(data, path, value):
 
 def rehash(data: dict) -> dict:
     """The chain recomputed after a change, and the header's head hash with it."""
-    from pbem.log import GENESIS_HASH, row_hash
+    from pbem.eventlog.log import GENESIS_HASH, row_hash
 
     data = copy.deepcopy(data)
     prev = GENESIS_HASH
@@ -264,8 +264,8 @@ def _paths(data, prefix=()):
 
 @pytest.fixture(scope="module")
 def small_export(tmp_path_factory):
+    from pbem.games.service import SeatSpec
     from pbem.runtime import build_runtime
-    from pbem.service import SeatSpec
 
     where = tmp_path_factory.mktemp("fuzz")
     runtime = build_runtime(

@@ -10,7 +10,7 @@ import pytest
 
 from pbem.db import make_engine
 from pbem.errors import Conflict
-from pbem.service import GameService, SeatSpec
+from pbem.games.service import GameService, SeatSpec
 
 
 def race(service, game_id, count):

@@ -11,9 +11,9 @@ from sqlmodel import select
 from engines import REGISTRY, bot_levels_of, get_engine, versions_of
 from engines.api import IllegalMove
 from pbem.errors import BadInput, Rejected
+from pbem.eventlog.verify import verify_export
+from pbem.games.service import GameService, SeatSpec
 from pbem.models import Event, Seat, Snapshot
-from pbem.service import GameService, SeatSpec
-from pbem.verify import verify_export
 from tests.fixture_engine import Pig
 
 

@@ -9,9 +9,10 @@ from sqlalchemy import event, inspect, text, update
 from sqlmodel import Session
 
 from pbem.errors import BadInput
+from pbem.games.listing import make_cursor
+from pbem.games.service import GameService, SeatSpec
 from pbem.migrations import LISTING_INDEXES, create_listing_indexes
 from pbem.models import Game
-from pbem.service import GameService, SeatSpec, make_cursor
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 

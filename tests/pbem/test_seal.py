@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem import seal
-from pbem.service import SeedSealed, open_seed, seal_seed
+from pbem.eventlog.seeds import SeedSealed, open_seed, seal_seed
 
 
 def test_a_seal_opens_only_with_its_key_purpose_and_context():

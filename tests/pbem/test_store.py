@@ -6,9 +6,10 @@ import pytest
 from sqlmodel import Session, delete, select
 
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
-from pbem.log import row_hash
+from pbem.eventlog.log import row_hash
+from pbem.games.service import SeatSpec
+from pbem.games.tokens import hash_token
 from pbem.models import Event, Game, GameSecret, Seat, Snapshot
-from pbem.service import SeatSpec, hash_token
 
 
 def new_game(service, seats=2, target=20):

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from pbem.db import make_engine
+from pbem.eventlog.seeds import SeedSealed
+from pbem.games.service import GameService
 from pbem.migrations import (
     PRE_ALEMBIC,
     current_revision,
@@ -26,7 +28,6 @@ from pbem.migrations import (
     seal_plain_seeds,
 )
 from pbem.models import SCHEMA_VERSION
-from pbem.service import GameService, SeedSealed
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SQLITE_FIXTURES = sorted(FIXTURES.glob("schema_v*.sqlite3"))
@@ -128,8 +129,8 @@ def test_a_released_postgres_database_upgrades_in_place(fixture, postgres_schema
 
 @pytest.mark.parametrize("fixture", SQLITE_FIXTURES, ids=lambda path: path.stem)
 def test_seat_links_sealed_before_aes_gcm_still_open(fixture, tmp_path):
+    from pbem.games.tokens import hash_token
     from pbem.mail.render import unseal
-    from pbem.service import hash_token
 
     path = tmp_path / fixture.name
     shutil.copy(fixture, path)

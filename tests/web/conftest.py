@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from pbem.games.service import SeatSpec
 from pbem.runtime import build_runtime
-from pbem.service import SeatSpec
 from pbem.web import create_app
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from pbem.audit import RECHECK, audit_game
+from pbem.eventlog.audit import RECHECK, audit_game
 from pbem.models import AuditMark
 from tests.fixture_engine import PIG
 from tests.web.conftest import pig_game
@@ -100,7 +100,7 @@ def test_a_changed_event_already_verified_is_still_caught(client, runtime, colum
 
 def test_a_log_rewritten_with_fresh_hashes_no_longer_matches_the_mark(runtime):
     """Rewriting the newest verified event and re-hashing it: the mark's hash differs."""
-    from pbem.log import row_dict, row_hash
+    from pbem.eventlog.log import row_dict, row_hash
     from pbem.models import Event
 
     service = runtime.service
@@ -169,7 +169,7 @@ def test_migrate_adds_the_marks_to_a_database_without_them(runtime):
 
 def test_two_views_keeping_a_mark_at_once_both_answer(runtime, monkeypatch):
     """The second view finds no mark when it reads, and the first one's when it writes."""
-    from pbem import audit
+    from pbem.eventlog import audit
 
     service = runtime.service
     game_id = pig_game(runtime, target=10**6).game_id

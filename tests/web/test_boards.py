@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pbem.service import SeatSpec
+from pbem.games.service import SeatSpec
 from pbem.web import create_app
 
 MOVES = 3000

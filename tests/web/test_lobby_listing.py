@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import event, update
 from sqlmodel import Session
 
+from pbem.games.service import SeatSpec
 from pbem.models import Game
-from pbem.service import SeatSpec
 from pbem.web import lobby
 
 GAME_LINK = re.compile(r'href="/games/([a-z0-9-]+)"')

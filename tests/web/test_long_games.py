@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from pbem import exports
+from pbem.games import portable
 from pbem.web import timeline
 from tests.web.conftest import pig_game
 from tests.web.test_audit import applied, play  # noqa: F401 - the fixture is used by name
@@ -50,7 +50,7 @@ def test_exports_after_a_move_equal_exports_built_from_scratch(
     applied,  # noqa: F811
     monkeypatch,
 ):
-    monkeypatch.setattr(exports, "CHUNK", 4)
+    monkeypatch.setattr(portable, "CHUNK", 4)
     service = runtime.service
     created = pig_game(runtime, target=10**6)
     game_id, token = created.game_id, created.tokens[1]
@@ -62,7 +62,7 @@ def test_exports_after_a_move_equal_exports_built_from_scratch(
     seat = client.get(f"/play/{token}/export.json")
     assert len(applied) == 3
     full = json.loads(service.export_text(game_id, full=True))
-    exports._KEPT.clear()
+    portable._KEPT.clear()
     assert seat.status_code == 200 and seat.json == service.export_game(game_id, seat=1)
     assert len(seat.json["events"]) == 17 and "final_view" in seat.json["events"][-1]
     assert seat.json["events"][3]["hash"] == full["events"][3]["hash"]
@@ -71,13 +71,13 @@ def test_exports_after_a_move_equal_exports_built_from_scratch(
 
 
 def test_kept_exports_stay_within_their_bound(runtime, monkeypatch):
-    monkeypatch.setattr(exports, "KEPT_CHARS", 3_000)
-    exports._KEPT.clear()
+    monkeypatch.setattr(portable, "KEPT_CHARS", 3_000)
+    portable._KEPT.clear()
     service = runtime.service
     games = [pig_game(runtime, target=10**6).game_id for _ in range(3)]
     for game_id in games:
         play(service, game_id, 6)
         service.export_text(game_id, full=True)
-    assert len(exports._KEPT) < 3
-    assert sum(kept.size for kept in exports._KEPT.values()) <= 3_000
-    assert (games[-1], None, 1) in exports._KEPT
+    assert len(portable._KEPT) < 3
+    assert sum(kept.size for kept in portable._KEPT.values()) <= 3_000
+    assert (games[-1], None, 1) in portable._KEPT

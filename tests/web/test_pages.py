@@ -148,7 +148,7 @@ def test_sent_mail_page_lists_the_invitations(client, runtime):
 
 
 def test_cards_chosen_by_clicking_make_a_move(client, runtime):
-    from pbem.service import SeatSpec
+    from pbem.games.service import SeatSpec
 
     seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(2)]
     created = runtime.service.create_game("mercatores", seats, seed=b"\x02" * 32)

@@ -11,8 +11,8 @@ import pytest
 from sqlmodel import Session
 
 from engines.api import canonical_json
+from pbem.games.service import SeatSpec
 from pbem.models import Game
-from pbem.service import SeatSpec
 from tests.web.conftest import form_fields, pig_game
 
 CARD_ID = re.compile(r"(?<![\w-])((?:corn|cotton|tobacco|cocoa|coffee)-\d\d|[wqt]\d{1,2})(?![\w-])")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pbem.service import SeatSpec
+from pbem.games.service import SeatSpec
 from tests.web.conftest import form_fields
 
 

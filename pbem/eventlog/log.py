@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engines.api import Engine, canonical_json
-from pbem.chance import ReplayChance
+from pbem.eventlog.chance import ReplayChance
 
 GENESIS_HASH = "0" * 64
 MOVE_KINDS = ("move", "auto_move")

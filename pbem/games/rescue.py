@@ -1,7 +1,7 @@
 """Rescuing games: bot seats, leaving, open seats, replacement players, vacations.
 
-Who may do what to a seat is :mod:`pbem.seat_rules` (one table, checked in
-:func:`pbem.seat_rules.permit`); this module carries the actions out. Each action is
+Who may do what to a seat is :mod:`pbem.games.seat_rules` (one table, checked in
+:func:`pbem.games.seat_rules.permit`); this module carries the actions out. Each action is
 one administrative event in the game's log (a line in its history), appended by
 :meth:`GameService.append_admin` with its read-model change and its mails in the same
 transaction:
@@ -39,39 +39,15 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from pbem import seat_rules
 from pbem.errors import BadInput, Gone, NotAllowed, NotFound, NotTaken, Rejected
+from pbem.games import seat_rules
+from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
+from pbem.games.seat_rules import Permission, VoteCounted, count_request
+from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
 from pbem.mail.models import RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Game, Seat
-from pbem.seat_rules import Permission, VoteCounted, count_request
-from pbem.service import hash_token, new_token
 from pbem.validate import clean_email, clean_name, is_game_id
-
-HEADLINES = {
-    "seat_to_bot": "A bot takes over a seat",
-    "seat_replaced": "A new player takes over a seat",
-    "seat_reclaimed": "A player is back",
-    "vacation": "A player is on vacation",
-    "seat_offered": "A seat is offered to a new player",
-    "seat_left": "A player leaves the game",
-    "seat_taken": "A new player takes a seat",
-}
-
-BY = {
-    "creator": " (by the game's creator)",
-    "vote": " (by a vote of the other players)",
-    "deadline": " (the deadline passed)",
-    "operator": " (by the server's operator)",
-    "player": " (at the player's own request)",
-}
-
-BY_WHOM = {
-    "vote": "by a vote of the other players",
-    "deadline": "because your turn's deadline passed",
-    "operator": "by the server's operator",
-    "player": "at your own request",
-}
 
 
 @dataclass
@@ -87,39 +63,6 @@ class RescueOutcome:
 
 
 Claim = Callable[[Session], None]
-
-
-def describe_admin(row: dict[str, Any]) -> str:
-    """The history line of an administrative event (empty for kinds without one)."""
-    payload = row.get("payload") or {}
-    name = payload.get("name", f"seat {row.get('seat')}")
-    by = BY.get(payload.get("by", ""), "")
-    kind = row.get("kind")
-    new_name = payload.get("new_name", "A new player")
-    if kind == "seat_to_bot":
-        return f"A bot takes over {name}'s seat{by}."
-    if kind in ("seat_replaced", "seat_taken"):
-        if payload.get("returning"):
-            return f"{new_name} takes their seat again."
-        if new_name == name:
-            return f"A new player, also called {new_name}, takes over the seat{by}."
-        return f"{new_name} takes over {name}'s seat{by}."
-    if kind == "seat_reclaimed":
-        return f"{name} takes their seat back from the bot."
-    if kind == "vacation":
-        return f"{name} is on vacation until {payload.get('until', '?')}; deadlines pause."
-    if kind == "seat_offered":
-        if payload.get("new_name"):
-            return (
-                f"{name}'s seat is offered to {payload['new_name']}{by}; the old link no "
-                "longer works."
-            )
-        return f"{name}'s seat is open for a new player{by}; the old link no longer works."
-    if kind == "seat_left":
-        return f"{name} leaves the game; a bot keeps the seat until a new player takes it."
-    if kind == "take_back":
-        return f"The game is taken back to event {payload.get('to_seq')}."
-    return ""
 
 
 # Actions -----------------------------------------------------------------------------
@@ -757,7 +700,7 @@ def _permit(
     deadline: bool = False,
     detail: str = "",
 ) -> Permission | RescueOutcome:
-    """:func:`pbem.seat_rules.permit` for ``seat``: a permission, or a counted vote."""
+    """:func:`pbem.games.seat_rules.permit` for ``seat``: a permission, or a counted vote."""
     with runtime.service.session() as session:
         game = runtime.service.store.game(session, game_id)
         target = _locked_seat(session, game_id, seat)

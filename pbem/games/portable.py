@@ -1,4 +1,6 @@
-"""A game's log as a file, built once and extended: a 10,000-event export after a move
+"""Portable logs: a game's log exported as a file, and such a file verified and imported.
+
+Exports are built once and extended: a 10,000-event export after a move
 costs the new events, not the whole log.
 
 Each web worker keeps, per game and scope (the full log, or one seat's view), the JSON
@@ -16,13 +18,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlmodel import col, select
 
 from engines.api import Engine
-from pbem.errors import NotFound, Rejected
-from pbem.log import (
+from pbem.errors import BadInput, NotFound, Rejected
+from pbem.eventlog.log import (
     MOVE_KINDS,
     TAKE_BACK_WINDOW,
     apply_event,
@@ -30,8 +32,15 @@ from pbem.log import (
     engine_after,
     setup_state,
 )
-from pbem.models import Game, Seat
-from pbem.store import game_engine
+from pbem.eventlog.seeds import seal_seed
+from pbem.eventlog.store import game_engine
+from pbem.eventlog.verify import verify_export, verify_rows
+from pbem.games.policy import check_policy
+from pbem.models import Game, GameSecret, Seat
+from pbem.validate import clean_name, clean_title
+
+if TYPE_CHECKING:
+    from pbem.games.service import GameService
 
 EXPORT_FORMAT = "pbem-export/1"
 KEPT = 32
@@ -207,3 +216,93 @@ def _more_entries(built: Built, rows: Sequence[dict], engine: Engine, seat: int,
         if row["kind"] not in MOVE_KINDS:
             engine = engine_after(engine, row)
     return built.extended(rows[-1]["seq"], rows[-1]["hash"], entries, earlier)
+
+
+# Export, import and verification through the game service -----------------------------
+
+
+def export_game(
+    service: GameService, game_id: str, seat: int | None = None, full: bool = False
+) -> dict:
+    """The game's log as a file.
+
+    ``seat`` given: only what that seat may know (its own moves, what it saw of the
+    others, every event's hashes as receipts). Otherwise the full log, which carries
+    the seed once revealed; ``full=True`` includes it even while the game runs (for
+    an operator moving a game to another server).
+    """
+    return json.loads(export_text(service, game_id, seat=seat, full=full))
+
+
+def import_game(service: GameService, data: Any, actor: str = "import") -> str:
+    """Imports a full exported log (verified first); the game carries on from there."""
+    report = verify_export(data)
+    if not report.ok:
+        raise BadInput(f"The file does not verify: {report.message}")
+    if "seed" not in data and not report.seed_revealed:
+        raise BadInput("The file has no seed; only a full export can be imported.")
+    game_id = data["game"]["id"]
+    rows = data["events"]
+    seed = data.get("seed") or report.seed_hex
+    engine = report.engines[-1]
+    title = clean_title(rows[0]["payload"].get("title"))
+    names = data["game"].get("seat_names") or []
+    if not isinstance(names, list):
+        raise BadInput("The seat names in the file must be a list.")
+    names = [clean_name(name, required=False) for name in names]
+    with service.session() as session:
+        if session.get(Game, game_id) is not None:
+            raise BadInput(f"A game with the id {game_id} exists here already.")
+        created = rows[0]["payload"]
+        now = service.clock()
+        game = Game(
+            id=game_id,
+            engine=engine.slug,
+            engine_version=engine.version,
+            title=title or engine.title,
+            options=created["options"],
+            seat_count=created["seats"],
+            commitment=created["commitment"],
+            head_seq=0,
+            head_hash=rows[0]["hash"],
+            policy=check_policy(None),
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(game)
+        session.add(
+            GameSecret(
+                game_id=game_id,
+                seed=seal_seed(service.secret_key, game_id, bytes.fromhex(seed)),
+            )
+        )
+        bots = set(data["game"].get("bots") or [])
+        levels = data["game"].get("bot_levels")
+        levels = levels if isinstance(levels, dict) else {}
+        for index in range(game.seat_count):
+            name = names[index] if index < len(names) else ""
+            session.add(
+                Seat(
+                    game_id=game_id,
+                    seat=index,
+                    name=name or f"Player {index + 1}",
+                    is_bot=index in bots,
+                    bot_level="easy" if levels.get(str(index)) == "easy" else "normal",
+                    created_at=now,
+                )
+            )
+        session.flush()
+        states = report.states
+        service.store.add_rows(session, engine, rows, states, report.engines)
+        service._finish_transition(session, game, engine, list(rows), None, states[-1], frozenset())
+        service.store.commit(session, game_id, -1)
+    return game_id
+
+
+def verify_game(service: GameService, game_id: str):
+    """Verifies the stored chain of a game: hashes, sequence, replayed state hashes."""
+    with service.reading() as session:
+        game = service.store.game(session, game_id)
+        rows = service.store.rows(session, game_id)
+        seed = service._seed(session, game_id)
+    return verify_rows(game.engine, rows, seed=seed, game_id=game_id)

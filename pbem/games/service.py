@@ -1,4 +1,6 @@
-"""Use cases: create a game, submit a move, read a state, export, import, verify.
+"""Use cases: create a game, submit a move, read a state; export, import, verify,
+listing and engine upgrades through thin methods over their own modules
+(:mod:`pbem.games.portable`, :mod:`pbem.games.listing`, :mod:`pbem.games.upgrade`).
 
 Each use case loads what it needs, asks the engine, and appends events in one
 transaction with the read model (and, through listeners, the outbox) updated alongside.
@@ -6,93 +8,37 @@ transaction with the read model (and, through listeners, the outbox) updated alo
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
-import math
 import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, tuple_
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 
-from engines import REGISTRY, at_version, bot_levels_of, get_engine, versions_of
+from engines import REGISTRY, bot_levels_of, get_engine
 from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
-from pbem import chance as chance_mod
-from pbem import seal as sealing
-from pbem.bounds import is_count
 from pbem.db import for_reads
-from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
-from pbem.exports import export_text
-from pbem.log import GENESIS_HASH, timestamp
+from pbem.errors import BadInput, Conflict, NotFound, Rejected
+from pbem.eventlog import chance as chance_mod
+from pbem.eventlog.log import GENESIS_HASH, timestamp
+from pbem.eventlog.seeds import open_seed, seal_seed
+from pbem.eventlog.store import EventStore, Head, game_engine
+from pbem.games import listing, portable, upgrade
+from pbem.games.listing import LISTING_PAGE, GamePage
+from pbem.games.outcomes import Listener, MoveOutcome, Transition
+from pbem.games.policy import check_policy
+from pbem.games.tokens import hash_token, new_token
+from pbem.games.upgrade import UpgradeCheck
 from pbem.models import Event, Game, GameSecret, Seat
-from pbem.store import EventStore, Head, game_engine
-from pbem.validate import clean_name, clean_title, is_game_id
-
-DEFAULT_POLICY = {
-    "reminder_after_hours": 24,
-    "reminder_every_hours": 24,
-    "deadline_after_days": 7,
-    "at_deadline": "wait",
-}
-AT_DEADLINE = ("wait", "bot_turn", "bot_seat", "replace")
-SEED_PURPOSE = "game-seed"
-
-
-class SeedSealed(PbemError):
-    """A game's seed is sealed under another server key than this process's."""
-
-    status = 500
-
-
-def seal_seed(secret_key: str | None, game_id: str, seed: bytes) -> str:
-    """How a game's seed is stored: sealed under the server key (bound to the game id),
-    or as hex for a bare service built without a key (tests, benchmarks)."""
-    if not secret_key:
-        return seed.hex()
-    return sealing.seal(secret_key, SEED_PURPOSE, seed, context=game_id)
-
-
-def open_seed(secret_key: str | None, game_id: str, stored: str) -> bytes:
-    """The seed :func:`seal_seed` stored; a plain hex seed (a database from before
-    seeds were sealed) is read as it is."""
-    if not sealing.is_sealed(stored):
-        return bytes.fromhex(stored)
-    seed = sealing.unseal(secret_key, SEED_PURPOSE, stored, context=game_id) if secret_key else None
-    if seed is None:
-        raise SeedSealed(
-            f"The seed of game {game_id} is sealed under another server key: "
-            "configure the key this database was written with."
-        )
-    return seed
-
-
-# The largest values a deadline policy may hold (a year), so that every date stays finite.
-POLICY_LIMITS = {
-    "reminder_after_hours": 24 * 365,
-    "reminder_every_hours": 24 * 365,
-    "deadline_after_days": 365,
-}
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    """A seat's secret link token: 256 random bits."""
-    return secrets.token_urlsafe(32)
 
 
 @dataclass
@@ -111,128 +57,6 @@ class CreatedGame:
     game_id: str
     tokens: list[str | None]
     commitment: str
-
-
-@dataclass
-class Transition:
-    """What one appended batch of events changed: passed to listeners in its transaction."""
-
-    game: Game
-    engine: Engine
-    events: list[dict[str, Any]]
-    before: Any
-    after: Any
-    due_before: frozenset[int]
-    due_after: frozenset[int]
-    finished: bool = False
-    tokens: list[str | None] | None = None
-    seats: list[Seat] = field(default_factory=list)
-
-
-@dataclass
-class MoveOutcome:
-    seq: int
-    state: Any
-    head_hash: str
-    duplicate: bool = False
-    events: list[dict[str, Any]] = field(default_factory=list)
-
-
-Listener = Callable[[Session, Transition], None]
-
-# Game listings --------------------------------------------------------------------------
-
-LISTING_PAGE = 50
-LISTING_PAGE_MAX = 200
-LISTING_STATUSES = ("active", "finished")
-# What a listing shows: never head_state, options or policy.
-LISTING_COLUMNS = (
-    col(Game.id),
-    col(Game.engine),
-    col(Game.title),
-    col(Game.status),
-    col(Game.head_seq),
-    col(Game.phase),
-    col(Game.to_move),
-    col(Game.updated_at),
-)
-
-
-@dataclass
-class GamePage:
-    """One page of a game listing: its rows (id, engine, title, status, head_seq, phase,
-    to_move, updated_at), the cursor of the next page (None on the last) and the number
-    of games of each status under the same title filter."""
-
-    games: list[Any]
-    next: str | None
-    counts: dict[str, int]
-    status: str | None = None
-    engine: str | None = None
-
-    @property
-    def total(self) -> int:
-        return self.counts.get(self.status, 0) if self.status else sum(self.counts.values())
-
-
-def check_listing_status(status: str | None) -> str | None:
-    if status in (None, ""):
-        return None
-    if status not in LISTING_STATUSES:
-        raise BadInput("The status is active or finished.")
-    return status
-
-
-def check_listing_engine(engine: str | None) -> str | None:
-    if engine in (None, ""):
-        return None
-    if engine not in REGISTRY:
-        raise BadInput("There is no game of that name here.")
-    return engine
-
-
-def make_cursor(updated_at: datetime, game_id: str) -> str:
-    """The opaque cursor of the page after the game (updated_at, game_id)."""
-    raw = f"{updated_at.isoformat()}|{game_id}".encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-def read_cursor(cursor: object) -> tuple[datetime, str]:
-    """The (updated_at, game id) of a cursor; :class:`BadInput` for anything else."""
-    refusal = BadInput("This page link is not valid: start again from the first page.")
-    if not isinstance(cursor, str) or not 8 <= len(cursor) <= 200:
-        raise refusal
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        stamp, _, game_id = raw.partition("|")
-        at = datetime.fromisoformat(stamp)
-    except ValueError:
-        raise refusal from None
-    if not is_game_id(game_id):
-        raise refusal
-    return at, game_id
-
-
-@dataclass
-class UpgradeCheck:
-    """Whether a game can move to a newer engine version, and if not, where it diverges."""
-
-    game_id: str
-    engine: str
-    from_version: int
-    to_version: Any
-    ok: bool = False
-    message: str = ""
-    first_bad_seq: int | None = None
-    seq: int | None = None
-
-    def refuse(self, message: str) -> UpgradeCheck:
-        self.ok, self.message = False, message
-        return self
-
-    def diverge(self, seq: int, message: str) -> UpgradeCheck:
-        self.first_bad_seq = seq
-        return self.refuse(f"event {seq}: {message}")
 
 
 class GameService:
@@ -408,41 +232,8 @@ class GameService:
         after: str | None = None,
         limit: int = LISTING_PAGE,
     ) -> GamePage:
-        """One page of the game list, newest activity first, paged in the database.
-
-        ``after`` is the ``next`` cursor of the page before (keyset pagination on
-        ``(updated_at, id)``): a game created while someone pages appears on the first
-        page and shifts nothing; a game that moves goes to the top. Only the columns a
-        listing shows are read (never ``head_state``), through one index per query
-        (see :class:`pbem.models.Game`). Private games, when they exist, are left out here.
-        """
-        status = check_listing_status(status)
-        engine = check_listing_engine(engine)
-        if not is_count(limit, 1, LISTING_PAGE_MAX):
-            raise BadInput(f"A page holds 1 to {LISTING_PAGE_MAX} games.")
-        filters = []
-        if engine:
-            filters.append(col(Game.engine) == engine)
-        query = select(*LISTING_COLUMNS).where(*filters)
-        if status:
-            query = query.where(col(Game.status) == status)
-        if after:
-            at, game_id = read_cursor(after)
-            query = query.where(tuple_(col(Game.updated_at), col(Game.id)) < tuple_(at, game_id))
-        query = query.order_by(col(Game.updated_at).desc(), col(Game.id).desc()).limit(limit + 1)
-        counts_query = select(col(Game.status), func.count()).where(*filters)
-        with self.session() as session:
-            rows = list(session.exec(query))
-            counts = dict(session.exec(counts_query.group_by(col(Game.status))).all())
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return GamePage(
-            games=rows,
-            next=make_cursor(rows[-1].updated_at, rows[-1].id) if more else None,
-            counts={key: counts.get(key, 0) for key in LISTING_STATUSES},
-            status=status,
-            engine=engine,
-        )
+        """One page of the game list (see :func:`pbem.games.listing.list_games`)."""
+        return listing.list_games(self, status, engine, after, limit)
 
     def state_at(self, game_id: str, seq: int | None = None) -> tuple[Engine, Any, int]:
         with self.reading() as session:
@@ -628,250 +419,43 @@ class GameService:
             moved += 1
         return moved
 
-    # Export, import and verification -------------------------------------------------
+    # Export, import and verification (see :mod:`pbem.games.portable`) --------------------
 
     def export_game(self, game_id: str, seat: int | None = None, full: bool = False) -> dict:
-        """The game's log as a file.
-
-        ``seat`` given: only what that seat may know (its own moves, what it saw of the
-        others, every event's hashes as receipts). Otherwise the full log, which carries
-        the seed once revealed; ``full=True`` includes it even while the game runs (for
-        an operator moving a game to another server).
-        """
-        return json.loads(export_text(self, game_id, seat=seat, full=full))
+        """The game's log as a file (see :func:`pbem.games.portable.export_game`)."""
+        return portable.export_game(self, game_id, seat=seat, full=full)
 
     def export_text(self, game_id: str, seat: int | None = None, full: bool = False) -> str:
         """:meth:`export_game` as JSON text, extended from the one built for an earlier
-        head (see :mod:`pbem.exports`)."""
-        return export_text(self, game_id, seat=seat, full=full)
+        head (see :mod:`pbem.games.portable`)."""
+        return portable.export_text(self, game_id, seat=seat, full=full)
 
     def import_game(self, data: Any, actor: str = "import") -> str:
         """Imports a full exported log (verified first); the game carries on from there."""
-        from pbem.verify import verify_export
-
-        report = verify_export(data)
-        if not report.ok:
-            raise BadInput(f"The file does not verify: {report.message}")
-        if "seed" not in data and not report.seed_revealed:
-            raise BadInput("The file has no seed; only a full export can be imported.")
-        game_id = data["game"]["id"]
-        rows = data["events"]
-        seed = data.get("seed") or report.seed_hex
-        engine = report.engines[-1]
-        title = clean_title(rows[0]["payload"].get("title"))
-        names = data["game"].get("seat_names") or []
-        if not isinstance(names, list):
-            raise BadInput("The seat names in the file must be a list.")
-        names = [clean_name(name, required=False) for name in names]
-        with self.session() as session:
-            if session.get(Game, game_id) is not None:
-                raise BadInput(f"A game with the id {game_id} exists here already.")
-            created = rows[0]["payload"]
-            now = self.clock()
-            game = Game(
-                id=game_id,
-                engine=engine.slug,
-                engine_version=engine.version,
-                title=title or engine.title,
-                options=created["options"],
-                seat_count=created["seats"],
-                commitment=created["commitment"],
-                head_seq=0,
-                head_hash=rows[0]["hash"],
-                policy=check_policy(None),
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(game)
-            session.add(
-                GameSecret(
-                    game_id=game_id,
-                    seed=seal_seed(self.secret_key, game_id, bytes.fromhex(seed)),
-                )
-            )
-            bots = set(data["game"].get("bots") or [])
-            levels = data["game"].get("bot_levels")
-            levels = levels if isinstance(levels, dict) else {}
-            for index in range(game.seat_count):
-                name = names[index] if index < len(names) else ""
-                session.add(
-                    Seat(
-                        game_id=game_id,
-                        seat=index,
-                        name=name or f"Player {index + 1}",
-                        is_bot=index in bots,
-                        bot_level="easy" if levels.get(str(index)) == "easy" else "normal",
-                        created_at=now,
-                    )
-                )
-            session.flush()
-            states = report.states
-            self.store.add_rows(session, engine, rows, states, report.engines)
-            self._finish_transition(
-                session, game, engine, list(rows), None, states[-1], frozenset()
-            )
-            self.store.commit(session, game_id, -1)
-        return game_id
+        return portable.import_game(self, data, actor)
 
     def verify_game(self, game_id: str):
         """Verifies the stored chain of a game: hashes, sequence, replayed state hashes."""
-        from pbem.verify import verify_rows
+        return portable.verify_game(self, game_id)
 
-        with self.reading() as session:
-            game = self.store.game(session, game_id)
-            rows = self.store.rows(session, game_id)
-            seed = self._seed(session, game_id)
-        return verify_rows(game.engine, rows, seed=seed, game_id=game_id)
+    # Engine upgrades (see :mod:`pbem.games.upgrade`) ---------------------------------------
 
     def check_engines(self) -> list[dict[str, Any]]:
-        """Replays every active game on the engine version it plays (its own).
-
-        Returns one entry per game: ``ok`` when every state hash matches, otherwise
-        the first event whose replay diverges (or why the game cannot be replayed).
-        Nothing is changed.
-        """
-        from pbem.verify import verify_rows
-
-        report = []
-        for game in self.games("active"):
-            entry: dict[str, Any] = {
-                "game_id": game.id,
-                "engine": game.engine,
-                "created_with": self._created_version(game.id),
-                "running": game.engine_version,
-                "newest": None,
-            }
-            engine = REGISTRY.get(game.engine)
-            if engine is None:
-                entry.update(ok=False, problem="this server has no such engine")
-            else:
-                entry["newest"] = engine.version
-                with self.reading() as session:
-                    seed = self._seed(session, game.id)
-                outcome = verify_rows(game.engine, self.events(game.id), seed=seed, game_id=game.id)
-                entry["ok"] = outcome.ok
-                if not outcome.ok:
-                    entry["problem"] = outcome.summary()
-            report.append(entry)
-        return report
+        """Replays every active game on the engine version it plays; nothing is changed."""
+        return upgrade.check_engines(self)
 
     def upgrade_check(self, game_id: str, to: int | None = None) -> UpgradeCheck:
-        """Whether a game's whole log replays identically on a newer engine version.
-
-        The log is replayed from its first event on version ``to`` (the newest when
-        None) and each state is compared with the recorded one carried over to that
-        version: the same state hash at every event, the same draws, no move refused.
-        Nothing is changed.
-        """
-        from pbem.chance import ChanceMismatch
-        from pbem.log import (
-            UPGRADE_KIND,
-            ReplayError,
-            apply_event,
-            carry_over,
-            keyed_state_hash,
-            setup_state,
-        )
-        from pbem.verify import verify_rows
-
-        with self.session() as session:
-            game = self.store.game(session, game_id)
-            rows = self.store.rows(session, game_id)
-            seed = self._seed(session, game_id)
-        current = game_engine(game)
-        newest = get_engine(game.engine)
-        target = newest.version if to is None else to
-        check = UpgradeCheck(game_id, game.engine, current.version, target)
-        if game.status != "active":
-            return check.refuse("The game is over; there is nothing to upgrade.")
-        if isinstance(target, bool) or not isinstance(target, int):
-            return check.refuse("The version must be a whole number.")
-        if target not in versions_of(newest):
-            known = ", ".join(str(v) for v in versions_of(newest))
-            return check.refuse(f"{newest.title} has no version {target} here (it plays {known}).")
-        if target <= current.version:
-            return check.refuse(
-                f"The game plays version {current.version}; it can only move to a newer one."
-            )
-        recorded = verify_rows(game.engine, rows, seed=seed, game_id=game_id)
-        if not recorded.ok:
-            return check.refuse(f"Its log does not replay on its own version: {recorded.summary()}")
-        engine = at_version(newest, target)
-        earlier: dict[int, Any] = {}
-        state = None
-        for row, old_state, old_engine in zip(rows, recorded.states, recorded.engines, strict=True):
-            seq = row["seq"]
-            try:
-                if seq == 0:
-                    state = setup_state(engine, row)
-                elif row["kind"] != UPGRADE_KIND:
-                    state = apply_event(engine, state, row, earlier)
-            except (
-                ChanceMismatch,
-                ReplayError,
-                IllegalMove,
-                KeyError,
-                TypeError,
-                ValueError,
-            ) as error:
-                reason = error.reason if isinstance(error, IllegalMove) else str(error)
-                return check.diverge(seq, f"replaying it on version {target} fails: {reason}")
-            except Exception as error:  # noqa: BLE001 - an engine bug is a divergence too
-                return check.diverge(seq, f"replaying it on version {target} fails: {error!r}")
-            earlier[seq] = state
-            expected = keyed_state_hash(seed, engine, carry_over(old_engine, engine, old_state))
-            if keyed_state_hash(seed, engine, state) != expected:
-                return check.diverge(seq, f"the state on version {target} differs")
-        check.ok = True
-        check.message = (
-            f"All {len(rows)} events replay identically on version {target} "
-            f"(now on version {current.version})."
-        )
-        return check
+        """Whether a game's whole log replays identically on a newer engine version."""
+        return upgrade.upgrade_check(self, game_id, to)
 
     def upgrade_engine(
         self, game_id: str, to: int | None = None, actor: str = "operator"
     ) -> UpgradeCheck:
-        """Moves a game to a newer engine version if its log replays identically there.
-
-        Recorded as an ``engine_upgraded`` event (from, to) in the hash chain; the read
-        model's ``engine_version`` changes with it. Refused (nothing changed) otherwise.
-        """
-        from pbem.log import carry_over
-
-        check = self.upgrade_check(game_id, to)
-        if not check.ok:
-            return check
-        with self.session() as session:
-            head = self.store.head(session, game_id)
-            if head.game.engine_version != check.from_version:
-                raise Conflict("The game's engine version changed meanwhile.", head.seq)
-            new_engine = get_engine(head.game.engine, check.to_version)
-            state = carry_over(head.engine, new_engine, head.state)
-            row = self.store.new_row(
-                game_id,
-                head.seq + 1,
-                head.hash,
-                "engine_upgraded",
-                None,
-                {"from": check.from_version, "to": check.to_version},
-                [],
-                self.store.digest(self._seed(session, game_id), new_engine, state),
-                actor,
-                timestamp(self.clock()),
-            )
-            self.store.add_rows(session, new_engine, [row], [state])
-            head.game.engine_version = check.to_version
-            due = head.engine.to_move(head.state)
-            self._finish_transition(session, head.game, new_engine, [row], head.state, state, due)
-            self.store.commit(session, game_id, head.seq)
-        check.seq = row["seq"]
-        return check
+        """Moves a game to a newer engine version if its log replays identically there."""
+        return upgrade.upgrade_engine(self, game_id, to, actor)
 
     def _created_version(self, game_id: str) -> int | None:
-        with self.session() as session:
-            created = session.get(Event, (game_id, 0))
-            return created.payload.get("engine_version") if created is not None else None
+        return upgrade.created_version(self, game_id)
 
     # Internals -----------------------------------------------------------------------
 
@@ -984,29 +568,6 @@ class GameService:
         )
         for listener in self.listeners:
             listener(session, transition)
-
-
-def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A deadline policy with defaults filled in; :class:`BadInput` for a bad value."""
-    merged = dict(DEFAULT_POLICY)
-    for key, value in dict(policy or {}).items():
-        if key not in DEFAULT_POLICY:
-            raise BadInput(f"Unknown deadline setting {key!r}.")
-        merged[key] = value
-    for key in ("reminder_after_hours", "reminder_every_hours", "deadline_after_days"):
-        try:
-            merged[key] = float(merged[key])
-        except (TypeError, ValueError):
-            raise BadInput(f"The deadline setting {key!r} must be a number.") from None
-        if not math.isfinite(merged[key]) or not 0 <= merged[key] <= POLICY_LIMITS[key]:
-            raise BadInput(
-                f"The deadline setting {key!r} must be a number from 0 to {POLICY_LIMITS[key]}."
-            )
-        if merged[key] == int(merged[key]):
-            merged[key] = int(merged[key])
-    if merged["at_deadline"] not in AT_DEADLINE:
-        raise BadInput("At the deadline: choose wait, bot_turn, bot_seat or replace.")
-    return merged
 
 
 def new_game_id() -> str:

@@ -14,9 +14,10 @@ from typing import Any
 
 from engines.api import Engine
 from pbem.errors import Rejected
-from pbem.log import TAKE_BACK_WINDOW
-from pbem.service import GameService, MoveOutcome
-from pbem.store import game_engine
+from pbem.eventlog.log import TAKE_BACK_WINDOW
+from pbem.eventlog.store import game_engine
+from pbem.games.outcomes import MoveOutcome
+from pbem.games.service import GameService
 
 
 def target_in(

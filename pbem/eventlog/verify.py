@@ -21,8 +21,8 @@ from engines import REGISTRY, at_version
 from engines.api import IllegalMove
 from engines.api import state_hash as engine_state_hash
 from pbem.bounds import check_json, is_count
-from pbem.chance import ChanceMismatch, commitment, verify_draws
-from pbem.log import (
+from pbem.eventlog.chance import ChanceMismatch, commitment, verify_draws
+from pbem.eventlog.log import (
     GENESIS_HASH,
     HASHED_FIELDS,
     MOVE_KINDS,

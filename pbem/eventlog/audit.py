@@ -20,9 +20,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from engines import REGISTRY
-from pbem.log import HASHED_FIELDS, row_hash
+from pbem.eventlog.log import HASHED_FIELDS, row_hash
+from pbem.eventlog.verify import ChainCheck, NeedsFullCheck, VerifyReport, verify_rows
 from pbem.models import AuditMark, Event, Game
-from pbem.verify import ChainCheck, NeedsFullCheck, VerifyReport, verify_rows
 
 RECHECK = 256
 

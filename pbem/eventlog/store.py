@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 from engines import get_engine, versions_of
 from engines.api import Engine
 from pbem.errors import Conflict, NotFound, Rejected
-from pbem.log import (
+from pbem.eventlog.log import (
     TAKE_BACK_WINDOW,
     Folded,
     TakeBackOutOfWindow,

@@ -1,0 +1,135 @@
+"""Game listings: one page at a time, newest activity first, paged by cursor."""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import func, tuple_
+from sqlmodel import col, select
+
+from engines import REGISTRY
+from pbem.bounds import is_count
+from pbem.errors import BadInput
+from pbem.models import Game
+from pbem.validate import is_game_id
+
+if TYPE_CHECKING:
+    from pbem.games.service import GameService
+
+
+LISTING_PAGE = 50
+LISTING_PAGE_MAX = 200
+LISTING_STATUSES = ("active", "finished")
+# What a listing shows: never head_state, options or policy.
+LISTING_COLUMNS = (
+    col(Game.id),
+    col(Game.engine),
+    col(Game.title),
+    col(Game.status),
+    col(Game.head_seq),
+    col(Game.phase),
+    col(Game.to_move),
+    col(Game.updated_at),
+)
+
+
+@dataclass
+class GamePage:
+    """One page of a game listing: its rows (id, engine, title, status, head_seq, phase,
+    to_move, updated_at), the cursor of the next page (None on the last) and the number
+    of games of each status under the same title filter."""
+
+    games: list[Any]
+    next: str | None
+    counts: dict[str, int]
+    status: str | None = None
+    engine: str | None = None
+
+    @property
+    def total(self) -> int:
+        return self.counts.get(self.status, 0) if self.status else sum(self.counts.values())
+
+
+def check_listing_status(status: str | None) -> str | None:
+    if status in (None, ""):
+        return None
+    if status not in LISTING_STATUSES:
+        raise BadInput("The status is active or finished.")
+    return status
+
+
+def check_listing_engine(engine: str | None) -> str | None:
+    if engine in (None, ""):
+        return None
+    if engine not in REGISTRY:
+        raise BadInput("There is no game of that name here.")
+    return engine
+
+
+def make_cursor(updated_at: datetime, game_id: str) -> str:
+    """The opaque cursor of the page after the game (updated_at, game_id)."""
+    raw = f"{updated_at.isoformat()}|{game_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def read_cursor(cursor: object) -> tuple[datetime, str]:
+    """The (updated_at, game id) of a cursor; :class:`BadInput` for anything else."""
+    refusal = BadInput("This page link is not valid: start again from the first page.")
+    if not isinstance(cursor, str) or not 8 <= len(cursor) <= 200:
+        raise refusal
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        stamp, _, game_id = raw.partition("|")
+        at = datetime.fromisoformat(stamp)
+    except ValueError:
+        raise refusal from None
+    if not is_game_id(game_id):
+        raise refusal
+    return at, game_id
+
+
+def list_games(
+    service: GameService,
+    status: str | None = None,
+    engine: str | None = None,
+    after: str | None = None,
+    limit: int = LISTING_PAGE,
+) -> GamePage:
+    """One page of the game list, newest activity first, paged in the database.
+
+    ``after`` is the ``next`` cursor of the page before (keyset pagination on
+    ``(updated_at, id)``): a game created while someone pages appears on the first
+    page and shifts nothing; a game that moves goes to the top. Only the columns a
+    listing shows are read (never ``head_state``), through one index per query
+    (see :class:`pbem.models.Game`). Private games, when they exist, are left out here.
+    """
+    status = check_listing_status(status)
+    engine = check_listing_engine(engine)
+    if not is_count(limit, 1, LISTING_PAGE_MAX):
+        raise BadInput(f"A page holds 1 to {LISTING_PAGE_MAX} games.")
+    filters = []
+    if engine:
+        filters.append(col(Game.engine) == engine)
+    query = select(*LISTING_COLUMNS).where(*filters)
+    if status:
+        query = query.where(col(Game.status) == status)
+    if after:
+        at, game_id = read_cursor(after)
+        query = query.where(tuple_(col(Game.updated_at), col(Game.id)) < tuple_(at, game_id))
+    query = query.order_by(col(Game.updated_at).desc(), col(Game.id).desc()).limit(limit + 1)
+    counts_query = select(col(Game.status), func.count()).where(*filters)
+    with service.session() as session:
+        rows = list(session.exec(query))
+        counts = dict(session.exec(counts_query.group_by(col(Game.status))).all())
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return GamePage(
+        games=rows,
+        next=make_cursor(rows[-1].updated_at, rows[-1].id) if more else None,
+        counts={key: counts.get(key, 0) for key in LISTING_STATUSES},
+        status=status,
+        engine=engine,
+    )

@@ -1,0 +1,42 @@
+"""What a move or an appended batch of events produced: the results the game service
+hands to its callers and listeners (mail among them)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from engines.api import Engine
+    from pbem.models import Game, Seat
+
+
+@dataclass
+class Transition:
+    """What one appended batch of events changed: passed to listeners in its transaction."""
+
+    game: Game
+    engine: Engine
+    events: list[dict[str, Any]]
+    before: Any
+    after: Any
+    due_before: frozenset[int]
+    due_after: frozenset[int]
+    finished: bool = False
+    tokens: list[str | None] | None = None
+    seats: list[Seat] = field(default_factory=list)
+
+
+@dataclass
+class MoveOutcome:
+    seq: int
+    state: Any
+    head_hash: str
+    duplicate: bool = False
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+Listener = Callable[["Session", Transition], None]
