@@ -268,33 +268,64 @@ def _read_json_file(path: str) -> Any:
 
 
 def cmd_import(args) -> int:
+    """Imports one exported file, or every ``*.json`` file of a folder (``export --all``)."""
     runtime = _runtime(args)
-    from pbem.mail.outbox import store_link
+    source = Path(args.file)
+    if not source.is_dir():
+        import_file(runtime, source, mail=not args.no_mail)
+        return 0
+    files = sorted(source.glob("*.json"))
+    if not files:
+        raise PbemError(f"{source}/ holds no .json files; nothing was imported.")
+    failed = 0
+    for path in files:
+        try:
+            import_file(runtime, path, mail=not args.no_mail)
+        except PbemError as error:
+            failed += 1
+            print(f"{path.name}: {error.message}", file=sys.stderr)
+    print(f"Imported {len(files) - failed} of {len(files)} files from {source}/.")
+    return 1 if failed else 0
+
+
+def import_file(runtime, path: Path, mail: bool = True) -> str:
+    """Imports one exported file (see :func:`pbem.games.portable.import_full`) and prints
+    each seat's fresh link."""
+    from pbem.games.portable import import_full
     from pbem.validate import is_game_id
 
-    service = runtime.service
-    data = _read_json_file(args.file)
+    data = _read_json_file(str(path))
     header = data.get("game") if isinstance(data, dict) else None
     claimed = header.get("id") if isinstance(header, dict) else None
     if not is_game_id(claimed):
         raise PbemError(
-            f"{args.file} names the game {str(claimed)[:80]!r}, which is not a game id of "
+            f"{path} names the game {str(claimed)[:80]!r}, which is not a game id of "
             "this server's form (4-32 lower-case letters, digits and hyphens); nothing was imported."
         )
     check_import_text(data)
-    game_id = service.import_game(data)
-    print(f"Imported game {game_id}; it carries on from its last event. Hand out these links:")
-    for seat in service.seats(game_id):
-        if seat.is_bot:
+    imported = import_full(runtime.service, data, runtime=runtime, mail=mail)
+    game_id = imported.game_id
+    if not imported.links:
+        print(f"Imported game {game_id}; it is over, or no person holds a seat: no links.")
+    else:
+        told = "mailed to their players" if mail else "not mailed (--no-mail): hand them out"
+        print(f"Imported game {game_id}; it carries on from its last event. Links ({told}):")
+    seats = runtime.service.seats(game_id)
+    for seat in seats:
+        if seat.seat in imported.links:
+            where = f" ({seat.email})" if seat.email else ""
+            bot = " (a bot plays it for now)" if seat.is_bot else ""
+            print(
+                f"  seat {seat.seat} {seat.name}: {link_for(runtime, imported.links[seat.seat])}"
+                f"{where}{bot}"
+            )
+        elif seat.seat in imported.invitations:
+            print(f"  seat {seat.seat} {seat.name}: waits for a newcomer, invited again")
+        elif seat.is_bot:
             print(f"  seat {seat.seat} {seat.name}: (bot)")
-            continue
-        token = service.rotate_token(game_id, seat.seat)
-        with service.session() as session:
-            store_link(session, runtime, game_id, seat.seat, token)
-            session.commit()
-        print(f"  seat {seat.seat} {seat.name}: {link_for(runtime, token)}")
-    service.play_bots(game_id)
-    return 0
+    if runtime.service.game(game_id).status == "active":
+        runtime.service.play_bots(game_id)
+    return game_id
 
 
 def check_import_text(data: dict) -> None:
@@ -468,8 +499,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output")
     export.set_defaults(func=cmd_export)
 
-    imp = commands.add_parser("import", help="import a full exported log and carry on")
-    imp.add_argument("file")
+    imp = commands.add_parser(
+        "import",
+        help="import a full exported log (or a folder of them) and carry on; each player "
+        "is mailed a fresh link",
+    )
+    imp.add_argument("file", help="an exported file, or the folder export --all wrote")
+    imp.add_argument(
+        "--no-mail", action="store_true", help="mail nothing (the links are printed only)"
+    )
     imp.set_defaults(func=cmd_import)
 
     verify = commands.add_parser("verify", help="verify an exported log offline")

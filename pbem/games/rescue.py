@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from pbem.errors import BadInput, Gone, NotAllowed, NotFound, NotTaken, Rejected
@@ -45,8 +46,8 @@ from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
 from pbem.games.seat_rules import Permission, VoteCounted, count_request
 from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
-from pbem.mail.models import RetiredLink, SeatClock, SeatOffer, utc
-from pbem.models import Game, Seat
+from pbem.mail.models import FormerPlayer, RetiredLink, SeatClock, SeatOffer, utc
+from pbem.models import Event, Game, Seat
 from pbem.validate import clean_email, clean_name, is_game_id
 
 
@@ -152,6 +153,7 @@ def leave_game(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueO
                 come_back,
             ],
         )
+        _former(session, runtime, game, row, "left")
         _open(session, runtime, game, row, open_to_all=True)
         row.is_bot = True
         session.add(row)
@@ -206,6 +208,7 @@ def offer_seat(runtime: Any, game_id: str, seat: int, claim: Claim | None = None
                     come_back,
                 ],
             )
+        _former(session, runtime, game, row, "offered")
         _open(session, runtime, game, row, open_to_all=True)
 
     return _append(
@@ -267,6 +270,7 @@ def invite_replacement(
                     "back.",
                 ],
             )
+        _former(session, runtime, game, row, "replaced")
         offer = _open(session, runtime, game, row, open_to_all=False)
         offer.name, offer.email, offer.token_hash = name, email, hash_token(token)
         session.add(offer)
@@ -337,6 +341,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
     target = _seat(runtime, found.game_id, found.seat)
     permitted = Permission("newcomer")
     token_hash = hash_token(token)
+    returning = bool(found.former_email) and found.former_email.lower() == found.email.lower()
 
     def change(session: Session, game: Game) -> None:
         offer = session.get(SeatOffer, (found.game_id, found.seat))
@@ -354,8 +359,16 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
             outbox.start_turn(clock, game.policy, utc(runtime.clock()))
         seat_rules.clear_votes(session, game.id, row.seat)
         session.delete(offer)
+        if returning:
+            # The former player holds the seat again: no longer one of its former players.
+            for former in session.exec(
+                select(FormerPlayer).where(
+                    FormerPlayer.game_id == game.id, FormerPlayer.seat == row.seat
+                )
+            ):
+                if former.email.lower() == found.email.lower():
+                    session.delete(former)
 
-    returning = bool(found.former_email) and found.former_email.lower() == found.email.lower()
     outcome = _append(
         runtime,
         found.game_id,
@@ -394,8 +407,10 @@ def reclaim(runtime: Any, game_id: str, seat: int, by: int | None = None) -> Res
             game,
             row,
             token,
-            "Your seat is yours again; the bot has stopped. Here is your fresh link "
-            "(the old one no longer works).",
+            f"Your seat is yours again ({BY_WHOM.get(permitted.by, 'as asked')}); the bot "
+            "has stopped. "
+            "Here is your fresh link (the old one no longer works): play your turns from it "
+            'as before, or hand the seat to a bot again under "Seats and deadlines".',
         )
         seat_rules.clear_votes(session, game_id, seat)
 
@@ -555,6 +570,27 @@ def _open(session: Session, runtime: Any, game: Game, row: Seat, *, open_to_all:
     outbox.stop_turn(_clock(session, game.id, row.seat))
     seat_rules.clear_votes(session, game.id, row.seat)
     return offer
+
+
+def _former(session: Session, runtime: Any, game: Game, row: Seat, reason: str) -> None:
+    """Records that the person holding ``row`` stops holding it (``reason``: left, offered,
+    replaced) at the event being appended: they are still told how the game ends, and a
+    full export carries them."""
+    if not row.email:
+        return
+    seq = session.exec(select(func.max(Event.seq)).where(Event.game_id == game.id)).one()
+    session.add(
+        FormerPlayer(
+            game_id=game.id,
+            seat=row.seat,
+            name=row.name,
+            email=row.email,
+            timezone=row.timezone,
+            reason=reason,
+            left_seq=seq,
+            left_at=utc(runtime.clock()),
+        )
+    )
 
 
 def _retire(session: Session, runtime: Any, game: Game, row: Seat, message: str) -> None:

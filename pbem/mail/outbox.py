@@ -9,7 +9,9 @@ began, the next reminder, the deadline) and writes the mails the batch calls for
   what happened since its last move as that seat may see it: the move records only the
   seat and the events to describe (:func:`defer_seat_mail`); the dispatcher renders
   it, outside the move's transaction (:func:`render_deferred`);
-- ``game_over`` to every person when the game ends, with the result and the seed.
+- ``game_over`` to every person who held a seat when the game ends, with the result
+  and the seed: each seat's player (a seat a bot plays now included) and every former
+  player (:class:`FormerPlayer`: replaced, or left), one mail per former address.
 
 Reminders, deadlines and digests come from the sweep (:mod:`pbem.scheduler`), rescue
 notices from :mod:`pbem.games.rescue`; all of them go through :func:`enqueue`.
@@ -35,7 +37,7 @@ from pbem.games.admin_lines import describe_admin
 from pbem.games.outcomes import Transition
 from pbem.games.tokens import hash_token
 from pbem.mail import render
-from pbem.mail.models import Mail, SeatClock, SeatLink, utc
+from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
 from pbem.models import Event, Game, Seat
 
 HISTORY_LIMIT = 40
@@ -172,18 +174,51 @@ def _game_over(
         for number, score in enumerate(result["scores"])
         if number in seats
     ]
+    told = set()
     for number, seat in seats.items():
         key = f"game_over:{game.id}:{number}"
         if key in sent:
+            told.add(seat.email.lower())
             continue
-        mail_seat(
+        # A seat a bot plays now still has its player, who is told how the game ended.
+        if mail_seat(
             session,
             runtime,
             game,
             seat,
             "game_over",
             key,
+            bot_seat_too=True,
             lines=since_last_move(session, runtime, game, transition.engine, seat),
+            standings=standings,
+            reason=result.get("reason", ""),
+            seed=seed,
+        ):
+            told.add(seat.email.lower())
+    formers = session.exec(
+        select(FormerPlayer)
+        .where(FormerPlayer.game_id == game.id)
+        .order_by(col(FormerPlayer.left_at).desc(), col(FormerPlayer.id).desc())
+    )
+    for former in formers:
+        address = former.email.lower()
+        key = f"game_over:{game.id}:former:{address}"
+        if not address or address in told:
+            continue
+        told.add(address)
+        if key in sent:
+            continue
+        start = max(game.head_seq - HISTORY_LIMIT, former.left_seq or 0, 0)
+        current = seats.get(former.seat)
+        mail_former(
+            session,
+            runtime,
+            game,
+            former,
+            "game_over",
+            key,
+            seat_name=current.name if current is not None else "",
+            lines=history(session, runtime, game, transition.engine, None, start)[0],
             standings=standings,
             reason=result.get("reason", ""),
             seed=seed,
@@ -295,11 +330,14 @@ def mail_seat(
     seat: Seat,
     kind: str,
     key: str,
+    *,
+    bot_seat_too: bool = False,
     **extra: Any,
 ) -> Mail | None:
-    """Writes a mail of ``kind`` to a seat's player (none for a bot or a seat without an
-    address), with the context every seat mail shares."""
-    if seat.is_bot or not seat.email:
+    """Writes a mail of ``kind`` to a seat's player (none for a seat without an address,
+    nor for a seat a bot plays unless ``bot_seat_too``: its player still hears how the
+    game ends), with the context every seat mail shares."""
+    if (seat.is_bot and not bot_seat_too) or not seat.email:
         return None
     token = seat_token(session, runtime, seat)
     deadline = extra.pop("deadline", None)
@@ -343,6 +381,54 @@ def seat_context(
         "lines": [],
         "others": [],
     }
+
+
+def mail_former(
+    session: Session,
+    runtime: Any,
+    game: Game,
+    former: Any,
+    kind: str,
+    key: str,
+    *,
+    seat_name: str = "",
+    **extra: Any,
+) -> Mail | None:
+    """Writes a mail of ``kind`` (``game_over``, ``notice``) to a former player of the
+    game (a :class:`~pbem.mail.models.FormerPlayer`: someone who held a seat and was
+    replaced or left): no link, no settings, ``former=True``, ``seat_name`` (the name
+    the seat has now) and ``until`` (when they left, in their time zone)."""
+    if not former.email:
+        return None
+    context = {
+        "title": game.title,
+        "game_id": game.id,
+        "name": former.name,
+        "seat": former.seat,
+        "seat_name": seat_name or former.name,
+        "until": render.when(former.left_at, former.timezone),
+        "link": "",
+        "settings": "",
+        "head_hash": game.head_hash,
+        "head_seq": game.head_seq,
+        "phase": game.phase,
+        "commitment": game.commitment,
+        "policy": game.policy,
+        "deadline": "",
+        "lines": [],
+        "others": [],
+        "former": True,
+        **extra,
+    }
+    return enqueue(
+        session,
+        runtime,
+        kind,
+        key=key,
+        recipient=former.email,
+        context=context,
+        game_id=game.id,
+    )
 
 
 def enqueue(
