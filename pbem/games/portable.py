@@ -65,9 +65,11 @@ from pbem.eventlog.log import (
 from pbem.eventlog.seeds import seal_seed
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
+from pbem.games import rescue
 from pbem.games import roster as roster_mod
 from pbem.games.policy import check_policy
 from pbem.games.tokens import hash_token, new_token
+from pbem.mail import outbox, render
 from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, utc
 from pbem.models import Game, GameSecret, Seat
 from pbem.validate import clean_email, clean_name, clean_title
@@ -790,8 +792,6 @@ def _restore_people(
         session.add(offer)
     if not running or runtime is None:
         return imported
-    from pbem.mail import outbox
-
     for number, row in sorted(rows.items()):
         if number in offers or (row.is_bot and not row.email):
             continue
@@ -803,9 +803,6 @@ def _restore_people(
     session.flush()
     if not mail:
         return imported
-    from pbem.games import rescue
-    from pbem.mail import render
-
     moved = (
         f"{game.title} now lives at {render.base_url(runtime.config)}: it moved to another "
         "server and carries on from where it stopped. Your old link no longer works; here "

@@ -307,3 +307,74 @@ def test_a_personal_section_that_is_not_an_object_is_refused(runtime, elsewhere,
         import_full(elsewhere.service, exported, runtime=elsewhere)
     with Session(elsewhere.db) as session:
         assert session.exec(select(Game)).all() == []
+
+
+def test_a_paused_game_comes_back_paused(runtime, elsewhere, clock):
+    game = new_game(runtime, seats=2, policy=POLICY).game_id
+    with Session(runtime.db) as session:
+        row = session.get(Game, game)
+        row.paused_at = clock.now
+        session.add(row)
+        session.commit()
+    exported = runtime.service.export_game(game, full=True)
+    assert exported["personal"]["game"]["paused_at"] == clock.now.isoformat()
+    import_full(elsewhere.service, exported, runtime=elsewhere, mail=False)
+    paused = elsewhere.service.game(game).paused_at
+    assert paused is not None and paused.replace(tzinfo=None) == clock.now.replace(tzinfo=None)
+
+
+def test_a_finished_game_is_imported_with_its_people_but_without_links_or_mail(
+    runtime, elsewhere, clock
+):
+    game = new_game(runtime, seats=3, target=40).game_id
+    rescue.leave_game(runtime, game, 0, by=0)
+    rescue.hand_to_bot(runtime, game, 1, by=None)
+    rescue.hand_to_bot(runtime, game, 2, by=None)
+    for _ in range(10):
+        runtime.service.play_bots(game)
+    assert runtime.service.game(game).status == "finished"
+    before = people(runtime.db, game)
+    imported = import_full(
+        elsewhere.service, runtime.service.export_game(game, full=True), runtime=elsewhere
+    )
+    assert (imported.links, imported.invitations, imported.mailed) == ({}, {}, [])
+    assert people(elsewhere.db, game) == before
+    assert [former["email"] for former in before["formers"]] == ["anna@example.org"]
+    with Session(elsewhere.db) as session:
+        assert session.exec(select(Mail)).all() == []
+
+
+def test_pbem_import_without_mail_prints_the_links_and_a_folder_imports_file_by_file(
+    runtime, clock, tmp_path, monkeypatch, capsys
+):
+    from pbem.cli import main
+
+    game = table(runtime, clock)
+    folder = tmp_path / "export"
+    folder.mkdir()
+    exported = runtime.service.export_game(game, full=True)
+    (folder / f"{game}.json").write_text(json.dumps(exported))
+    other = new_game(runtime, seats=2).game_id
+    broken = runtime.service.export_game(other, full=True)
+    broken["personal"]["seats"][0]["timezone"] = "Nowhere/Land"
+    (folder / f"{other}.json").write_text(json.dumps(broken))
+    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
+    monkeypatch.setenv("PBEM_SECURITY_SECRET_KEY", "test-key")
+    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    capsys.readouterr()
+    assert main(["--database", url, "import", "--no-mail", str(folder)]) == 1
+    out, err = capsys.readouterr()
+    assert f"{other}.json: The personal section's seat 0's time zone" in err
+    assert "Imported 1 of 2 files" in out
+    assert "not mailed (--no-mail)" in out
+    token = out.split("seat 2 Cleo: ", 1)[1].split("/play/", 1)[1].split()[0]
+    assert "waits for a newcomer" in out.split("seat 1 ", 1)[1].splitlines()[0]
+    engine = make_engine(url)
+    with Session(engine) as session:
+        assert session.exec(select(Mail)).all() == []
+        assert session.get(Game, other) is None
+        (seat,) = session.exec(select(Seat).where(Seat.game_id == game, Seat.seat == 2))
+    from pbem.games.tokens import hash_token
+
+    assert seat.token_hash == hash_token(token)
+    engine.dispose()

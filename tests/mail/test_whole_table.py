@@ -19,6 +19,7 @@ from pbem.games.service import SeatSpec
 from pbem.mail.models import Mail
 from pbem.models import Seat
 from pbem.scheduler import dispatch, sweep
+from tests.conftest import POSTGRES_URL, _postgres_schema_url
 from tests.games.test_full_export import events, people
 from tests.mail.conftest import Clock, make_runtime, part, take_turn
 
@@ -41,14 +42,28 @@ def players_shown(page: str) -> list[tuple[str, bool]]:
     ]
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def servers(request, tmp_path):
+    """Two databases by URL (the command line opens them): the old server's and the
+    new, empty one (on PostgreSQL each in a schema of its own, dropped afterwards)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'old.sqlite3'}", f"sqlite:///{tmp_path / 'new.sqlite3'}"
+        return
+    made = [_postgres_schema_url() for _ in range(2)]
+    yield tuple(f"{POSTGRES_URL}?options=-csearch_path%3D{schema}" for _, schema in made)
+    for admin, schema in made:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.dispose()
+
+
 def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
-    tmp_path, smtp, monkeypatch, capsys
+    servers, tmp_path, smtp, monkeypatch, capsys
 ):
     mailbox, port = smtp
     # The command line runs on the real clock: the game's clock starts there too.
     clock = Clock(datetime.now(UTC).replace(microsecond=0))
-    old_url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    new_url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    old_url, new_url = servers
     old_db = make_engine(old_url)
     init_db(old_db)
     old = make_runtime(old_db, tmp_path / "old", clock, port)
@@ -187,6 +202,7 @@ def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
     capsys.readouterr()
     assert main(["verify", str(final)]) == 0
     assert "events verified" in capsys.readouterr().out
+    old_db.dispose()
 
     # History names the holder of each seat as of each event.
     from pbem.web import create_app
@@ -213,8 +229,10 @@ def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
         if shown != expected:
             wrong.append((seq, row["kind"], shown))
     if wrong and "roster" not in rows[0]["payload"]:
+        new_db.dispose()
         pytest.xfail(
             "history names today's holders for past events until the log records the "
             f"roster (the created event carries none here); first: {wrong[0]}"
         )
+    new_db.dispose()
     assert wrong == []
