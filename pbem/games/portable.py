@@ -35,7 +35,7 @@ public export) is, with times as ISO 8601 in UTC::
 from the start, or one waiting for a newcomer); ``offers`` are the seats waiting for a
 newcomer (``open``: on the game's public page; otherwise named by a vote or the
 operator), with the newcomer invited so far, if any. Links and invitation tokens never
-leave the server (not even their hashes): an import gives every seat a fresh link.
+leave the server (not even their hashes): an import gives each seat's person a fresh one.
 """
 
 from __future__ import annotations
