@@ -67,7 +67,10 @@ class DispatchReport:
 
 
 def build_message(runtime: Any, mail: Mail) -> EmailMessage:
-    """The MIME message of an outbox row: text and HTML parts, threading, unsubscribe.
+    """The MIME message of an outbox row: text and HTML parts, threading, and the
+    headers mail clients and filters act on: ``Auto-Submitted: auto-generated`` (no
+    vacation replies), ``List-Id`` (:func:`list_id`) and, when the mail has a settings
+    page, ``List-Unsubscribe`` with ``List-Unsubscribe-Post`` (RFC 8058 one-click).
 
     Raises (``ValueError`` above all) when the row cannot make a valid message."""
     text, html, unsubscribe = outbox.opened(runtime, mail)

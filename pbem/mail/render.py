@@ -66,7 +66,12 @@ def environment() -> Environment:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        _environment.filters.update(sentence=sentence, names=names, policy_words=policy_words)
+        _environment.filters.update(
+            sentence=sentence,
+            names=names,
+            policy_words=policy_words,
+            at_your_deadline=at_your_deadline,
+        )
     return _environment
 
 
@@ -120,6 +125,20 @@ AT_DEADLINE_WORDS = {
     "replace": "At the deadline the late player's seat is offered to a new player, and "
     "their link stops working.",
 }
+
+
+YOUR_DEADLINE_WORDS = {
+    "wait": "At the deadline the game waits for you, and reminders go on.",
+    "bot_turn": "At the deadline a bot plays this turn for you; the seat stays yours.",
+    "bot_seat": "At the deadline a bot takes over your seat, until you take it back from "
+    "your link.",
+    "replace": "At the deadline your seat is offered to a new player, and your link stops working.",
+}
+
+
+def at_your_deadline(policy: Any) -> str:
+    """What happens at the reader's own deadline under ``policy``, in a sentence."""
+    return YOUR_DEADLINE_WORDS.get(dict(policy or {}).get("at_deadline", ""), "")
 
 
 def policy_words(policy: Any) -> list[str]:
