@@ -31,6 +31,7 @@ from engines.api import Engine
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
+from pbem.games import results
 from pbem.games.admin_lines import describe_admin
 from pbem.games.outcomes import Transition
 from pbem.games.tokens import hash_token
@@ -167,16 +168,7 @@ def _game_over(
         (row["payload"]["seed"] for row in transition.events if row["kind"] == "seed_revealed"),
         "",
     )
-    result = game.result or {"scores": [], "winners": [], "reason": ""}
-    standings = [
-        {
-            "name": seats[number].name,
-            "score": score,
-            "winner": number in result["winners"],
-        }
-        for number, score in enumerate(result["scores"])
-        if number in seats
-    ]
+    over = game_over_context(game, [seats[number].name for number in sorted(seats)])
     for number, seat in seats.items():
         key = f"game_over:{game.id}:{number}"
         if key in sent:
@@ -189,10 +181,35 @@ def _game_over(
             "game_over",
             key,
             lines=since_last_move(session, runtime, game, transition.engine, seat),
-            standings=standings,
-            reason=result.get("reason", ""),
             seed=seed,
+            **over,
         )
+
+
+def game_over_context(game: Game, names: list[str]) -> dict[str, Any]:
+    """The result as the game-over mail shows it (:func:`pbem.games.results.standings`):
+    ``headline`` ("Anna wins."), ``reason`` (a sentence that names no one) and
+    ``standings``, winners first: each row's ``rank``, ``name``, ``winner`` and
+    ``score`` (its figures as text, "Coins: 14, Goods: 3")."""
+    standing = results.standings(game.result, names) or {
+        "headline": "",
+        "reason": "",
+        "columns": [],
+        "rows": [],
+    }
+    rows = [
+        {
+            "rank": row["rank"],
+            "name": row["name"],
+            "winner": row["winner"],
+            "score": ", ".join(
+                f"{label}: {value}"
+                for label, value in zip(standing["columns"], row["values"], strict=True)
+            ),
+        }
+        for row in standing["rows"]
+    ]
+    return {"headline": standing["headline"], "reason": standing["reason"], "standings": rows}
 
 
 # What happened since a seat's last move ---------------------------------------------

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
+from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
 from pbem.mail import outbox, render
 from pbem.mail.dispatch import build_message
 from pbem.mail.models import FormerPlayer, Mail
 from pbem.models import Game, Seat
-from pbem.rescue import BY_WHOM, HEADLINES, describe_admin
 from pbem.scheduler import CONSEQUENCES
 from tests.mail.conftest import Clock, make_runtime
 
@@ -164,19 +164,22 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
     to_bot = describe_admin(
         {"kind": "seat_to_bot", "seat": 1, "payload": {"name": "Ben", "by": "deadline"}}
     )
-    standings = [
-        {"name": "Anna", "score": 14, "winner": True},
-        {"name": "Zoe", "score": 11, "winner": False},
-        {"name": "Cleo", "score": 9, "winner": False},
-        {"name": "Dan", "score": 6, "winner": False},
-    ]
+    result = {
+        "scores": [14, 11, 9, 6],
+        "winners": [0],
+        "reason": "most coins after the final scoring",
+        "table": {
+            "columns": ["Goods", "Coins"],
+            "rows": [[3, 14], [5, 11], [2, 9], [4, 6]],
+            "deciding": 1,
+        },
+    }
     over = {
         "lines": LINES[1:],
-        "standings": standings,
-        "reason": "Anna wins with 14 coins.",
         "seed": SEED,
+        **outbox.game_over_context(game_row(result=result), ["Anna", "Zoe", "Cleo", "Dan"]),
     }
-    finished = game_row(status="finished", head_seq=212, phase="")
+    finished = game_row(status="finished", head_seq=212, phase="", result=result)
     former = FormerPlayer(
         game_id=GAME_ID,
         seat=1,
@@ -525,7 +528,10 @@ def test_the_former_players_mail_is_what_mail_former_writes(runtime):
     with Session(runtime.db) as session:
         game = session.get(Game, GAME_ID)
         game.head_seq = 212
-        over = {k: case["context"][k] for k in ("lines", "standings", "reason", "seed")}
+        over = {
+            key: case["context"][key]
+            for key in ("lines", "standings", "headline", "reason", "seed")
+        }
         mail = outbox.mail_former(
             session, runtime, game, former, "game_over", "k", seat_name="Zoe", **over
         )

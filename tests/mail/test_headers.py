@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import select
 
+from pbem.games.rescue import hand_to_bot, leave_game
+from pbem.games.service import SeatSpec
 from pbem.mail import outbox, render
 from pbem.mail.models import Mail
-from pbem.rescue import hand_to_bot, leave_game
 from pbem.scheduler import dispatch
-from pbem.service import SeatSpec
 from tests.mail.conftest import make_runtime, new_game, part
 
 SENDER = "pbem <games@pbem.example>"

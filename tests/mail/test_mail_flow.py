@@ -9,9 +9,9 @@ import random
 import re
 
 from engines import bot_move
-from pbem.rescue import hand_to_bot
+from pbem.games.rescue import hand_to_bot
+from pbem.games.service import SeatSpec
 from pbem.scheduler import dispatch, sweep
-from pbem.service import SeatSpec
 from tests.mail.conftest import part
 
 POLICY = {
