@@ -362,8 +362,8 @@ def seat_context(
     settings: str,
     deadline: datetime | None,
 ) -> dict[str, Any]:
-    """The context every seat mail shares (the keys are listed in
-    ``templates/email/_footer.txt``)."""
+    """The context every seat mail shares (each template lists, at its top, the keys
+    it reads)."""
     return {
         "title": game.title,
         "game_name": render.engine_title(game.engine),
