@@ -247,23 +247,13 @@ def history(
         else:
             after = fold(engine, [row], Folded(state, row["seq"] - 1)).state
         if row["kind"] in MOVE_KINDS:
-            described = engine.describe(state, row["seat"], row["payload"]["move"], after, viewer)
-            if row["kind"] == "auto_move" and described:
-                described = [*described[:-1], by_bot(described[-1])]
-            lines.extend(described)
+            lines.extend(engine.describe(state, row["seat"], row["payload"]["move"], after, viewer))
         else:
             line = describe_admin(row)
             if line:
                 lines.append(line)
         state = after
     return lines, state
-
-
-def by_bot(line: str) -> str:
-    """A history line of a move a bot made for a seat, saying so."""
-    if line.endswith("."):
-        return f"{line[:-1]} (played by a bot)."
-    return f"{line} (played by a bot)"
 
 
 def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> None:

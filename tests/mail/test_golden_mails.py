@@ -66,7 +66,7 @@ PLAYERS = {
 }
 LINES = [
     "Ben sails from Carthago to Syracusae with 2 fleets.",
-    "Dan builds a temple in Alexandria (played by a bot).",
+    "Dan builds a temple in Alexandria.",
     "Cleo trades 2 grain for 1 wine with Ben.",
 ]
 
