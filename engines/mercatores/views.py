@@ -204,7 +204,15 @@ def profit_turn_end(before: State, after: State) -> list[str]:
 
 def round_start_lines(state: State) -> list[str]:
     if state.phase == OVER:
-        return ["Every player's resources are empty: the game is over. " + result(state).reason]
+        winners = result(state).winners
+        best = max(scores(state))
+        names = " and ".join(SEAT_NAMES[seat] for seat in winners)
+        won = (
+            f"{names} wins with {best} coins"
+            if len(winners) == 1
+            else (f"{names} share the win with {best} coins each")
+        )
+        return [f"Every player's resources are empty: the game is over. {won}."]
     opener = f"Profit round {state.round}: {SEAT_NAMES[state.turn]} starts"
     if state.turn != state.round_start:
         holder = SEAT_NAMES[state.round_start]

@@ -145,7 +145,7 @@ def leave_game(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueO
             runtime,
             game,
             row,
-            f"former:seat_left:{game_id}:{seat}:{game.head_seq + 1}",
+            f"former:seat_left:{game_id}:{seat}:{game.head_seq}",
             HEADLINES["seat_left"],
             [
                 f"You left {game.title}, as you asked; your link no longer opens the seat.",
@@ -200,7 +200,7 @@ def offer_seat(runtime: Any, game_id: str, seat: int, claim: Claim | None = None
                 runtime,
                 game,
                 row,
-                f"former:seat_offered:{game_id}:{seat}:{game.head_seq + 1}",
+                f"former:seat_offered:{game_id}:{seat}:{game.head_seq}",
                 HEADLINES["seat_offered"],
                 [
                     "The deadline of your turn passed, so your seat is offered to a new "
@@ -261,7 +261,7 @@ def invite_replacement(
                 runtime,
                 game,
                 row,
-                f"former:seat_replaced:{game_id}:{seat}:{game.head_seq + 1}",
+                f"former:seat_replaced:{game_id}:{seat}:{game.head_seq}",
                 HEADLINES["seat_offered"],
                 [
                     f"Your seat is given to a new player {whom}; your link no longer opens it.",
@@ -378,7 +378,10 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         change,
         new_name=name,
         returning=returning,
-        target_lines=["The seat is yours now; your link opens it. Keep it to yourself."],
+        target_lines=[
+            "You take your seat again." if returning else f"You take over {target.name}'s seat.",
+            "The seat is yours now; your link opens it. Keep it to yourself.",
+        ],
     )
     return outcome
 
@@ -632,6 +635,10 @@ def _tell(
             "lines": lines,
             "link": "",
             "settings": "",
+            "former": True,
+            "game_page": game_url(runtime, game.id),
+            "head_hash": game.head_hash,
+            "head_seq": game.head_seq,
         },
         game_id=game.id,
     )
@@ -660,6 +667,9 @@ def _invite(
             ],
             "link": outbox_link(runtime, token),
             "settings": "",
+            "newcomer": True,
+            "commitment": game.commitment,
+            "game_page": game_url(runtime, game.id),
         },
         game_id=game.id,
     )
@@ -692,7 +702,7 @@ def _give_link(
         game,
         row,
         "seat_link",
-        f"seat_link:{game.id}:{row.seat}:{game.head_seq + 1}",
+        f"seat_link:{game.id}:{row.seat}:{game.head_seq}",
         message=message,
         deadline=clock.deadline_at,
     )
@@ -772,7 +782,7 @@ def _append(
         if claim is not None:
             claim(session)
         change(session, game)
-        seq = game.head_seq + 1
+        seq = game.head_seq
         for other in session.exec(select(Seat).where(Seat.game_id == game_id)):
             mine = other.seat == target.seat
             if (mine and not notify_target) or (not mine and not notify_others):
@@ -788,7 +798,10 @@ def _append(
                 "notice",
                 f"{kind}:{game_id}:{seq}:{other.seat}",
                 headline=HEADLINES[kind],
-                lines=[line, *((target_lines if mine else other_lines) or [])],
+                # The seat's own player reads what happened to them in the second person.
+                lines=list(target_lines)
+                if mine and target_lines
+                else [line, *((None if mine else other_lines) or [])],
             )
 
     outcome = runtime.service.append_admin(

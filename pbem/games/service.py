@@ -363,7 +363,8 @@ class GameService:
     ) -> MoveOutcome:
         """Appends an administrative event (seat handed to a bot, vacation, ...).
 
-        ``change`` updates the read model in the same transaction.
+        ``change`` updates the read model in the same transaction; it sees the game's
+        head already at the new event (``head_seq``, ``head_hash``).
         """
         if kind in ("created", "move", "auto_move", "seed_revealed", "engine_upgraded"):
             raise ValueError(f"{kind} is not an administrative event")
@@ -390,6 +391,9 @@ class GameService:
             )
             self.store.add_rows(session, head.engine, [row], [state])
             if change is not None:
+                # The change (and the mails it writes) sees the game at this event: the
+                # receipt in a notice names the event the notice announces.
+                head.game.head_seq, head.game.head_hash = row["seq"], row["hash"]
                 change(session, head.game)
             due = head.engine.to_move(head.state)
             self._finish_transition(session, head.game, head.engine, [row], head.state, state, due)

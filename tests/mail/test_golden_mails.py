@@ -1,0 +1,542 @@
+"""Every mail kind rendered for every kind of recipient, compared byte for byte with the
+files in ``tests/mail/golden/``: ``<kind>__<recipient>.txt`` holds the subject, the
+headers a mail client acts on and the text part; ``.html`` the HTML part.
+
+Recipients: ``player`` (the seat's own player), ``other`` (another player of the game),
+``former`` (someone who held a seat and left or was replaced), ``newcomer`` (a player
+who took a seat over). The contexts are built as the server builds them
+(:func:`pbem.mail.outbox.seat_context` and the same arguments the scheduler and the
+rescue actions pass), with a fixed clock; the message goes through the dispatcher's
+:func:`~pbem.mail.dispatch.build_message`.
+
+``PBEM_UPDATE_GOLDEN=1`` rewrites the files (then read every changed one).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session
+
+from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
+from pbem.mail import outbox, render
+from pbem.mail.dispatch import build_message
+from pbem.mail.models import FormerPlayer, Mail
+from pbem.models import Game, Seat
+from pbem.scheduler import CONSEQUENCES
+from tests.mail.conftest import Clock, make_runtime
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("PBEM_UPDATE_GOLDEN") == "1"
+
+NOW = datetime(2026, 12, 4, 11, 50, tzinfo=UTC)
+DEADLINE = datetime(2026, 12, 6, 15, 0, tzinfo=UTC)
+TURN_SINCE = datetime(2026, 12, 3, 15, 0, tzinfo=UTC)
+GAME_ID = "g7k2m9p4qx"
+BASE = "https://pbem.example"
+SENDER = "pbem <games@pbem.example>"
+COMMITMENT = "5f1c9a2b7e4d8c3f6a0b1e2d3c4b5a69788766554433221100ffeeddccbbaa99"
+SEED = "8d2f4c6a1b3e5d7f9a0c2e4b6d8f1a3c"
+HEAD_HASH = "a3f9c2e1b4d5f6a7c8e9d0b1a2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1"
+POLICY = {
+    "reminder_after_hours": 24,
+    "reminder_every_hours": 12,
+    "deadline_after_days": 3,
+    "at_deadline": "bot_seat",
+}
+TOKEN = "Tk4nQm2xWc9rZp7LhV3sYb6dFg8jKa5e"
+HEADERS = (
+    "Subject",
+    "To",
+    "Auto-Submitted",
+    "List-Id",
+    "List-Unsubscribe",
+    "List-Unsubscribe-Post",
+)
+PLAYERS = {
+    "Anna": ("anna@example.org", "Europe/Berlin"),
+    "Ben": ("ben@example.org", "America/New_York"),
+    "Cleo": ("cleo@example.org", "UTC"),
+    "Dan": ("", "UTC"),
+    "Zoe": ("zoe@example.org", "Asia/Tokyo"),
+}
+LINES = [
+    "Ben sails from Carthago to Syracusae with 2 fleets.",
+    "Dan builds a temple in Alexandria.",
+    "Cleo trades 2 grain for 1 wine with Ben.",
+]
+
+
+@pytest.fixture
+def runtime(sqlite_db, tmp_path):
+    runtime = make_runtime(
+        sqlite_db,
+        tmp_path,
+        Clock(NOW),
+        server={"base_url": BASE, "demo": False},
+        mail={"sender": SENDER},
+    )
+    with Session(runtime.db) as session:
+        session.add(game_row(policy=POLICY))
+        session.commit()
+    return runtime
+
+
+def game_row(**changes) -> Game:
+    fields = {
+        "id": GAME_ID,
+        "engine": "mare_nostrum",
+        "engine_version": 1,
+        "title": "Friday at Anna's",
+        "seat_count": 4,
+        "commitment": COMMITMENT,
+        "head_seq": 57,
+        "head_hash": HEAD_HASH,
+        "phase": "Spring of year 3",
+        "policy": POLICY,
+        "created_at": NOW - timedelta(days=20),
+        "updated_at": NOW,
+    }
+    fields.update(changes)
+    return Game(**fields)
+
+
+def seat_row(number: int, name: str) -> Seat:
+    address, zone = PLAYERS[name]
+    return Seat(
+        game_id=GAME_ID,
+        seat=number,
+        name=name,
+        email=address,
+        token_hash="0" * 64,
+        timezone=zone,
+        is_bot=not address,
+        created_at=NOW - timedelta(days=20),
+    )
+
+
+def seat_mail(runtime, number: int, name: str, deadline=None, game=None, **extra) -> dict:
+    """The context :func:`outbox.mail_seat` gives a seat's mail."""
+    game = game or game_row()
+    settings = f"{BASE}/mail/settings/{GAME_ID}/{number}/sIgNaTuRe0123456789abcd"
+    context = outbox.seat_context(runtime, game, seat_row(number, name), TOKEN, settings, deadline)
+    context.update(extra)
+    return {"context": context, "recipient": PLAYERS[name][0], "settings": settings}
+
+
+def plain(name: str, number: int, **context) -> dict:
+    """A context built by hand, as :mod:`pbem.rescue` builds its notices."""
+    return {
+        "context": {"title": "Friday at Anna's", "game_id": GAME_ID, "name": name, **context},
+        "recipient": PLAYERS[name][0],
+        "settings": "",
+    }
+
+
+def deadline_mail(runtime, number: int, name: str, late: str, policy: str) -> dict:
+    """The context of :func:`pbem.scheduler._deadline_mails`."""
+    mine = name == late
+    outcomes = {
+        "bot_seat": "A bot takes over {whose} seat; {name} can take it back from the link "
+        "at any time.",
+        "replace": "{whose} seat is open for a new player on the game's page; the old link "
+        "no longer works.",
+    }
+    outcome = outcomes[policy].format(
+        name="you" if mine else late, whose="your" if mine else f"{late}'s"
+    )
+    return seat_mail(
+        runtime,
+        number,
+        name,
+        game=game_row(policy={**POLICY, "at_deadline": policy}),
+        late="your turn" if mine else f"{late}'s turn",
+        outcome=outcome[:1].upper() + outcome[1:],
+    )
+
+
+def cases(runtime) -> dict[str, tuple[str, dict]]:
+    """Every golden case: name -> (kind, what to render)."""
+    to_bot = describe_admin(
+        {"kind": "seat_to_bot", "seat": 1, "payload": {"name": "Ben", "by": "deadline"}}
+    )
+    result = {
+        "scores": [14, 11, 9, 6],
+        "winners": [0],
+        "reason": "most coins after the final scoring",
+        "table": {
+            "columns": ["Goods", "Coins"],
+            "rows": [[3, 14], [5, 11], [2, 9], [4, 6]],
+            "deciding": 1,
+        },
+    }
+    over = {
+        "lines": LINES[1:],
+        "seed": SEED,
+        **outbox.game_over_context(game_row(result=result), ["Anna", "Zoe", "Cleo", "Dan"]),
+    }
+    finished = game_row(status="finished", head_seq=212, phase="", result=result)
+    former = FormerPlayer(
+        game_id=GAME_ID,
+        seat=1,
+        name="Ben",
+        email="ben@example.org",
+        timezone="America/New_York",
+        reason="replaced",
+        left_seq=88,
+        left_at=datetime(2026, 11, 28, 9, 30, tzinfo=UTC),
+    )
+    former_context = {
+        "context": former_mail_context(former, over),
+        "recipient": former.email,
+        "settings": "",
+    }
+    players = [{"name": "Ben", "bot": False}, {"name": "Cleo", "bot": False}]
+    return {
+        "invitation__player": (
+            "invitation",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                DEADLINE,
+                due=True,
+                players=[*players, {"name": "Dan", "bot": True}],
+            ),
+        ),
+        "invitation__other": (
+            "invitation",
+            seat_mail(
+                runtime,
+                1,
+                "Ben",
+                due=False,
+                players=[
+                    {"name": "Anna", "bot": False},
+                    {"name": "Cleo", "bot": False},
+                    {"name": "Dan", "bot": True},
+                ],
+            ),
+        ),
+        "your_turn__player": (
+            "your_turn",
+            seat_mail(runtime, 0, "Anna", DEADLINE, lines=LINES, others=["Cleo"]),
+        ),
+        "your_turn__newcomer": (
+            "your_turn",
+            seat_mail(runtime, 1, "Zoe", DEADLINE, lines=LINES, newcomer=True),
+        ),
+        "reminder__player": (
+            "reminder",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                DEADLINE,
+                since=render.when(TURN_SINCE, "Europe/Berlin"),
+                consequence=CONSEQUENCES["bot_seat"],
+            ),
+        ),
+        "reminder__newcomer": (
+            "reminder",
+            seat_mail(
+                runtime,
+                1,
+                "Zoe",
+                DEADLINE,
+                since=render.when(TURN_SINCE, "Asia/Tokyo"),
+                consequence=CONSEQUENCES["bot_seat"],
+                newcomer=True,
+            ),
+        ),
+        "deadline__player": ("deadline", deadline_mail(runtime, 1, "Ben", "Ben", "bot_seat")),
+        "deadline__other": ("deadline", deadline_mail(runtime, 0, "Anna", "Ben", "bot_seat")),
+        "deadline__player_replace": (
+            "deadline",
+            deadline_mail(runtime, 1, "Ben", "Ben", "replace"),
+        ),
+        "deadline__other_replace": (
+            "deadline",
+            deadline_mail(runtime, 2, "Cleo", "Ben", "replace"),
+        ),
+        "notice__player": (
+            "notice",
+            seat_mail(
+                runtime,
+                1,
+                "Ben",
+                headline=HEADLINES["seat_to_bot"],
+                lines=[
+                    f"From now on a bot plays your seat, {BY_WHOM['deadline']}.",
+                    'Your link still works: open it, go to "Seats and deadlines" and choose '
+                    '"Take my seat back" at any time.',
+                ],
+            ),
+        ),
+        "notice__other": (
+            "notice",
+            seat_mail(runtime, 0, "Anna", headline=HEADLINES["seat_to_bot"], lines=[to_bot]),
+        ),
+        "notice__former": (
+            "notice",
+            plain(
+                "Ben",
+                1,
+                headline=HEADLINES["seat_offered"],
+                lines=[
+                    "The deadline of your turn passed, so your seat is offered to a new "
+                    "player; your link no longer opens it.",
+                    f"The seat is open on the game's page, {BASE}/games/{GAME_ID}; to come "
+                    "back, ask for it there with your address while nobody else has taken it.",
+                ],
+                link="",
+                settings="",
+                former=True,
+                game_page=f"{BASE}/games/{GAME_ID}",
+                head_hash=HEAD_HASH,
+                head_seq=58,
+            ),
+        ),
+        "notice__newcomer": (
+            "notice",
+            plain(
+                "Zoe",
+                1,
+                headline="A seat is offered to you",
+                lines=[
+                    "You are invited to take over Ben's seat in Friday at Anna's.",
+                    "Open the link and accept the seat to play it; nothing happens until you "
+                    "do. Keep the link to yourself: once you accept, it is your seat.",
+                ],
+                link=f"{BASE}/play/{TOKEN}",
+                settings="",
+                newcomer=True,
+                commitment=COMMITMENT,
+                game_page=f"{BASE}/games/{GAME_ID}",
+            ),
+        ),
+        "notice__newcomer_taken": (
+            "notice",
+            seat_mail(
+                runtime,
+                1,
+                "Zoe",
+                headline=HEADLINES["seat_taken"],
+                lines=[
+                    "You take over Ben's seat.",
+                    "The seat is yours now; your link opens it. Keep it to yourself.",
+                ],
+                newcomer=True,
+            ),
+        ),
+        "seat_link__player": (
+            "seat_link",
+            seat_mail(
+                runtime,
+                1,
+                "Ben",
+                DEADLINE,
+                message="Your seat is yours again; the bot has stopped. Here is your fresh "
+                "link (the old one no longer works).",
+            ),
+        ),
+        "seat_link__newcomer": (
+            "seat_link",
+            seat_mail(
+                runtime,
+                1,
+                "Zoe",
+                message="Here is a fresh link to your seat; the old one no longer works.",
+                newcomer=True,
+            ),
+        ),
+        "digest__player": (
+            "digest",
+            {
+                "context": {
+                    "name": "Cleo",
+                    "count": 2,
+                    "games": [
+                        {
+                            "title": "Friday at Anna's",
+                            "phase": "Spring of year 3",
+                            "since": render.when(TURN_SINCE, "UTC"),
+                            "deadline": render.when(DEADLINE, "UTC", NOW),
+                            "link": f"{BASE}/play/{TOKEN}",
+                        },
+                        {
+                            "title": "Mercatores",
+                            "phase": "",
+                            "since": render.when(TURN_SINCE - timedelta(days=1), "UTC"),
+                            "deadline": "",
+                            "link": f"{BASE}/play/{TOKEN[::-1]}",
+                        },
+                    ],
+                    "settings": f"{BASE}/mail/settings/{GAME_ID}/2/sIgNaTuRe0123456789abcd",
+                },
+                "recipient": "cleo@example.org",
+                "settings": f"{BASE}/mail/settings/{GAME_ID}/2/sIgNaTuRe0123456789abcd",
+                "game_id": None,
+            },
+        ),
+        "game_over__player": (
+            "game_over",
+            seat_mail(runtime, 0, "Anna", game=finished, **over),
+        ),
+        "game_over__other": (
+            "game_over",
+            seat_mail(runtime, 2, "Cleo", game=finished, **over),
+        ),
+        "game_over__newcomer": (
+            "game_over",
+            seat_mail(runtime, 1, "Zoe", game=finished, newcomer=True, **over),
+        ),
+        "game_over__former": ("game_over", former_context),
+    }
+
+
+def former_mail_context(former: FormerPlayer, over: dict) -> dict:
+    """What :func:`outbox.mail_former` renders (it renders at once; here the context
+    again, to render the same way as the other cases)."""
+    return {
+        "title": "Friday at Anna's",
+        "game_name": "Mare Nostrum",
+        "game_id": GAME_ID,
+        "game_page": f"{BASE}/games/{GAME_ID}",
+        "name": former.name,
+        "seat": former.seat,
+        "seat_name": "Zoe",
+        "until": render.when(former.left_at, former.timezone),
+        "link": "",
+        "settings": "",
+        "head_hash": HEAD_HASH,
+        "head_seq": 212,
+        "commitment": COMMITMENT,
+        "former": True,
+        **over,
+    }
+
+
+def message_of(runtime, kind: str, case: dict):
+    subject, text, html = render.render(kind, case["context"])
+    mail = Mail(
+        key="golden",
+        kind=kind,
+        game_id=case.get("game_id", GAME_ID),
+        seat=None,
+        recipient=case["recipient"],
+        subject=subject,
+        body_text=text,
+        body_html=html,
+        message_id="<golden@pbem.example>",
+        unsubscribe=case["settings"],
+        next_attempt_at=NOW,
+        created_at=NOW,
+    )
+    return build_message(runtime, mail)
+
+
+def golden_text(message) -> str:
+    head = "".join(f"{name}: {message[name]}\n" for name in HEADERS if message[name] is not None)
+    body = message.get_body(preferencelist=("plain",)).get_content()
+    return head + "\n" + body
+
+
+def golden_html(message) -> str:
+    return message.get_body(preferencelist=("html",)).get_content()
+
+
+NAMES = [
+    "invitation__player",
+    "invitation__other",
+    "your_turn__player",
+    "your_turn__newcomer",
+    "reminder__player",
+    "reminder__newcomer",
+    "deadline__player",
+    "deadline__other",
+    "deadline__player_replace",
+    "deadline__other_replace",
+    "notice__player",
+    "notice__other",
+    "notice__former",
+    "notice__newcomer",
+    "notice__newcomer_taken",
+    "seat_link__player",
+    "seat_link__newcomer",
+    "digest__player",
+    "game_over__player",
+    "game_over__other",
+    "game_over__newcomer",
+    "game_over__former",
+]
+
+
+def test_the_cases_cover_every_kind_and_the_folder_holds_nothing_else(runtime):
+    built = cases(runtime)
+    assert sorted(built) == sorted(NAMES)
+    assert {kind for kind, _ in built.values()} == set(render.SUBJECTS)
+    recipients = {name.split("__")[1].split("_")[0] for name in NAMES}
+    assert recipients == {"player", "other", "former", "newcomer"}
+    if not UPDATE:
+        on_disk = {path.name for path in GOLDEN.iterdir()}
+        assert on_disk == {f"{name}.{ext}" for name in NAMES for ext in ("txt", "html")}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_golden_mail(runtime, name):
+    kind, case = cases(runtime)[name]
+    message = message_of(runtime, kind, case)
+    text, html = golden_text(message), golden_html(message)
+    for suffix, content in (("txt", text), ("html", html)):
+        path = GOLDEN / f"{name}.{suffix}"
+        if UPDATE:
+            GOLDEN.mkdir(exist_ok=True)
+            path.write_bytes(content.encode())
+        assert path.read_bytes() == content.encode(), f"{path.name} differs; see its diff"
+    assert_reads_right(text, html)
+
+
+def assert_reads_right(text: str, html: str) -> None:
+    """What no mail may say, whatever it renders."""
+    for part in (text, html):
+        assert "None" not in part and "{{" not in part and "{%" not in part
+        assert not re.search(r"\.\)\.|\.\.(?!\.)|\s\.", part.replace("...", "")), part
+        assert "you's" not in part.lower() and "you reclaims" not in part.lower()
+        assert not re.search(r"\bseat [0-9]\b", part), part
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+def test_the_former_players_mail_is_what_mail_former_writes(runtime):
+    """The golden ``game_over__former`` renders the context :func:`outbox.mail_former`
+    builds: the text it writes to the outbox is the same."""
+    kind, case = cases(runtime)["game_over__former"]
+    _, expected, _ = render.render(kind, case["context"])
+    former = FormerPlayer(
+        game_id=GAME_ID,
+        seat=1,
+        name="Ben",
+        email="ben@example.org",
+        timezone="America/New_York",
+        reason="replaced",
+        left_at=datetime(2026, 11, 28, 9, 30, tzinfo=UTC),
+    )
+    with Session(runtime.db) as session:
+        game = session.get(Game, GAME_ID)
+        game.head_seq = 212
+        over = {
+            key: case["context"][key]
+            for key in ("lines", "standings", "headline", "reason", "seed")
+        }
+        mail = outbox.mail_former(
+            session, runtime, game, former, "game_over", "k", seat_name="Zoe", **over
+        )
+        session.rollback()
+    assert mail.recipient == "ben@example.org" and not mail.unsubscribe
+    assert mail.body_text == expected
+    assert "You held a seat in Friday at Anna's until Sat 28 Nov 2026, 04:30 EST" in expected
+    assert "in the result below it is Zoe's seat" in expected
