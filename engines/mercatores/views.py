@@ -357,11 +357,16 @@ def base_label(move: Mapping[str, Any]) -> str:
 
 # ---------------------------------------------------------------- rules reference
 
-SPECIAL_COUNTS = {
-    "warehouse": "the number of different goods kinds in your own resources",
-    "quay": "the ship symbols on the goods cards of the players its arrows point to",
-    "trade_route": "your own cards of its goods plus those of one opponent you choose",
-}
+WHOSE = {"self": "yours", "left": "your left neighbour's", "right": "your right neighbour's"}
+
+
+def special_counts(special: dict) -> str:
+    """What a special card counts, in words (rules 'Special cards count')."""
+    if special["kind"] == "warehouse":
+        return "different goods kinds in your resources"
+    if special["kind"] == "quay":
+        return "ship symbols in " + " and ".join(WHOSE[arrow] for arrow in special["arrows"])
+    return f"{GOODS_NAMES[special['goods']]} cards: yours plus one opponent's"
 
 
 def rules_reference() -> dict:
@@ -387,7 +392,7 @@ def rules_reference() -> dict:
                 "count": 0,
                 "ids": [],
                 "table": [list(step) for step in special["table"]],
-                "counts": SPECIAL_COUNTS[special["kind"]],
+                "counts": special_counts(special),
                 "arrows": [ARROW_NAMES[arrow] for arrow in special.get("arrows", ())],
                 "goods": GOODS_NAMES.get(special.get("goods", "")),
             },
