@@ -306,7 +306,7 @@ def counted(found: Mapping[str, Any]) -> str:
     if info["kind"] == "quay":
         return plural(count, "ship")
     goods = plural(count, f"{GOODS_NAMES[info['goods']]} card")
-    return f"{goods} with {SEAT_NAMES[found['opponent']]}'s"
+    return f"{goods} (yours and {SEAT_NAMES[found['opponent']]}'s)"
 
 
 def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
