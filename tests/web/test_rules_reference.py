@@ -294,3 +294,110 @@ def test_rules_pages_read_well_on_desktop_and_phone(live_server, slug):
                 page.close()
         finally:
             browser.close()
+
+
+def play_until(runtime, slug: str, options: dict, done, limit: int = 400):
+    """A game of bots' choices made through the service until ``done(state)``."""
+    import random as _random
+
+    engine = REGISTRY[slug]
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(engine.min_seats)]
+    created = runtime.service.create_game(slug, specs, options)
+    rng = _random.Random(5)
+    for _ in range(limit):
+        head = runtime.service.head(created.game_id)
+        if done(head.state) or not engine.to_move(head.state):
+            break
+        seat = min(engine.to_move(head.state))
+        legal = engine.legal_moves(head.state, seat)
+        move = engine.bot_move(engine.view(head.state, seat), legal, rng)
+        runtime.service.submit_move(created.game_id, seat, move, head.seq)
+    return created, runtime.service.head(created.game_id)
+
+
+def place_groups(html: str) -> dict[str, tuple[str, str]]:
+    """Each map place's accessible name and tooltip: {place: (aria-label, title)}."""
+    found = re.findall(
+        r'<g class="[a-z]+" data-place="(\w+)" role="img" aria-label="([^"]*)"><title>([^<]*)</title>',
+        html,
+    )
+    return {place: (label, title) for place, label, title in found}
+
+
+def test_mare_nostrum_map_names_every_place_with_its_owner_buildings_and_caravan_goods(
+    client, runtime
+):
+    created, head = play_until(runtime, "mare_nostrum", {}, lambda state: state["turn"] >= 2)
+    html = client.get(f"/games/{created.game_id}").text
+    groups = place_groups(html)
+    assert set(groups) == set(nostrum.PROVINCE_IDS) | set(nostrum.SEA_IDS)
+    view = head.engine.view(head.state, None)
+    names = {player["civ"]: player["name"] for player in view["players"]}
+    for pid, shown in view["provinces"].items():
+        label, title = groups[pid]
+        assert label == title and label.startswith(nostrum.PROVINCE[pid]["name"] + ": ")
+        if shown["marker"] in names:
+            assert f"controlled by {names[shown['marker']]} (" in label
+        for goods in shown["caravans"]:
+            assert goods in label.split("caravans producing ")[1]
+        for site in shown["cities"]:
+            assert site in label
+        if shown["fortress"]:
+            assert "fortress of" in label
+    assert 'role="img" aria-label="The Mediterranean' not in html
+    legend = html.split('aria-label="Map legend"')[1]
+    assert "fortress" in legend and "(T)</abbr>" in legend and "(M)</abbr>" in legend
+    for civ in view["neutrals"]:
+        assert f"{civ.capitalize()} (neutral)" in legend
+
+
+def test_mare_nostrum_shows_the_offers_on_the_table(client, runtime):
+    created, head = play_until(
+        runtime, "mare_nostrum", {}, lambda state: state["phase"] == "take", limit=200
+    )
+    view = head.engine.view(head.state, None)
+    html = client.get(f"/games/{created.game_id}").text
+    if not (view["trade"] and view["trade"]["n"] and "offers" in view["trade"]):
+        pytest.skip("no trading was open at this point")
+    section = html.split('id="offers-heading"')[1].split("</section>")[0]
+    for player, offer in zip(view["players"], view["trade"]["offers"], strict=True):
+        assert player["name"] in section
+        for card, n in (offer or {}).items():
+            if n:
+                assert f"{n} {card}" in section
+
+
+def test_mare_balticum_map_names_what_lies_in_every_area_and_port(client, runtime):
+    created, head = play_until(
+        runtime, "mare_balticum", {"demand_management": True}, lambda state: state.round >= 3
+    )
+    html = client.get(f"/games/{created.game_id}").text
+    groups = place_groups(html)
+    assert set(groups) == set(baltic.LOCATIONS)
+    view = head.engine.view(head.state, None)
+    for area in baltic.AREA_IDS:
+        label, title = groups[area]
+        assert label == title
+        goods = ", ".join(view["goods"][area]) or "no goods"
+        assert f"{baltic.NAMES[area].split(' (')[0]} (" in label and f"): {goods};" in label
+    for port in baltic.PORT_IDS:
+        label, _ = groups[port]
+        for kind, circle in zip(view["demand"][port], view["circles"][port], strict=True):
+            if kind:
+                assert f"{kind} ({circle} circle)" in label
+    legend = html.split('aria-label="Map legend"')[1]
+    for kind in baltic.GOODS:
+        assert kind in legend
+
+
+def test_mercatores_cards_carry_tooltips_and_the_turn_page_previews_payouts(client, runtime):
+    created, head = play_until(runtime, "mercatores", {}, lambda state: state.step == "load")
+    seat = head.state.turn
+    html = client.get(f"/play/{created.tokens[seat]}").text
+    titles = re.findall(
+        r'<g class="card" data-card="([\w-]+)" role="img" aria-label="([^"]*)"><title>', html
+    )
+    assert titles and all(merc.CARDS[card]["name"] in label for card, label in titles)
+    assert "Legend" in html and "ship symbol" in html
+    loads = re.findall(r"Load [^<]* now", html)
+    assert len(loads) == len(head.engine.legal_moves(head.state, seat))
