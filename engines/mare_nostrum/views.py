@@ -299,7 +299,7 @@ def move_label(move: dict, view: dict | None = None) -> str:
 # --- Rules reference --------------------------------------------------------------------
 
 START_ITEMS = (
-    ("control_marker", "Control markers outside the capital"),
+    ("control_marker", "Control markers (not the capital)"),
     ("city", "Cities"),
     ("temple", "Temples"),
     ("caravan", "Caravans"),

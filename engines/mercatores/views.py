@@ -312,7 +312,8 @@ def counted(found: Mapping[str, Any]) -> str:
 def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
     """A preview in words: a cash-in pays now; a load says what it would pay right after."""
     if move["type"] == "cash":
-        return f"{counted(found[0])} pay {coins_text(found[0]['coins'])}"
+        verb = "pays" if found[0]["count"] == 1 else "pay"
+        return f"{counted(found[0])} {verb} {coins_text(found[0]['coins'])}"
     parts = []
     for item in found:
         if item["thing"] in GOODS_NAMES:
