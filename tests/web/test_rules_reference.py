@@ -290,6 +290,7 @@ def test_rules_pages_read_well_on_desktop_and_phone(live_server, slug):
                 region = page.locator(".table-scroll").first
                 region.focus()
                 assert page.evaluate("document.activeElement.getAttribute('role')") == "region"
+                page.evaluate("document.activeElement.blur()")
                 page.screenshot(path=str(SCREENSHOTS / f"rules-{slug}-{size}.png"), full_page=True)
                 page.close()
         finally:
