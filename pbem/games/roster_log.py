@@ -5,7 +5,8 @@ Only the events that change the roster are read (``created``, the seat changes, 
 policy, the pause, a recorded roster), and each web worker keeps, per game, the rosters
 they made up to the last event it looked at, with that event's hash: a page after a move
 reads only the roster events after it (none, mostly). If the kept event's hash is no
-longer the stored one, the rosters are read again from the start.
+longer the stored one, the rosters are read again from the start. Pages never fail on
+a malformed roster event (it is skipped here): verification names it.
 """
 
 from __future__ import annotations
@@ -87,7 +88,12 @@ def _more(session: Session, game_id: str, kept: Rosters, upto: int) -> Rosters:
     changes = list(kept.changes)
     current = kept.head
     for seq, kind, seat, payload in session.exec(query):
-        current = roster_mod.apply(current, {"kind": kind, "seat": seat, "payload": payload})
+        try:
+            current = roster_mod.apply(current, {"kind": kind, "seat": seat, "payload": payload})
+        except roster_mod.RosterError:
+            # A malformed roster event changes nothing here; verification and the audit
+            # page name it.
+            continue
         changes.append((seq, current))
     last = session.get(Event, (game_id, upto))
     return Rosters(upto, last.hash if last is not None else "", tuple(changes))
