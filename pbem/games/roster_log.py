@@ -56,12 +56,14 @@ def rosters(session: Session, game: Game, upto: int | None = None) -> Rosters:
     """The rosters of ``game`` up to event ``upto`` (its head when None)."""
     upto = game.head_seq if upto is None else upto
     kept = _KEPT.get(game.id)
-    if kept is not None and kept.seq <= upto:
-        stored = session.get(Event, (game.id, kept.seq)) if kept.seq >= 0 else None
-        if kept.seq >= 0 and (stored is None or stored.hash != kept.hash):
+    if kept is not None:
+        stored = session.get(Event, (game.id, kept.seq))
+        if stored is None or stored.hash != kept.hash:
             kept = None
-    else:
-        kept = None
+    if kept is not None and kept.seq > upto:
+        # Kept further than asked: the rosters up to ``upto`` are among them.
+        earlier = tuple(change for change in kept.changes if change[0] <= upto)
+        return Rosters(upto, "", earlier)
     kept = kept or Rosters()
     if kept.seq < upto:
         kept = _more(session, game.id, kept, upto)

@@ -56,6 +56,8 @@ def test_a_replaced_players_moves_stay_theirs(runtime, app, clock):
     for seq in anna:
         assert re.search(rf'<li value="{seq}">.*?<strong>Anna</strong>', spectator)
     assert "(bot)" not in spectator and "played by a bot" not in spectator
+    audit = client.get(f"/games/{game_id}/audit").text
+    assert "The roster (who holds each seat) is in the hash chain and checked." in audit
 
 
 def test_moves_a_bot_made_say_so_and_human_moves_never_do(runtime, app, clock):
