@@ -21,7 +21,7 @@ from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.eventlog.store import game_engine
 from pbem.games.admin_lines import describe_admin
 from pbem.games.roster import Roster, mover
-from pbem.games.roster_log import or_seats, rosters
+from pbem.games.roster_log import Rosters, or_seats, rosters
 from pbem.models import Game, Seat
 from pbem.web.present import runtime
 
@@ -111,7 +111,7 @@ class Tail:
     seats: list[Seat]
     rows: dict[int, dict[str, Any]]
     states: dict[int, Any]
-    rosters: Any = None
+    rosters: Rosters | None = None
 
     @property
     def names(self) -> list[str]:

@@ -10,6 +10,7 @@ from sqlmodel import Session, select
 
 from pbem.errors import PbemError
 from pbem.games import rescue
+from pbem.games.admin_lines import describe_admin
 from pbem.games import roster as roster_mod
 from pbem.games.service import SeatSpec
 from pbem.mail.models import SeatOffer
@@ -185,6 +186,10 @@ def test_each_seat_action_does_to_the_read_model_what_its_event_says(sqlite_db, 
     check("seat_to_bot", 0, bot=True, level="easy", name="Ann")
     handed = [row for row in runtime.service.events(game_id) if row["kind"] == "seat_to_bot"]
     assert handed[-1]["payload"]["level"] == "easy"
+    assert (
+        describe_admin(handed[-1])
+        == "An easy bot takes over Ann's seat (by the server's operator)."
+    )
     rescue.reclaim(runtime, game_id, 0)
     check("seat_reclaimed", 0, bot=False, level="normal")
     rescue.leave_game(runtime, game_id, 0, by=0)
