@@ -56,6 +56,7 @@ __all__ = [
     "MalformedMove",
     "Option",
     "Result",
+    "ScoreTable",
     "ScriptedChance",
     "SeededChance",
     "canonical_json",
@@ -107,29 +108,80 @@ class Option:
 
 
 @dataclass(frozen=True)
+class ScoreTable:
+    """A finished game's scoring as rows of labelled values, one row per seat (in seat
+    order), so the server can draw it without knowing the game: ``columns`` are short
+    labels ("Salmon", "Coins", "Heroes and wonders"); each row holds one value per column
+    (a number, or a short text such as a civilisation's name). ``deciding`` is the index
+    of the column that holds :attr:`Result.scores` (drawn as the score).
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    deciding: int = -1
+
+    def __post_init__(self) -> None:
+        if any(len(row) != len(self.columns) for row in self.rows):
+            raise ValueError("every row of a score table has one value per column")
+
+    def to_json(self) -> dict:
+        return {
+            "columns": list(self.columns),
+            "rows": [list(row) for row in self.rows],
+            "deciding": self.deciding if self.deciding >= 0 else len(self.columns) - 1,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ScoreTable:
+        return cls(
+            tuple(data["columns"]), tuple(tuple(row) for row in data["rows"]), data["deciding"]
+        )
+
+
+@dataclass(frozen=True)
 class Result:
-    """The outcome of a finished game. Ties stand: ``winners`` may hold several seats."""
+    """The outcome of a finished game. Ties stand: ``winners`` may hold several seats.
+
+    The same meaning in every engine:
+
+    - ``winners``: the seats that won; they rank first whatever their scores (a game can
+      be won outright, as by Mare Nostrum's Pyramids).
+    - ``scores``: per seat, the number the rules rank the others by, the higher the
+      better (coins, points, heroes and wonders); ties on it are broken as ``reason``
+      says.
+    - ``reason``: why the winners won, as a phrase that names no seat (the server puts
+      the players' names to it): "most points after the final scoring", "builds the
+      Pyramids".
+    - ``table``: the scoring's figures per seat, for the result table of pages and mails.
+    - ``breakdown``: engine-specific detail (for the engine's own views and tests).
+    """
 
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     breakdown: Mapping[str, Any] = field(default_factory=dict)
     reason: str = ""
+    table: ScoreTable | None = None
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "scores": list(self.scores),
             "winners": list(self.winners),
             "breakdown": dict(self.breakdown),
             "reason": self.reason,
         }
+        if self.table is not None:
+            data["table"] = self.table.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Result:
+        table = data.get("table")
         return cls(
             scores=tuple(data["scores"]),
             winners=tuple(data["winners"]),
             breakdown=dict(data.get("breakdown") or {}),
             reason=data.get("reason", ""),
+            table=ScoreTable.from_json(table) if table else None,
         )
 
 

@@ -94,7 +94,11 @@ def assert_replays_to_record(engine: Engine, record: dict) -> None:
     engine = at_version(engine, record["engine_version"])
     state = replay_record(engine, record)
     assert state_hash(engine, state) == record["final_state_hash"]
-    assert engine.result(state).to_json() == record["result"]
+    # The outcome is the recorded one; its wording and table may change between releases.
+    result = engine.result(state).to_json()
+    for part in ("scores", "winners", "breakdown"):
+        assert result[part] == record["result"][part], part
+    assert result["table"]["rows"] and len(result["table"]["rows"]) == len(result["scores"])
 
 
 def load_records(slug: str) -> list[tuple[str, dict]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.api import Result
+from engines.api import Result, ScoreTable
 
 from .data import CONTRACT_BY_ID, FISH, GOODS
 from .state import OVER, State
@@ -56,9 +56,40 @@ def result(state: State) -> Result | None:
         detail["seat"] for detail in details if (detail["total"], detail["tokens"]) == best
     )
     if len(winners) > 1:
-        reason = "Most points; the tie on points and warehouse tokens stands."
+        reason = "most points; the tie on points and warehouse tokens stands"
     elif sum(1 for detail in details if detail["total"] == best[0]) > 1:
-        reason = "Most points; the tie on points went to the most tokens in the warehouse."
+        reason = "most points; the tie on points went to the most tokens in the warehouse"
     else:
-        reason = "Most points after the final scoring."
-    return Result(scores=scores, winners=winners, breakdown={"seats": details}, reason=reason)
+        reason = "most points after the final scoring"
+    return Result(
+        scores=scores,
+        winners=winners,
+        breakdown={"seats": details},
+        reason=reason,
+        table=score_table(details),
+    )
+
+
+def score_table(details: list[dict]) -> ScoreTable:
+    """Points per kind (count times the market's multiplier), amber, the contract, the
+    total; then the tie-break (tokens in the warehouse) and what was lost in the hold."""
+    columns = (
+        *(kind.capitalize() for kind in FISH),
+        "Amber",
+        "Contract",
+        "Points",
+        "Warehouse tokens",
+        "Lost in the hold",
+    )
+    rows = tuple(
+        (
+            *(detail["points"][kind] for kind in FISH),
+            detail["points"]["amber"],
+            detail["contract_points"],
+            detail["total"],
+            detail["tokens"],
+            detail["lost_in_hold"],
+        )
+        for detail in details
+    )
+    return ScoreTable(columns, rows, deciding=len(FISH) + 2)

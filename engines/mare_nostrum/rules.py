@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engines.api import Chance, IllegalMove, Result
+from engines.api import Chance, IllegalMove, Result, ScoreTable
 from engines.mare_nostrum import build, setups, trade, war
 from engines.mare_nostrum.data import (
     CIV_IDS,
@@ -220,9 +220,38 @@ def result(state: State) -> Result | None:
         }
         for seat in seats
     }
+    table = ScoreTable(
+        ("Civilisation", "Heroes and wonders", "Provinces"),
+        tuple(
+            (
+                civ_name(breakdown[str(seat)]["civilisation"]),
+                breakdown[str(seat)]["heroes_and_wonders"],
+                breakdown[str(seat)]["provinces"],
+            )
+            for seat in seats
+        ),
+        deciding=1,
+    )
     return Result(
         scores=tuple(great_cards(state, seat) for seat in seats),
         winners=tuple(state["winners"]),
         breakdown=breakdown,
-        reason=state["end_reason"],
+        reason=ending_phrase(state["end_reason"]),
+        table=table,
     )
+
+
+def ending_phrase(end_reason: str) -> str:
+    """Why the game ended, as :class:`Result` words it (no names): the state keeps the
+    sentence the log showed, which names the civilisations."""
+    if "Pyramids" in end_reason:
+        return "builds the Pyramids"
+    if "four heroes and wonders" in end_reason:
+        return "owns four heroes and wonders"
+    if "turn limit" in end_reason:
+        turn = end_reason.split("after turn ", 1)[-1].split(":", 1)[0]
+        return (
+            f"the turn limit is reached after turn {turn}: most heroes and wonders, then "
+            "most provinces"
+        )
+    return end_reason

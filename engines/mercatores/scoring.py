@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.api import Result
+from engines.api import Result, ScoreTable
 from engines.mercatores.data import (
     CAPTAIN_VALUE,
     CARDS,
     GOODS_TABLES,
-    SEAT_NAMES,
 )
 from engines.mercatores.state import (
     OVER,
@@ -77,11 +76,10 @@ def result(state: State) -> Result | None:
     totals = scores(state)
     best = max(totals)
     winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-    names = " and ".join(SEAT_NAMES[seat] for seat in winners)
     if len(winners) == 1:
-        reason = f"{names} wins with {best} coins."
+        reason = f"most coins ({best})"
     else:
-        reason = f"{names} share the win with {best} coins each."
+        reason = f"most coins ({best} each); the tie stands"
     breakdown = {
         "seats": [
             {
@@ -92,4 +90,11 @@ def result(state: State) -> Result | None:
             for seat in range(state.seats)
         ]
     }
-    return Result(scores=tuple(totals), winners=winners, breakdown=breakdown, reason=reason)
+    table = ScoreTable(
+        ("Coins", "Captain", "Total"),
+        tuple((row["coins"], row["captain"], row["total"]) for row in breakdown["seats"]),
+        deciding=2,
+    )
+    return Result(
+        scores=tuple(totals), winners=winners, breakdown=breakdown, reason=reason, table=table
+    )

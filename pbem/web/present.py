@@ -15,6 +15,7 @@ from flask import Flask, current_app
 from sqlmodel import col, select
 
 from pbem.errors import NotFound
+from pbem.games.results import standings
 from pbem.games.tokens import hash_token
 from pbem.models import Game, Seat
 from pbem.runtime import Runtime
@@ -86,8 +87,14 @@ def board_template(slug: str) -> str:
     return "_board_generic.html"
 
 
+def standings_of(result: Mapping[str, Any] | None, shown: Sequence[Mapping[str, Any]]):
+    """:func:`pbem.games.results.standings` with the names of :func:`players`."""
+    return standings(result, [player["name"] for player in shown])
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["game_data"] = game_data
+    app.jinja_env.globals["standings_of"] = standings_of
     app.jinja_env.globals["board_layout"] = layout
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False

@@ -273,4 +273,4 @@ def test_ties_stand():
     state = cash(state, 1, pile="corn")  # 8 corn: 3 coins
     result = ENGINE.result(state)
     assert result.scores == (3, 3) and result.winners == (0, 1)
-    assert result.reason == "Red and Blue share the win with 3 coins each."
+    assert result.reason == "most coins (3 each); the tie stands"

@@ -1,0 +1,96 @@
+"""A finished game's result as players read it: who won and why, in names, and the
+scoring table ranked winners first (see :class:`engines.api.Result` for what each part
+means in every engine). Used by the game, turn and spectator pages and the game-over mail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def join_names(names: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def sentence(text: str) -> str:
+    """A phrase as a sentence: a capital first letter and one full stop."""
+    text = text.strip().rstrip(".")
+    return f"{text[:1].upper()}{text[1:]}." if text else ""
+
+
+def shown(value: Any) -> str:
+    """A table value as text: whole numbers without a fraction, text as it is."""
+    if isinstance(value, bool):
+        return "yes" if value else "—"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def standings(result: Mapping[str, Any] | None, names: Sequence[str]) -> dict[str, Any] | None:
+    """The result to show: ``headline`` ("Ann wins." / "Ann and Bo share the win."),
+    ``reason`` (a sentence), ``columns`` and ``rows`` (each with the seat, name, rank,
+    whether it won, and its values as text), ranked: winners first, then by score, ties
+    sharing a rank. None while the game runs."""
+    if not result:
+        return None
+    winners = [seat for seat in result.get("winners") or [] if 0 <= seat < len(names)]
+    scores = list(result.get("scores") or [])
+    table = result.get("table")
+    if table:
+        columns, values, deciding = list(table["columns"]), table["rows"], table["deciding"]
+    else:
+        columns, values, deciding = ["Score"], [[score] for score in scores], 0
+    seats = [seat for seat in range(len(names)) if seat < len(values)]
+
+    def score(seat: int) -> float:
+        value = scores[seat] if seat < len(scores) else 0
+        return value if isinstance(value, int | float) else 0
+
+    def key(seat: int) -> tuple[bool, float]:
+        return seat not in winners, -score(seat)
+
+    order = sorted(seats, key=lambda seat: (*key(seat), seat))
+    rows = []
+    for place, seat in enumerate(order):
+        tied = place and key(order[place - 1]) == key(seat)
+        rank = rows[-1]["rank"] if tied else place + 1
+        rows.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "rank": rank,
+                "winner": seat in winners,
+                "values": [shown(value) for value in values[seat]],
+            }
+        )
+    verb = "wins" if len(winners) == 1 else "share the win"
+    headline = f"{join_names([names[seat] for seat in winners])} {verb}." if winners else ""
+    return {
+        "headline": headline,
+        "reason": sentence(str(result.get("reason") or "")),
+        "columns": columns,
+        "deciding": deciding,
+        "rows": rows,
+    }
+
+
+def standings_text(standing: Mapping[str, Any] | None) -> list[str]:
+    """The result as plain text lines (for mail): the headline, the reason, then one
+    line per seat in rank order with its labelled values."""
+    if not standing:
+        return []
+    lines = [line for line in (standing["headline"], standing["reason"]) if line]
+    for row in standing["rows"]:
+        figures = ", ".join(
+            f"{label}: {value}"
+            for label, value in zip(standing["columns"], row["values"], strict=True)
+        )
+        mark = " (winner)" if row["winner"] else ""
+        lines.append(f"{row['rank']}. {row['name']}{mark}: {figures}")
+    return lines
