@@ -36,6 +36,8 @@ from pbem.eventlog.seeds import seal_seed
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
 from pbem.games.policy import check_policy
+from pbem.games.roster import Roster
+from pbem.games.roster_log import or_seats, rosters
 from pbem.models import Game, GameSecret, Seat
 from pbem.validate import clean_name, clean_title
 
@@ -90,7 +92,13 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def export_header(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+def export_header(
+    game: Game, seats: Sequence[Seat], roster: Roster | None = None
+) -> dict[str, Any]:
+    """The file's header. Its roster fields (names, bots, levels, creator, policy,
+    pause) are ``roster``, the fold of the log at the head, which verification checks
+    them against; the seat rows only for a log without a roster. No addresses, time
+    zones or other personal data."""
     return {
         "id": game.id,
         "engine": game.engine,
@@ -102,9 +110,7 @@ def export_header(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
         "status": game.status,
         "head_seq": game.head_seq,
         "head_hash": game.head_hash,
-        "seat_names": [row.name for row in seats],
-        "bots": [row.seat for row in seats if row.is_bot],
-        "bot_levels": {str(row.seat): row.bot_level for row in seats if row.is_bot},
+        **or_seats(roster, seats, game).header(),
     }
 
 
@@ -166,6 +172,7 @@ def export_chunks(
                 built, rows, engine, seat, lambda at: store.state_at(session, game, engine, at)
             )
         seed = service._seed(session, game_id).hex() if full and game.status != "finished" else None
+        roster = rosters(session, game).head
     with _LOCK:
         _KEPT[key] = built
         _KEPT.move_to_end(key)
@@ -173,7 +180,7 @@ def export_chunks(
             len(_KEPT) > KEPT or sum(kept.size for kept in _KEPT.values()) > KEPT_CHARS
         ):
             _KEPT.popitem(last=False)
-    top = {"format": EXPORT_FORMAT, "game": export_header(game, seats)}
+    top = {"format": EXPORT_FORMAT, "game": export_header(game, seats, roster)}
     if seat is None:
         top["scope"] = "full"
         if seed is not None:

@@ -32,9 +32,11 @@ from pbem.games import listing, portable, upgrade
 from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
+from pbem.games.roster import Holder, Roster
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
 from pbem.models import Event, Game, GameSecret, Seat
+from pbem.validate import clean_name
 
 
 def utcnow() -> datetime:
@@ -129,6 +131,24 @@ class GameService:
         except ValueError as error:
             raise BadInput(str(error)) from None
         policy = check_policy(policy)
+        if creator_seat is not None and (
+            isinstance(creator_seat, bool)
+            or not isinstance(creator_seat, int)
+            or not 0 <= creator_seat < len(seats)
+        ):
+            raise BadInput("The game's creator must hold one of its seats.")
+        names = [
+            clean_name(spec.name, required=False) or f"Player {index + 1}"
+            for index, spec in enumerate(seats)
+        ]
+        roster = Roster(
+            tuple(
+                Holder(name, spec.is_bot, spec.bot_level if spec.is_bot else "normal")
+                for name, spec in zip(names, seats, strict=True)
+            ),
+            creator_seat,
+            policy,
+        )
         seed = seed or chance_mod.new_seed()
         game_id = game_id or new_game_id()
         now = self.clock()
@@ -145,6 +165,7 @@ class GameService:
             "seats": len(seats),
             "commitment": chance_mod.commitment(seed),
             "title": title,
+            "roster": roster.to_json(),
         }
         row = self.store.new_row(
             game_id,
@@ -184,7 +205,7 @@ class GameService:
                     Seat(
                         game_id=game_id,
                         seat=index,
-                        name=spec.name.strip() or f"Player {index + 1}",
+                        name=names[index],
                         email=spec.email.strip(),
                         token_hash=hash_token(token) if token else None,
                         is_bot=spec.is_bot,
