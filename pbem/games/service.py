@@ -29,6 +29,7 @@ from pbem.eventlog.log import GENESIS_HASH, timestamp
 from pbem.eventlog.seeds import open_seed, seal_seed
 from pbem.eventlog.store import EventStore, Head, game_engine
 from pbem.games import listing, portable, upgrade
+from pbem.games import roster as roster_mod
 from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
@@ -393,6 +394,7 @@ class GameService:
             head = self.store.head(session, game_id)
             if expected_seq is not None and expected_seq != head.seq:
                 raise Conflict("The game moved on since this page was shown.", head.seq)
+            check_roster_change(head.game.seat_count, kind, seat, payload)
             state = head.state
             if kind == "take_back":
                 target = payload.get("to_seq")
@@ -598,3 +600,20 @@ class GameService:
 def new_game_id() -> str:
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
     return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+def check_roster_change(
+    seats: int, kind: str, seat: int | None, payload: Mapping[str, Any]
+) -> None:
+    """Refuses an administrative event whose roster data the fold would not accept (a
+    seat out of range, a nameless newcomer, an unknown bot level, a policy that is not an
+    object), so the log never holds an event its verification would reject."""
+    if kind not in roster_mod.ROSTER_KINDS:
+        return
+    placeholder = roster_mod.Roster(
+        tuple(roster_mod.Holder(f"Player {number + 1}") for number in range(seats))
+    )
+    try:
+        roster_mod.apply(placeholder, {"kind": kind, "seat": seat, "payload": payload})
+    except roster_mod.RosterError as error:
+        raise BadInput(f"This change cannot be recorded: {error}.") from None

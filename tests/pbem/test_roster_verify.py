@@ -135,7 +135,14 @@ def test_a_malformed_roster_fails_at_the_event_that_carries_it(finished):
     assert not report.ok and report.first_bad_seq == 0 and "creator" in report.message
 
 
-def test_a_malformed_seat_event_fails_at_its_seq_in_the_stored_chain(service):
+def unchecked(monkeypatch):
+    """Lets the service write a malformed roster event, as a faulty or hostile writer of
+    the database could, so that verification has one to find."""
+    monkeypatch.setattr("pbem.games.service.check_roster_change", lambda *args: None)
+
+
+def test_a_malformed_seat_event_fails_at_its_seq_in_the_stored_chain(service, monkeypatch):
+    unchecked(monkeypatch)
     game_id = new_game(service, target=10**6)
     service.submit_move(game_id, 0, {"type": "roll"}, 0)
     seq = service.append_admin(game_id, "seat_to_bot", 0, {"name": "Ann", "level": "godlike"}).seq
@@ -146,7 +153,8 @@ def test_a_malformed_seat_event_fails_at_its_seq_in_the_stored_chain(service):
     assert not audit.ok and audit.first_bad_seq == seq
 
 
-def test_the_audit_resumed_after_its_mark_still_folds_the_roster(service):
+def test_the_audit_resumed_after_its_mark_still_folds_the_roster(service, monkeypatch):
+    unchecked(monkeypatch)
     game_id = new_game(service, target=10**6)
     service.submit_move(game_id, 0, {"type": "roll"}, 0)
     assert audit_game(service, game_id).report.roster_in_chain
@@ -186,3 +194,26 @@ def test_a_log_without_a_roster_still_verifies_and_says_so(finished, tmp_path, c
     path.write_text(json.dumps(data))
     assert main(["--database", database, "verify", str(path)]) == 1
     assert "the file's roster does not match its events" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("kind", "seat", "payload"),
+    [
+        ("seat_to_bot", 7, {"level": "normal"}),
+        ("seat_to_bot", 0, {"level": "godlike"}),
+        ("seat_taken", 0, {"new_name": ""}),
+        ("policy_changed", None, {"policy": "wait"}),
+        ("roster", None, {"roster": {"seats": [{"name": "Ann"}]}}),
+    ],
+)
+def test_the_service_refuses_to_log_a_roster_event_verification_would_reject(
+    service, kind, seat, payload
+):
+    from pbem.errors import BadInput
+
+    game_id = service.create_game("pig", [SeatSpec("Ann"), SeatSpec("Bo")], {"target": 50}).game_id
+    head = service.head(game_id).seq
+    with pytest.raises(BadInput):
+        service.append_admin(game_id, kind, seat, payload)
+    assert service.head(game_id).seq == head
+    assert service.verify_game(game_id).ok
