@@ -241,8 +241,10 @@ class Engine(Protocol):
         """Readable lines of what ``seat``'s ``move`` did, as ``viewer`` may see it."""
         ...
 
-    def move_label(self, move: Mapping[str, Any]) -> str:
-        """A short readable label of a legal move, e.g. "Sail from Gotland Deep to Åland Sea"."""
+    def move_label(self, move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+        """A short readable label of a legal move, e.g. "Sail from Gotland Deep to Åland Sea".
+        Given the mover's ``view``, the label may add what the move gives or costs now
+        ("Cash in the Corn pile: 6 Corn cards pay 2 coins"), from the view's own data."""
         ...
 
     def bot_move(

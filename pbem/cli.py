@@ -349,6 +349,8 @@ def cmd_verify(args) -> int:
 
     report = verify_export(_read_json_file(args.file), head=args.head)
     print(report.summary())
+    if report.ok and report.events:
+        print(f"Roster: {report.roster_line}.")
     return 0 if report.ok else 1
 
 

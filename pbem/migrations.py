@@ -11,6 +11,11 @@ released schema) and no ``alembic_version``: :func:`migrate` stamps them at the
 matching revision (:data:`PRE_ALEMBIC`) and upgrades them from there. Those databases
 hold the seeds of running games in the clear; :func:`migrate` seals them after the
 upgrade when given the server's key (``pbem migrate`` and every server start do).
+
+Games from before the roster was logged carry no roster in their log: after the
+upgrade, :func:`record_rosters` gives each *running* one a ``roster`` event (actor
+"migration") recording who holds the seats as the old tables say. Finished games are
+left as they are; their logs verify as before and say the roster is not in the chain.
 """
 
 from __future__ import annotations
@@ -137,6 +142,7 @@ def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[str | None, s
         after = MigrationContext.configure(connection).get_current_revision()
     if secret_key:
         seal_plain_seeds(db, secret_key)
+    record_rosters(db, secret_key)
     return before, after
 
 
@@ -170,6 +176,106 @@ def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:
                 {"sealed": seal_seed(secret_key, game_id, bytes.fromhex(seed)), "game_id": game_id},
             )
     return len(rows)
+
+
+def record_rosters(db: SqlEngine, secret_key: str | None = None) -> list[str]:
+    """Appends a ``roster`` event (actor "migration") to every running game whose log
+    has no roster, recording it from the old tables: names, bots and their levels, the
+    seats waiting for a newcomer (``seat_offers``), the creator, the policy and the
+    pause; returns the games' ids. Running it again adds nothing. A game whose seed is
+    sealed under another key than ``secret_key`` is left for a run with the right key.
+
+    A name the roster could not hold (blank, or longer than a roster's names may be) is
+    recorded cleaned, and the seat row takes the cleaned name too."""
+    from sqlmodel import Session, col, select
+
+    from pbem.errors import Conflict
+    from pbem.eventlog.seeds import SeedSealed
+    from pbem.games import roster as roster_mod
+    from pbem.games.service import GameService
+    from pbem.mail.models import SeatOffer
+    from pbem.models import Event, Game, Seat
+
+    with Session(db) as session:
+        running = {
+            game.id: game for game in session.exec(select(Game).where(Game.status == "active"))
+        }
+        if not running:
+            return []
+        recorded = set(
+            session.exec(
+                select(Event.game_id).where(
+                    Event.kind == "roster", col(Event.game_id).in_(list(running))
+                )
+            )
+        )
+        firsts = session.exec(
+            select(Event.game_id, Event.payload).where(
+                Event.seq == 0, col(Event.game_id).in_(list(running))
+            )
+        ).all()
+        missing = sorted(
+            game_id
+            for game_id, payload in firsts
+            if game_id not in recorded and "roster" not in (payload or {})
+        )
+    service = GameService(db, secret_key=secret_key)
+    done = []
+    for game_id in missing:
+        with Session(db) as session:
+            game = session.get(Game, game_id)
+            seats = list(
+                session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
+            )
+            offers = [
+                offer.seat
+                for offer in session.exec(select(SeatOffer).where(SeatOffer.game_id == game_id))
+            ]
+        names = {
+            row.seat: row.name.strip()[: roster_mod.NAME_LIMIT].strip() or f"Player {row.seat + 1}"
+            for row in seats
+        }
+        cleaned = [
+            row.model_copy(
+                update={
+                    "name": names[row.seat],
+                    "bot_level": row.bot_level
+                    if row.bot_level in roster_mod.BOT_LEVELS
+                    else "normal",
+                }
+            )
+            for row in seats
+        ]
+        creator = game.creator_seat
+        if creator is not None and not 0 <= creator < len(seats):
+            creator = None
+        roster = roster_mod.from_seats(
+            cleaned, creator, dict(game.policy or {}), game.paused_at is not None, offers
+        )
+
+        def clean_rows(session, game, names=names) -> None:
+            for row in session.exec(select(Seat).where(Seat.game_id == game.id)):
+                if row.name != names[row.seat]:
+                    row.name = names[row.seat]
+                    session.add(row)
+                if row.is_bot and row.bot_level not in roster_mod.BOT_LEVELS:
+                    row.bot_level = "normal"
+                    session.add(row)
+
+        try:
+            service.append_admin(
+                game_id,
+                "roster",
+                None,
+                {"roster": roster.to_json()},
+                actor="migration",
+                expected_seq=game.head_seq,
+                change=clean_rows,
+            )
+        except (Conflict, SeedSealed):
+            continue
+        done.append(game_id)
+    return done
 
 
 def drop_all(db: SqlEngine) -> None:

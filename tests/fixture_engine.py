@@ -148,7 +148,7 @@ class Pig:
             return [f"{name} rolls {after['pot'] - before['pot']} (turn: {after['pot']})."]
         return [f"{name} stops and banks {before['pot']} points."]
 
-    def move_label(self, move: Mapping[str, Any]) -> str:
+    def move_label(self, move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
         if move.get("type") == "roll" and move.get("dice", 1) > 1:
             return f"Roll {move['dice']} dice"
         return {"roll": "Roll the die", "stop": "Stop and bank"}.get(move.get("type"), "?")

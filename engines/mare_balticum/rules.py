@@ -6,7 +6,7 @@ this module checks each move against the rules and carries it out on a copy of t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.api import Chance, IllegalMove
@@ -235,6 +235,16 @@ def _fish(state: State, seat: int, move: Mapping, chance: Chance, events: list) 
     _action_done(state, chance, events)
 
 
+def unload_losses(
+    demand_management: bool, port: str, shown: Sequence[str | None], fish: Mapping[str, int]
+) -> list[str]:
+    """Module 1: the kinds of an unloading that lose one fish each to a -1 circle, given
+    the port's demand as it stands once this unloading has placed its tokens."""
+    if not demand_management:
+        return []
+    return [kind for kind in fish if kind in shown and CIRCLES[port][shown.index(kind)] < 0]
+
+
 def _unload(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
     port, fish = move["port"], move["fish"]
     placing = move.get("demand", {})
@@ -273,9 +283,10 @@ def _unload(state: State, seat: int, move: Mapping, chance: Chance, events: list
     warehouse = list(state.warehouses[seat])
     removed = list(state.removed)
     lost = []
+    losing = unload_losses(state.options["demand_management"], port, shown, fish)
     for kind, count in fish.items():
         hold[FISH.index(kind)] -= count
-        if state.options["demand_management"] and CIRCLES[port][shown.index(kind)] < 0:
+        if kind in losing:
             # Module 1: a -1 circle costs one fish of that kind at every unloading.
             count -= 1
             removed[GOODS.index(kind)] += 1

@@ -15,18 +15,28 @@ from typing import Any
 from .data import (
     ACTIONS_PER_TURN,
     AREA_IDS,
+    AREAS,
     BAG_KINDS,
+    CAPACITY,
     CIRCLES,
     COLOURS,
     CONTRACT_BY_ID,
     CONTRACT_IDS,
+    CONTRACTS,
+    DEMAND_TOKENS,
     FISH,
     GOODS,
+    HOLD_SIZE,
     NAMES,
+    NEIGHBOURS,
+    NUMBER_TOKENS,
     PORT_IDS,
+    PORTS,
     TIME_TOKENS,
+    TOKENS,
+    VESSELS_BY_PLAYERS,
 )
-from .rules import to_move, unplayed
+from .rules import to_move, unload_losses, unplayed
 from .scoring import result
 from .state import OVER, START, TIME, State, copy_json, counts_json
 
@@ -143,7 +153,33 @@ def _token(token: int | str) -> str:
     return "the tax" if token == "tax" else f"x{token}"
 
 
-def move_label(move: Mapping[str, Any]) -> str:
+def unload_preview(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """What a -1 circle will take from this unloading (rules 'Module 1'), by the rules'
+    own ``unload_losses`` over the port's demand as the move leaves it; "" if nothing."""
+    port = move["port"]
+    shown = list(view["demand"][port])
+    for fish, circle in move.get("demand", {}).items():
+        shown[circle] = fish
+    lost = unload_losses(view["options"].get("demand_management", False), port, shown, move["fish"])
+    if not lost:
+        return ""
+    total = sum(move["fish"].values())
+    placed = any(move["fish"] and kind in move.get("demand", {}) for kind in lost)
+    return f": {total - len(lost)} to the warehouse, {len(lost)} lost" + (
+        "" if placed else " (-1 circle)"
+    )
+
+
+def move_label(move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+    """A legal move's label; with the mover's view, an unloading that a -1 circle cuts
+    says so ("Unload 2 cod at Stockholm: 1 to the warehouse, 1 lost to the -1 circle")."""
+    label = base_label(move)
+    if view is not None and move.get("type") == "unload":
+        label += unload_preview(move, view)
+    return label
+
+
+def base_label(move: Mapping[str, Any]) -> str:
     kind = move.get("type")
     if kind == "place_start":
         return f"Start in {NAMES[move['port']]}"
@@ -255,7 +291,7 @@ def _masked(token: int | str) -> str:
 
 def _choice_text(move: Mapping[str, Any]) -> str:
     if move["token"] == "tax":
-        return "the tax token" + move_label(move).removeprefix("Pay the tax")
+        return "the tax token" + base_label(move).removeprefix("Pay the tax")
     return f"x{move['token']} face down on your {move['kind']} market space"
 
 
@@ -306,3 +342,53 @@ def _game_over_lines(state: State) -> list[str]:
     names = " and ".join(colour(seat) for seat in outcome.winners)
     lines.append(f"{names} {'win' if len(outcome.winners) > 1 else 'wins'}.")
     return lines
+
+
+# --------------------------------------------------------------------------- reference
+def rules_reference() -> dict:
+    """The game's numbers for the rules reference page, straight from the board data."""
+    return {
+        "players": [min(VESSELS_BY_PLAYERS), max(VESSELS_BY_PLAYERS)],
+        "vessels": [
+            {"players": players, "vessels": count}
+            for players, count in sorted(VESSELS_BY_PLAYERS.items())
+        ],
+        "goods": [
+            {"kind": kind, "tokens": TOKENS[kind], "demand_tokens": DEMAND_TOKENS.get(kind, 0)}
+            for kind in GOODS
+        ],
+        "fish": list(FISH),
+        "time_tokens": TIME_TOKENS,
+        "number_tokens": list(NUMBER_TOKENS),
+        "hold_size": HOLD_SIZE,
+        "actions": ACTIONS_PER_TURN,
+        "ports": [
+            {
+                "id": port["id"],
+                "name": port["name"],
+                "circles": list(port["circles"]),
+                "neighbours": [NAMES[near] for near in NEIGHBOURS[port["id"]]],
+            }
+            for port in PORTS
+        ],
+        "areas": [
+            {
+                "id": area["id"],
+                "name": area["name"],
+                "depth": area["depth"],
+                "tokens": CAPACITY[area["id"]],
+                "neighbours": [NAMES[near] for near in NEIGHBOURS[area["id"]]],
+            }
+            for area in AREAS
+        ],
+        "contracts": [
+            {
+                "id": contract["id"],
+                "needs": dict(contract["needs"]),
+                "size": sum(contract["needs"].values()),
+                "text": contract_text(contract["id"]),
+                "points": contract["points"],
+            }
+            for contract in CONTRACTS
+        ],
+    }

@@ -202,8 +202,12 @@ class MareNostrum:
     ) -> list[str]:
         return views.describe(before, seat, dict(move), after, viewer)
 
-    def move_label(self, move: Mapping[str, Any]) -> str:
-        return views.move_label(dict(move))
+    def move_label(self, move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+        return views.move_label(dict(move), view)
+
+    def rules_reference(self) -> dict:
+        """The numbers of the game's rules reference page, built from its data."""
+        return views.rules_reference(self.version)
 
     def bot_move(
         self,

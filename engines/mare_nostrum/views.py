@@ -10,18 +10,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.mare_nostrum.build import item_name
+from engines.mare_nostrum.build import cost, item_name
 from engines.mare_nostrum.data import (
     CARD_KINDS,
     CIV,
+    CIVS,
+    COINS,
+    COSTS,
+    GOODS,
     GREAT_CARDS,
+    HERO,
+    HEROES,
+    LAND_NEIGHBOURS,
+    PIECES_PER_PLAYER,
+    POOLS_BY_PLAYERS,
     PROVINCE,
+    PROVINCES,
+    RECOMMENDED_CIVS,
+    SEA,
+    SEA_NEIGHBOURS,
+    SEAS,
+    SHORES,
     TITLE_NAMES,
     TITLES,
+    WONDERS,
+    city_sites,
     space_name,
+    start_of,
 )
 from engines.mare_nostrum.income import held_buildings
 from engines.mare_nostrum.rules import result, to_move
+from engines.mare_nostrum.setups import SETUP_POINTS, setup_cost
 from engines.mare_nostrum.state import (
     CHOOSE_CIV,
     OFFER,
@@ -126,6 +145,13 @@ def _trade(state: State, seat: int | None) -> dict[str, Any] | None:
     return shown
 
 
+# Everything a player may buy, in the order of the rules' cost list.
+BUILD_ITEMS = (
+    *(item for item in COSTS if item not in ("hero", "wonder", "pyramids")),
+    *GREAT_CARDS,
+)
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     seats = range(state["seats"])
     shown: dict[str, Any] = {
@@ -175,6 +201,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         shown["war"] = {key: war[key] for key in ("done", "current", "moved", "attacked", "both")}
     if seat is not None and seat in seats:
         shown["hand"] = {kind: state["hands"][seat][kind] for kind in CARD_KINDS}
+        if state["setup"] or state["build"]:
+            # What each purchase costs this seat now (hero discounts included), by the
+            # rules' own cost functions: the move labels show it.
+            price = setup_cost if state["setup"] else (lambda item: cost(state, seat, item))
+            shown["costs"] = {item: price(item) for item in BUILD_ITEMS}
     if state["phase"] == OVER:
         shown["result"] = result(state).to_json()
     return shown
@@ -195,20 +226,33 @@ def _cards(cards: list[str]) -> str:
     return ", ".join(cards) if cards else "nothing"
 
 
-def move_label(move: dict) -> str:
+def build_label(move: dict, view: dict | None) -> str:
+    """A purchase with its price: "Build a city in Latium (Roma): costs 3, paying ..."."""
+    item = move["item"]
+    label = f"Build {item_name(item)}" if item in GREAT_CARDS else f"Build a {item_name(item)}"
+    if "province" in move:
+        label += f" in {PROVINCE[move['province']]['name']}"
+    if "site" in move:
+        label += f" ({move['site']})"
+    price = (view or {}).get("costs", {}).get(item)
+    if move["type"] == "setup_build":
+        if price is not None:
+            points = view.get("setup", {}).get("points")
+            label += f": costs {price} of your {points} points left" if points is not None else ""
+        return label
+    if not move["pay"]:
+        return label + " free (Hammurabi)"
+    if price is not None:
+        label += f": costs {price}"
+    return label + f", paying {_cards(move['pay'])}"
+
+
+def move_label(move: dict, view: dict | None = None) -> str:
     kind = move.get("type")
     if kind == "choose_civ":
         return f"Play {CIV[move['civ']]['name']}"
     if kind in ("build", "setup_build"):
-        item = move["item"]
-        label = f"Build {item_name(item)}" if item in GREAT_CARDS else f"Build a {item_name(item)}"
-        if "province" in move:
-            label += f" in {PROVINCE[move['province']]['name']}"
-        if "site" in move:
-            label += f" ({move['site']})"
-        if kind == "build":
-            label += f", paying {_cards(move['pay'])}" if move["pay"] else " free (Hammurabi)"
-        return label
+        return build_label(move, view)
     if kind == "end_setup":
         return "End the set-up"
     if kind == "choose_title_holder":
@@ -250,3 +294,147 @@ def move_label(move: dict) -> str:
     if kind == "end_war":
         return "End the war turn"
     return str(kind)
+
+
+# --- Rules reference --------------------------------------------------------------------
+
+START_ITEMS = (
+    ("control_marker", "Control markers (not the capital)"),
+    ("city", "Cities"),
+    ("temple", "Temples"),
+    ("caravan", "Caravans"),
+    ("market", "Markets"),
+    ("legion", "Legions"),
+    ("fortress", "Fortresses"),
+    ("trireme", "Triremes"),
+)
+
+
+def start_rows(version: int, civ: str) -> list[dict]:
+    """A printed set-up counted at the build costs: the civilisation hero and every piece
+    (the capital's own control marker is free), as the rulebook counts its 36 points."""
+    start = start_of(version, civ)
+    capital = CIV[civ]["capital"]
+    counts = {
+        "control_marker": sum(1 for pid in start["provinces"] if pid != capital),
+        "city": len(start["cities"]),
+        "temple": len(start["temples"]),
+        "caravan": len(start["caravans"]),
+        "market": len(start["markets"]),
+        "legion": sum(start["legions"].values()),
+        "fortress": len(start["fortresses"]),
+        "trireme": sum(start["triremes"].values()),
+    }
+    hero = CIV[civ]["hero"]
+    rows = [{"item": f"Hero: {HERO[hero]['name']}", "count": 1, "each": COSTS["hero"]}]
+    rows += [
+        {"item": name, "count": counts[item], "each": COSTS[item]}
+        for item, name in START_ITEMS
+        if counts[item]
+    ]
+    for row in rows:
+        row["points"] = row["count"] * row["each"]
+    return rows
+
+
+def rules_reference(version: int) -> dict:
+    """The game's numbers for the rules reference page, straight from the data."""
+    setups = []
+    for civ in CIVS:
+        start = start_of(version, civ["id"])
+        rows = start_rows(version, civ["id"])
+        setups.append(
+            {
+                "civ": civ["name"],
+                "capital": PROVINCE[civ["capital"]]["name"],
+                "title": TITLE_NAMES.get(civ["start_title"] or ""),
+                "provinces": [PROVINCE[pid]["name"] for pid in start["provinces"]],
+                "cities": [site for _, site in start["cities"]],
+                "caravans": [
+                    f"{goods} ({PROVINCE[pid]['name']})" for pid, goods in start["caravans"]
+                ],
+                "rows": rows,
+                "total": sum(row["points"] for row in rows),
+            }
+        )
+    return {
+        "version": version,
+        "players": [min(POOLS_BY_PLAYERS), max(POOLS_BY_PLAYERS)],
+        "costs": [
+            {"item": item, "name": COST_NAMES[item], "cost": price} for item, price in COSTS.items()
+        ],
+        "goods": [{"kind": kind, "cards": count} for kind, count in GOODS.items()],
+        "coins": COINS,
+        "pools": [
+            {"players": players, **pool} for players, pool in sorted(POOLS_BY_PLAYERS.items())
+        ],
+        "pieces": [
+            {"item": item, "name": COST_NAMES[item], "count": count}
+            for item, count in PIECES_PER_PLAYER.items()
+        ],
+        "heroes": [
+            {
+                "id": hero["id"],
+                "name": hero["name"],
+                "civ": CIV[hero["civ"]]["name"] if hero["civ"] else None,
+                "cost": COSTS["hero"],
+                "effect": hero["effect"],
+            }
+            for hero in HEROES
+        ],
+        "wonders": [
+            {
+                "id": wonder["id"],
+                "name": wonder["name"],
+                "cost": wonder["cost"],
+                "effect": wonder["effect"],
+            }
+            for wonder in WONDERS
+        ],
+        "titles": [{"id": title, "name": TITLE_NAMES[title]} for title in TITLES],
+        "recommended": [
+            {"players": players, "civs": [CIV[civ]["name"] for civ in civs]}
+            for players, civs in sorted(RECOMMENDED_CIVS.items())
+        ],
+        "setups": setups,
+        "setup_points": SETUP_POINTS,
+        "provinces": [
+            {
+                "id": province["id"],
+                "name": province["name"],
+                "capital_of": CIV[province["capital_of"]]["name"]
+                if province["capital_of"]
+                else None,
+                "island": province["island"],
+                "cities": city_sites(version, province["id"]),
+                "resources": list(province["resources"]),
+                "seas": [SEA[sea]["name"] for sea in province["coasts"]],
+                "neighbours": [PROVINCE[near]["name"] for near in LAND_NEIGHBOURS[province["id"]]],
+            }
+            for province in PROVINCES
+        ],
+        "seas": [
+            {
+                "id": sea["id"],
+                "name": sea["name"],
+                "neighbours": [SEA[near]["name"] for near in SEA_NEIGHBOURS[sea["id"]]],
+                "shores": [PROVINCE[pid]["name"] for pid in SHORES[sea["id"]]],
+            }
+            for sea in SEAS
+        ],
+    }
+
+
+COST_NAMES = {
+    "control_marker": "Control marker",
+    "city": "City",
+    "caravan": "Caravan",
+    "legion": "Legion",
+    "fortress": "Fortress",
+    "trireme": "Trireme",
+    "temple": "Temple",
+    "market": "Market",
+    "hero": "Hero",
+    "wonder": "Wonder",
+    "pyramids": "The Pyramids",
+}

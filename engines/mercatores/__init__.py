@@ -154,8 +154,12 @@ class Mercatores:
     ) -> list[str]:
         return views.describe(before, seat, move, after, viewer)
 
-    def move_label(self, move: Mapping[str, Any]) -> str:
-        return views.move_label(move)
+    def move_label(self, move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+        return views.move_label(move, view)
+
+    def rules_reference(self) -> dict:
+        """The numbers of the game's rules reference page, built from its data."""
+        return views.rules_reference()
 
     def bot_move(
         self,

@@ -8,10 +8,27 @@ discard pile holds the hands thrown away when the investment phase ends).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from engines.mercatores.data import CARDS, GOODS_NAMES, SEAT_NAMES
+from engines.mercatores.data import (
+    ARROW_NAMES,
+    CAPTAIN_VALUE,
+    CARDS,
+    DECK_SIZE,
+    GOODS,
+    GOODS_NAMES,
+    HAND_SIZE,
+    INVESTMENT_END_CARDS,
+    MARKET_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SEAT_NAMES,
+    SPECIALS,
+)
+from engines.mercatores.moves import legal_moves
 from engines.mercatores.scoring import cash_value, result, scores
 from engines.mercatores.state import (
     CASH,
@@ -26,6 +43,7 @@ from engines.mercatores.state import (
     kinds_held,
     ordered,
     pile,
+    replace_at,
     ships,
 )
 
@@ -97,6 +115,8 @@ def view(state: State, seat: int | None) -> dict:
     }
     if seat is not None:
         shown["hand"] = list(state.hands[seat])
+        if not finished and seat == state.turn and state.step in (LOAD, CASH):
+            shown["previews"] = previews(state, seat)
     if finished:
         shown["result"] = result(state).to_json()
     return shown
@@ -220,10 +240,112 @@ def round_start_lines(state: State) -> list[str]:
     return [f"{opener} with the Unloading card."]
 
 
+# ---------------------------------------------------------------- previews
+
+
+def move_key(move: Mapping[str, Any]) -> str:
+    """A legal move as a key of the previews: its canonical JSON."""
+    return json.dumps(dict(move), sort_keys=True, separators=(",", ":"))
+
+
+def payout(state: State, seat: int, move: Mapping[str, Any]) -> dict:
+    """What a cash-in would pay in ``state``, by the rules' own ``cash_value``."""
+    count, coins = cash_value(state, seat, move)
+    thing = move.get("pile") or move["special"]
+    shown = {"thing": thing, "count": count, "coins": coins}
+    if "opponent" in move:
+        shown["opponent"] = move["opponent"]
+    return shown
+
+
+def load_payouts(state: State, seat: int, cards: list[str]) -> list[dict]:
+    """What each pile or special card a load touches would pay if cashed in right after."""
+    own = state.resources[seat]
+    after = replace(state, resources=replace_at(state.resources, seat, ordered((*own, *cards))))
+    shown = []
+    for kind in dict.fromkeys(CARDS[card]["goods"] for card in cards if card_is_goods(card)):
+        shown.append(payout(after, seat, {"type": "cash", "pile": kind}))
+    for card in cards:
+        info = CARDS[card]
+        if info["kind"] == "trade_route":
+            # The best opponent to count with, as the player would choose when cashing.
+            options = [
+                payout(after, seat, {"type": "cash", "special": card, "opponent": other})
+                for other in range(state.seats)
+                if other != seat
+            ]
+            shown.append(max(options, key=lambda found: (found["coins"], found["count"])))
+        elif info["kind"] != "goods":
+            shown.append(payout(after, seat, {"type": "cash", "special": card}))
+    return shown
+
+
+def card_is_goods(card: str) -> bool:
+    return CARDS[card]["kind"] == "goods"
+
+
+def previews(state: State, seat: int) -> dict[str, list[dict]]:
+    """Every legal load or cash-in of the seat to move, with what it pays now."""
+    found = {}
+    for move in legal_moves(state, seat):
+        if move["type"] == "cash":
+            found[move_key(move)] = [payout(state, seat, move)]
+        elif move["type"] == "load":
+            found[move_key(move)] = load_payouts(state, seat, move["cards"])
+    return found
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def coins_text(coins: int) -> str:
+    return plural(coins, "coin") if coins else "nothing"
+
+
+def counted(found: Mapping[str, Any]) -> str:
+    """What a pile or special card counts: "6 Corn cards", "3 kinds of goods", "9 ships"."""
+    thing, count = found["thing"], found["count"]
+    if thing in GOODS_NAMES:
+        return plural(count, f"{GOODS_NAMES[thing]} card")
+    info = CARDS[thing]
+    if info["kind"] == "warehouse":
+        return f"{count} kind{'' if count == 1 else 's'} of goods"
+    if info["kind"] == "quay":
+        return plural(count, "ship")
+    goods = plural(count, f"{GOODS_NAMES[info['goods']]} card")
+    return f"{goods} (yours and {SEAT_NAMES[found['opponent']]}'s)"
+
+
+def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
+    """A preview in words: a cash-in pays now; a load says what it would pay right after."""
+    if move["type"] == "cash":
+        verb = "pays" if found[0]["count"] == 1 else "pay"
+        return f"{counted(found[0])} {verb} {coins_text(found[0]['coins'])}"
+    parts = []
+    for item in found:
+        if item["thing"] in GOODS_NAMES:
+            name = GOODS_NAMES[item["thing"]]
+            parts.append(f"{name} pile of {item['count']} pays {coins_text(item['coins'])}")
+        else:
+            parts.append(f"counts {counted(item)}, pays {coins_text(item['coins'])}")
+    return "; ".join(parts) + " now"
+
+
 # ---------------------------------------------------------------- labels
 
 
-def move_label(move: Mapping[str, Any]) -> str:
+def move_label(move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
+    """A legal move's label; with the mover's view, a load or cash-in also says what it
+    pays now ("Cash in the Corn pile: 6 Corn cards pay 2 coins")."""
+    label = base_label(move)
+    found = (view or {}).get("previews", {}).get(move_key(move)) if view else None
+    if found:
+        label += ": " + preview_text(move, found)
+    return label
+
+
+def base_label(move: Mapping[str, Any]) -> str:
     kind = move.get("type")
     if kind == "trade":
         take = listing([card_label(card) for card in move["take"]]) or "nothing"
@@ -240,3 +362,61 @@ def move_label(move: Mapping[str, Any]) -> str:
             label += f" with {SEAT_NAMES[move['opponent']]}"
         return label
     return str(kind)
+
+
+# ---------------------------------------------------------------- rules reference
+
+WHOSE = {"self": "yours", "left": "your left neighbour's", "right": "your right neighbour's"}
+
+
+def special_counts(special: dict) -> str:
+    """What a special card counts, in words (rules 'Special cards count')."""
+    if special["kind"] == "warehouse":
+        return "different goods kinds in your resources"
+    if special["kind"] == "quay":
+        return "ship symbols in " + " and ".join(WHOSE[arrow] for arrow in special["arrows"])
+    return f"{GOODS_NAMES[special['goods']]} cards: yours plus one opponent's"
+
+
+def rules_reference() -> dict:
+    """The game's numbers for the rules reference page, straight from the card data."""
+    goods = [
+        {
+            "id": kind["id"],
+            "name": kind["name"],
+            "count": kind["count"],
+            "ships": [kind["ships"].count(n) for n in (0, 1, 2)],
+            "table": [list(step) for step in kind["table"]],
+        }
+        for kind in GOODS
+    ]
+    classes: dict[str, dict] = {}
+    for special in SPECIALS:
+        name = CARDS[special["id"]]["name"]
+        entry = classes.setdefault(
+            name,
+            {
+                "name": name,
+                "kind": special["kind"],
+                "count": 0,
+                "ids": [],
+                "table": [list(step) for step in special["table"]],
+                "counts": special_counts(special),
+                "arrows": [ARROW_NAMES[arrow] for arrow in special.get("arrows", ())],
+                "goods": GOODS_NAMES.get(special.get("goods", "")),
+            },
+        )
+        entry["count"] += 1
+        entry["ids"].append(special["id"])
+    return {
+        "goods": goods,
+        "specials": list(classes.values()),
+        "deck_size": DECK_SIZE,
+        "captain": CAPTAIN_VALUE,
+        "hand_size": HAND_SIZE,
+        "market_size": MARKET_SIZE,
+        "end_cards": INVESTMENT_END_CARDS,
+        "players": [MIN_PLAYERS, MAX_PLAYERS],
+        "take_after_goods": 2,
+        "take_after_special": 3,
+    }

@@ -8,6 +8,9 @@ fresh hashes no longer matches the mark) and a stretch of older events (every on
 game of up to :data:`RECHECK` events, else a randomly placed stretch of that many), and
 any doubt means a replay of the whole log, which names the first bad event. When a game
 has ended its whole log is replayed once more, and that result is kept.
+
+The roster is folded along with the state (a malformed roster event fails the audit at
+its seq); a resumed check starts from the roster as of the marked event.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from sqlmodel import Session, col, select
 from engines import REGISTRY
 from pbem.eventlog.log import HASHED_FIELDS, row_hash
 from pbem.eventlog.verify import ChainCheck, NeedsFullCheck, VerifyReport, verify_rows
+from pbem.games.roster_log import rosters
 from pbem.models import AuditMark, Event, Game
 
 RECHECK = 256
@@ -127,6 +131,7 @@ def _resume(
     last = min(first + RECHECK, mark.seq) - 1
     if last >= first and not _hashes_hold(_rows(session, game.id, first, last), first):
         return None
+    roster = rosters(session, game).at(mark.seq)
     check = ChainCheck.resume(
         engine,
         seed,
@@ -137,6 +142,7 @@ def _resume(
         commitment_hex=mark.commitment,
         draws=mark.draws,
         revealed=mark.seed_revealed,
+        roster=roster,
     )
     try:
         for row in rows[1:]:

@@ -9,6 +9,13 @@ Any file gets an answer, never a traceback: "N events verified" or the first pro
 name. Beyond the events it checks the header against them (``head_seq`` and
 ``head_hash`` are the last event's, a finished game reveals its seed, the commitment is
 the sha256 of the revealed seed), and :func:`check_receipt` checks a receipt from a mail.
+
+The roster (who holds each seat, the creator, the deadline policy, the pause) is folded
+along the chain like the state (:mod:`pbem.games.roster`): a malformed roster event
+fails at its seq, and when the log carries a roster the header's roster fields must be
+the fold at the head, so a name changed in the header no longer verifies. A log from
+before rosters were logged still verifies; its report says the roster is not in the
+chain (``roster_in_chain``).
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ from pbem.eventlog.log import (
     same_game_at,
     setup_state,
 )
+from pbem.games import roster as roster_mod
+from pbem.games.roster import Roster, RosterError
 
 EXPORT_FORMAT = "pbem-export/1"
 # No game draws from more than 2^32 outcomes; a larger bound would make derive() spin.
@@ -51,6 +60,8 @@ class VerifyReport:
     seed_revealed: bool = False
     seed_hex: str = ""
     draws_checked: int = 0
+    roster_in_chain: bool = False
+    roster: Roster | None = field(default=None, repr=False)
     states: list[Any] = field(default_factory=list, repr=False)
     engines: list[Any] = field(default_factory=list, repr=False)
 
@@ -60,6 +71,16 @@ class VerifyReport:
                 return f"FAILED: {self.message}"
             return f"FAILED at event {self.first_bad_seq}: {self.message}"
         return self.message
+
+    @property
+    def roster_line(self) -> str:
+        """What the report says about the roster (for ``pbem verify`` and the audit)."""
+        if self.roster_in_chain:
+            return "the roster (who holds each seat) is in the hash chain and checked"
+        return (
+            "the roster is not in the chain: this log is from before rosters were logged, "
+            "so its seat names and bots are not checked"
+        )
 
 
 def _bad(seq: int | None, message: str, count: int = 0) -> VerifyReport:
@@ -124,7 +145,8 @@ def _verify_export(data: Any) -> VerifyReport:
         return _bad(None, f"the header {problem}")
     if data.get("scope") == "seat":
         report = verify_receipts(rows)
-        return _check_head(header, rows, report) if report.ok else report
+        report = _check_head(header, rows, report) if report.ok else report
+        return _check_roster(header, report) if report.ok else report
     seed = None
     if data.get("seed") is not None:
         try:
@@ -135,6 +157,9 @@ def _verify_export(data: Any) -> VerifyReport:
     if not report.ok:
         return report
     report = _check_head(header, rows, report)
+    if not report.ok:
+        return report
+    report = _check_roster(header, report)
     if not report.ok:
         return report
     created = rows[0]["payload"]
@@ -180,7 +205,9 @@ def _header_problem(header: Mapping[str, Any]) -> str | None:
 
 
 def _check_head(header: Mapping[str, Any], rows: Sequence[Any], report: VerifyReport):
-    last = rows[-1] if rows else None
+    # A seat's export ends with the seat's final view, after the last event.
+    events = [row for row in rows if not (isinstance(row, Mapping) and "final_view" in row)]
+    last = events[-1] if events else None
     last_seq = last.get("seq") if isinstance(last, Mapping) else None
     if header["head_seq"] != last_seq:
         return _bad(
@@ -190,6 +217,26 @@ def _check_head(header: Mapping[str, Any], rows: Sequence[Any], report: VerifyRe
         )
     if header["head_hash"] != report.head_hash:
         return _bad(last_seq, "the header's head hash does not match the last event", report.events)
+    return report
+
+
+ROSTER_FIELDS = ("seat_names", "bots", "bot_levels", "creator_seat", "policy", "paused")
+
+
+def _check_roster(header: Mapping[str, Any], report: VerifyReport) -> VerifyReport:
+    """When the log carries a roster, the header's roster fields must be its fold at the
+    head (they are outside the hash chain; the events are not)."""
+    if report.roster is None:
+        return report
+    expected = report.roster.header()
+    differing = [name for name in ROSTER_FIELDS if header.get(name) != expected[name]]
+    if differing:
+        return _bad(
+            None,
+            "the file's roster does not match its events "
+            f"(the header's {', '.join(differing)} differ from the log's)",
+            report.events,
+        )
     return report
 
 
@@ -273,6 +320,7 @@ class ChainCheck:
         self.earlier: dict[int, Any] = {}
         self.states: list[Any] = []
         self.engines: list[Any] = []
+        self.roster: Roster | None = None
 
     @classmethod
     def resume(
@@ -287,9 +335,12 @@ class ChainCheck:
         commitment_hex: str,
         draws: int,
         revealed: bool = False,
+        roster: Roster | None = None,
     ) -> ChainCheck:
-        """A check that goes on after event ``seq``, verified before with this outcome."""
+        """A check that goes on after event ``seq``, verified before with this outcome
+        (``roster``: the roster once event ``seq`` happened)."""
         check = cls(engine, seed, game_id)
+        check.roster = roster
         check.prev, check.state, check.next_seq = head_hash, state, seq + 1
         check.commitment_hex, check.draws, check.revealed = commitment_hex, draws, revealed
         check.earlier[seq] = state
@@ -316,6 +367,10 @@ class ChainCheck:
         if row_hash(row) != row["hash"]:
             return _bad(seq, "the event's content does not match its hash (it was changed)", index)
         self.prev = row["hash"]
+        try:
+            self.roster = roster_mod.apply(self.roster, row)
+        except RosterError as error:
+            return _bad(seq, f"the event's roster is malformed: {error}", index)
         if (
             self.resumed
             and row["kind"] == "take_back"
@@ -395,6 +450,8 @@ class ChainCheck:
             seed_revealed=self.revealed,
             seed_hex=self.seed.hex() if self.seed is not None else "",
             draws_checked=self.draws,
+            roster_in_chain=self.roster is not None,
+            roster=self.roster,
             states=self.states,
             engines=self.engines,
         )
@@ -501,6 +558,7 @@ def verify_receipts(entries: Sequence[Any]) -> VerifyReport:
     """A per-seat export: checks that its hashes form one unbroken chain."""
     prev = GENESIS_HASH
     count = 0
+    roster = None
     for index, entry in enumerate(entries):
         if isinstance(entry, Mapping) and "final_view" in entry:
             continue
@@ -508,6 +566,12 @@ def verify_receipts(entries: Sequence[Any]) -> VerifyReport:
             return _bad(index, "an event is missing or out of order", index)
         if entry.get("prev_hash") != prev:
             return _bad(index, "the link to the previous event is broken", index)
+        if not isinstance(entry.get("payload", {}), Mapping):
+            return _bad(index, "the event's payload is not an object", index)
+        try:
+            roster = roster_mod.apply(roster, entry)
+        except RosterError as error:
+            return _bad(index, f"the event's roster is malformed: {error}", index)
         prev = entry.get("hash", "")
         count += 1
     return VerifyReport(
@@ -516,6 +580,8 @@ def verify_receipts(entries: Sequence[Any]) -> VerifyReport:
         "The full log, published when the game ends, can be checked against them.",
         events=count,
         head_hash=prev,
+        roster_in_chain=roster is not None,
+        roster=roster,
     )
 
 

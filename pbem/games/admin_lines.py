@@ -42,7 +42,8 @@ def describe_admin(row: dict[str, Any]) -> str:
     kind = row.get("kind")
     new_name = payload.get("new_name", "A new player")
     if kind == "seat_to_bot":
-        return f"A bot takes over {name}'s seat{by}."
+        bot = "An easy bot" if payload.get("level") == "easy" else "A bot"
+        return f"{bot} takes over {name}'s seat{by}."
     if kind in ("seat_replaced", "seat_taken"):
         if payload.get("returning"):
             return f"{new_name} takes their seat again."
@@ -62,6 +63,25 @@ def describe_admin(row: dict[str, Any]) -> str:
         return f"{name}'s seat is open for a new player{by}; the old link no longer works."
     if kind == "seat_left":
         return f"{name} leaves the game; a bot keeps the seat until a new player takes it."
+    if kind == "roster":
+        return f"The log records who holds the seats: {roster_names(payload.get('roster'))}."
     if kind == "take_back":
         return f"The game is taken back to event {payload.get('to_seq')}."
     return ""
+
+
+def roster_names(roster: Any) -> str:
+    """The holders of a roster (an event's ``roster`` payload) as one phrase."""
+    seats = roster.get("seats") if isinstance(roster, dict) else None
+    if not isinstance(seats, list):
+        return "(unreadable)"
+    names = []
+    for entry in seats:
+        entry = entry if isinstance(entry, dict) else {}
+        name = str(entry.get("name", "?"))
+        if entry.get("bot"):
+            name += " (easy bot)" if entry.get("level") == "easy" else " (bot)"
+        if entry.get("open"):
+            name += ", open to a new player"
+        names.append(name)
+    return "; ".join(names)

@@ -68,6 +68,8 @@ from pbem.eventlog.verify import verify_export, verify_rows
 from pbem.games import rescue
 from pbem.games import roster as roster_mod
 from pbem.games.policy import check_policy
+from pbem.games.roster import Roster
+from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
 from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, utc
@@ -126,7 +128,13 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
-def export_header(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
+def export_header(
+    game: Game, seats: Sequence[Seat], roster: Roster | None = None
+) -> dict[str, Any]:
+    """The file's header. Its roster fields (names, bots, levels, creator, policy,
+    pause) are ``roster``, the fold of the log at the head, which verification checks
+    them against; the seat rows only for a log without a roster. No addresses, time
+    zones or other personal data."""
     return {
         "id": game.id,
         "engine": game.engine,
@@ -138,9 +146,7 @@ def export_header(game: Game, seats: Sequence[Seat]) -> dict[str, Any]:
         "status": game.status,
         "head_seq": game.head_seq,
         "head_hash": game.head_hash,
-        "seat_names": [row.name for row in seats],
-        "bots": [row.seat for row in seats if row.is_bot],
-        "bot_levels": {str(row.seat): row.bot_level for row in seats if row.is_bot},
+        **or_seats(roster, seats, game).header(),
     }
 
 
@@ -203,6 +209,7 @@ def export_chunks(
             )
         seed = service._seed(session, game_id).hex() if full and game.status != "finished" else None
         personal = personal_section(session, game, seats) if full and seat is None else None
+        roster = rosters(session, game).head
     with _LOCK:
         _KEPT[key] = built
         _KEPT.move_to_end(key)
@@ -210,7 +217,7 @@ def export_chunks(
             len(_KEPT) > KEPT or sum(kept.size for kept in _KEPT.values()) > KEPT_CHARS
         ):
             _KEPT.popitem(last=False)
-    top = {"format": EXPORT_FORMAT, "game": export_header(game, seats)}
+    top = {"format": EXPORT_FORMAT, "game": export_header(game, seats, roster)}
     if seat is None:
         top["scope"] = "full"
         if seed is not None:

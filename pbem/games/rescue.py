@@ -112,6 +112,7 @@ def hand_to_bot(
         permitted,
         change,
         claim=claim,
+        level=level,
         target_lines=[
             f"From now on a bot plays your seat, {BY_WHOM[permitted.by]}.",
             'Your link still works: open it, go to "Seats and deadlines" and choose '
@@ -350,6 +351,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         row = _locked_seat(session, found.game_id, found.seat)
         row.name, row.email, row.timezone = name, offer.email, "UTC"
         row.is_bot = False
+        row.bot_level = "normal"
         row.notify = "every_turn"
         row.token_hash = token_hash
         session.add(row)
@@ -404,6 +406,7 @@ def reclaim(runtime: Any, game_id: str, seat: int, by: int | None = None) -> Res
         if permitted.by == "player":
             count_request(session, runtime, game_id, seat, "rescue")
         row.is_bot = False
+        row.bot_level = "normal"
         _give_link(
             session,
             runtime,

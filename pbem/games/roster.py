@@ -272,3 +272,42 @@ def same_holders(left: Roster, right: Roster) -> bool:
         roster, seats=tuple(replace(holder, person=0) for holder in roster.seats)
     )
     return strip(left) == strip(right)
+
+
+@dataclass(frozen=True)
+class Mover:
+    """Who made a move, as history reads it: the seat's holder's name, whether a bot
+    holds the seat, and whether a bot played this move for the person who holds it
+    (a deadline's automatic move, or a move whose actor is "bot")."""
+
+    name: str
+    bot: bool = False
+    for_person: bool = False
+
+    @property
+    def who(self) -> str:
+        return f"{self.name} (bot)" if self.bot else self.name
+
+    @property
+    def note(self) -> str:
+        """The mark after a move's lines ("" for a person's own move)."""
+        if self.for_person:
+            return f"(played by a bot for {self.name})"
+        if self.bot:
+            return f"(played by {self.name}, a bot)"
+        return ""
+
+
+def mover(roster: Roster | None, row: Mapping[str, Any]) -> Mover | None:
+    """Who made the move ``row`` by ``roster`` (the roster in force at that event); None
+    when the event names no seat of it."""
+    seat = row.get("seat")
+    if roster is None or isinstance(seat, bool) or not isinstance(seat, int):
+        return None
+    if not 0 <= seat < len(roster.seats):
+        return None
+    holder = roster.seats[seat]
+    if holder.bot:
+        return Mover(holder.name, bot=True)
+    by_bot = row.get("kind") == "auto_move" or row.get("actor") == "bot"
+    return Mover(holder.name, for_person=by_bot)

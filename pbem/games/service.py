@@ -29,12 +29,15 @@ from pbem.eventlog.log import GENESIS_HASH, timestamp
 from pbem.eventlog.seeds import open_seed, seal_seed
 from pbem.eventlog.store import EventStore, Head, game_engine
 from pbem.games import listing, portable, upgrade
+from pbem.games import roster as roster_mod
 from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
+from pbem.games.roster import Holder, Roster
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
 from pbem.models import Event, Game, GameSecret, Seat
+from pbem.validate import clean_name
 
 
 def utcnow() -> datetime:
@@ -129,6 +132,24 @@ class GameService:
         except ValueError as error:
             raise BadInput(str(error)) from None
         policy = check_policy(policy)
+        if creator_seat is not None and (
+            isinstance(creator_seat, bool)
+            or not isinstance(creator_seat, int)
+            or not 0 <= creator_seat < len(seats)
+        ):
+            raise BadInput("The game's creator must hold one of its seats.")
+        names = [
+            clean_name(spec.name, required=False) or f"Player {index + 1}"
+            for index, spec in enumerate(seats)
+        ]
+        roster = Roster(
+            tuple(
+                Holder(name, spec.is_bot, spec.bot_level if spec.is_bot else "normal")
+                for name, spec in zip(names, seats, strict=True)
+            ),
+            creator_seat,
+            policy,
+        )
         seed = seed or chance_mod.new_seed()
         game_id = game_id or new_game_id()
         now = self.clock()
@@ -145,6 +166,7 @@ class GameService:
             "seats": len(seats),
             "commitment": chance_mod.commitment(seed),
             "title": title,
+            "roster": roster.to_json(),
         }
         row = self.store.new_row(
             game_id,
@@ -184,7 +206,7 @@ class GameService:
                     Seat(
                         game_id=game_id,
                         seat=index,
-                        name=spec.name.strip() or f"Player {index + 1}",
+                        name=names[index],
                         email=spec.email.strip(),
                         token_hash=hash_token(token) if token else None,
                         is_bot=spec.is_bot,
@@ -372,6 +394,7 @@ class GameService:
             head = self.store.head(session, game_id)
             if expected_seq is not None and expected_seq != head.seq:
                 raise Conflict("The game moved on since this page was shown.", head.seq)
+            check_roster_change(head.game.seat_count, kind, seat, payload)
             state = head.state
             if kind == "take_back":
                 target = payload.get("to_seq")
@@ -577,3 +600,20 @@ class GameService:
 def new_game_id() -> str:
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
     return "".join(secrets.choice(alphabet) for _ in range(10))
+
+
+def check_roster_change(
+    seats: int, kind: str, seat: int | None, payload: Mapping[str, Any]
+) -> None:
+    """Refuses an administrative event whose roster data the fold would not accept (a
+    seat out of range, a nameless newcomer, an unknown bot level, a policy that is not an
+    object), so the log never holds an event its verification would reject."""
+    if kind not in roster_mod.ROSTER_KINDS:
+        return
+    placeholder = roster_mod.Roster(
+        tuple(roster_mod.Holder(f"Player {number + 1}") for number in range(seats))
+    )
+    try:
+        roster_mod.apply(placeholder, {"kind": kind, "seat": seat, "payload": payload})
+    except roster_mod.RosterError as error:
+        raise BadInput(f"This change cannot be recorded: {error}.") from None

@@ -36,6 +36,8 @@ from pbem.eventlog.store import game_engine
 from pbem.games import results
 from pbem.games.admin_lines import describe_admin
 from pbem.games.outcomes import Transition
+from pbem.games.roster import Roster, mover
+from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tokens import hash_token
 from pbem.mail import render
 from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
@@ -271,10 +273,14 @@ def history(
     upto: int | None = None,
 ) -> tuple[list[str], Any]:
     """The lines of the events after ``start`` up to ``upto`` (the head if None) as seat
-    ``viewer`` may see them, and the state after the last of them."""
+    ``viewer`` may see them, and the state after the last of them. A move a bot made is
+    marked with the seat's holder as of that move (the roster then; today's seats for a
+    log without one)."""
     store = runtime.service.store
     state = store.state_at(session, game, engine, start)
     lines: list[str] = []
+    kept = rosters(session, game, game.head_seq if upto is None else upto)
+    today: list[Roster] = []
     for row in store.rows(session, game.id, after=start, upto=upto):
         if row["kind"] == "take_back":
             after = store.state_at(session, game, engine, row["seq"])
@@ -282,6 +288,15 @@ def history(
             after = fold(engine, [row], Folded(state, row["seq"] - 1)).state
         if row["kind"] in MOVE_KINDS:
             lines.extend(engine.describe(state, row["seat"], row["payload"]["move"], after, viewer))
+            roster = kept.at(row["seq"])
+            if roster is None:
+                if not today:
+                    seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+                    today.append(or_seats(None, seats, game))
+                roster = today[0]
+            made_by = mover(roster, row)
+            if made_by is not None and made_by.note:
+                lines.append(made_by.note)
         else:
             line = describe_admin(row)
             if line:

@@ -43,11 +43,14 @@ def seat_answer(token: str) -> dict:
     head = service.head(seat.game_id)
     due = seat.seat in head.engine.to_move(head.state)
     legal = head.engine.legal_moves(head.state, seat.seat) if due else []
+    view = head.engine.view(head.state, seat.seat)
     return {
         **game_summary(head.game),
         "seat": seat.seat,
-        "view": head.engine.view(head.state, seat.seat),
-        "legal_moves": [{"move": move, "label": head.engine.move_label(move)} for move in legal],
+        "view": view,
+        "legal_moves": [
+            {"move": move, "label": head.engine.move_label(move, view)} for move in legal
+        ],
     }
 
 

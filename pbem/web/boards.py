@@ -72,7 +72,8 @@ def mare_balticum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]])
         (position[a]["x"], position[a]["y"], position[b]["x"], position[b]["y"])
         for a, b in data.EDGES
     ]
-    return {"nodes": nodes, "edges": edges, "width": 1000, "height": 960}
+    marks = {**GOODS_MARKS, "free demand circle": EMPTY_CIRCLE}
+    return {"nodes": nodes, "edges": edges, "width": 1000, "height": 960, "marks": marks}
 
 
 def mare_nostrum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> dict:

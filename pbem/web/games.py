@@ -14,6 +14,8 @@ from pbem.web.timeline import (
     chart,
     load_tail,
     recent_lines,
+    roster_at,
+    roster_seats,
     score_series,
     step_entry,
 )
@@ -66,14 +68,16 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
     engine, state, _ = service.state_at(game_id, at)
     view = engine.view(state, viewer)
     series = score_series(game, engine, viewer)
+    seats = service.seats(game_id)
     return render_template(
         "history.html",
         game=game,
         view=view,
         at=at,
         viewer=viewer,
+        viewer_name=seats[viewer].name if viewer is not None else "",
         token=token,
-        players=players(view, service.seats(game_id)),
+        players=players(view, roster_seats(roster_at(game, at))),
         board=board_template(game.engine),
         entry=step_entry(game, engine, viewer, at),
         chart=chart(series),

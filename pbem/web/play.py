@@ -38,11 +38,11 @@ def mentions(value, place: str) -> bool:
     return value == place
 
 
-def move_groups(engine, moves: list[dict]) -> list[dict]:
+def move_groups(engine, moves: list[dict], view: dict) -> list[dict]:
     """Legal moves grouped by type, each with its readable label and its JSON."""
     groups: dict[str, list[dict]] = {}
     for move in moves:
-        entry = {"label": engine.move_label(move), "json": json.dumps(move, sort_keys=True)}
+        entry = {"label": engine.move_label(move, view), "json": json.dumps(move, sort_keys=True)}
         groups.setdefault(str(move.get("type")), []).append(entry)
     return [{"type": kind, "moves": entries} for kind, entries in groups.items()]
 
@@ -67,7 +67,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         view=view,
         players=players(view, tail.seats),
         board=board_template(game.engine),
-        groups=move_groups(engine, picked or legal),
+        groups=move_groups(engine, picked or legal, view),
         pick=pick if picked else "",
         due=due,
         seq=game.head_seq,

@@ -1,13 +1,17 @@
 """A game's events as a viewer reads them: a turn page's latest lines, a history step,
-and the score chart. Lines come from ``engine.describe(..., viewer)`` only.
+and the score chart. Lines come from ``engine.describe(..., viewer)`` only; who made a
+move is named by the roster as of that event (:mod:`pbem.games.roster`), so a seat's
+later holder never takes credit for an earlier one's moves. Logs from before rosters
+were logged fall back to today's seat rows.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from sqlmodel import col, select
@@ -16,6 +20,8 @@ from engines.api import Engine
 from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.eventlog.store import game_engine
 from pbem.games.admin_lines import describe_admin
+from pbem.games.roster import Roster, mover
+from pbem.games.roster_log import Rosters, or_seats, rosters
 from pbem.models import Game, Seat
 from pbem.web.present import runtime
 
@@ -30,9 +36,10 @@ def event_lines(
     rows: Sequence[Mapping[str, Any]],
     state: Any,
     viewer: int | None,
-    names: Sequence[str],
+    roster_at: Callable[[int], Roster],
 ) -> list[dict[str, Any]]:
-    """History entries for ``rows``, folded from ``state`` (the state before the first)."""
+    """History entries for ``rows``, folded from ``state`` (the state before the first);
+    ``roster_at(seq)`` is the roster once event ``seq`` happened."""
     entries = []
     earlier: dict[int, Any] = {}
     if rows:
@@ -44,7 +51,7 @@ def event_lines(
             after = runtime().service.state_at(row["game_id"], row["payload"]["to_seq"])[1]
         else:
             after = apply_event(engine, state, row, earlier)
-        entries.append(entry(engine, row, state, after, viewer, names))
+        entries.append(entry(engine, row, state, after, viewer, roster_at(row["seq"])))
         earlier[row["seq"]] = after
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
         state = after
@@ -57,15 +64,17 @@ def row_lines(
     before: Any,
     after: Any,
     viewer: int | None,
-    names: Sequence[str],
+    roster: Roster,
 ) -> list[str]:
-    """The readable lines of one event, as ``viewer`` may see it."""
+    """The readable lines of one event, as ``viewer`` may see it (``roster``: the roster
+    once it happened). A move a bot played for a person's seat says so."""
     seat = row["seat"]
-    who = names[seat] if seat is not None and 0 <= seat < len(names) else "The server"
+    who = roster.name(seat)
     kind = row["kind"]
     if kind in MOVE_KINDS:
         lines = engine.describe(before, seat, row["payload"]["move"], after, viewer)
-        return lines + (["(played by the server for this seat)"] if kind == "auto_move" else [])
+        made_by = mover(roster, row)
+        return lines + ([made_by.note] if made_by is not None and made_by.for_person else [])
     if kind == "created":
         return ["The game was set up; the seed's commitment was published."]
     if kind == "take_back":
@@ -102,10 +111,16 @@ class Tail:
     seats: list[Seat]
     rows: dict[int, dict[str, Any]]
     states: dict[int, Any]
+    rosters: Rosters | None = None
 
     @property
     def names(self) -> list[str]:
         return seat_names(self.seats)
+
+    def roster_at(self, seq: int) -> Roster:
+        """The roster once event ``seq`` happened (today's seats for a log without one)."""
+        found = self.rosters.at(seq) if self.rosters is not None else None
+        return or_seats(found, self.seats, self.game)
 
 
 def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
@@ -132,7 +147,8 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
                 states[seq] = apply_event(engine, states[seq - 1], row, states)
         if game.head_seq == lower and game.head_state is not None:
             states[lower] = engine.load(game.head_state)
-    return Tail(game, engine, seats, rows, states)
+        kept = rosters(session, game)
+    return Tail(game, engine, seats, rows, states, kept)
 
 
 def recent_lines(tail: Tail, viewer: int | None, since: int) -> list[dict]:
@@ -140,7 +156,12 @@ def recent_lines(tail: Tail, viewer: int | None, since: int) -> list[dict]:
     first = max(since, tail.game.head_seq - HISTORY_LINES, 0) + 1
     entries = [
         entry(
-            tail.engine, tail.rows[seq], tail.states[seq - 1], tail.states[seq], viewer, tail.names
+            tail.engine,
+            tail.rows[seq],
+            tail.states[seq - 1],
+            tail.states[seq],
+            viewer,
+            tail.roster_at(seq),
         )
         for seq in range(first, tail.game.head_seq + 1)
     ]
@@ -153,15 +174,37 @@ def entry(
     before: Any,
     after: Any,
     viewer: int | None,
-    names: Sequence[str],
+    roster: Roster,
 ) -> dict[str, Any]:
+    """One event as a history line: ``who`` names the mover of a move as of the event
+    (the seat's holder then, marked "(bot)" for a bot seat)."""
+    made_by = mover(roster, row) if row["kind"] in MOVE_KINDS else None
     return {
         "seq": row["seq"],
         "kind": row["kind"],
         "seat": row["seat"],
+        "who": made_by.who if made_by is not None else "",
         "at": str(row["created_at"])[:16].replace("T", " "),
-        "lines": row_lines(engine, row, before, after, viewer, names),
+        "lines": row_lines(engine, row, before, after, viewer, roster),
     }
+
+
+def roster_at(game: Game, seq: int) -> Roster:
+    """The roster of ``game`` once event ``seq`` happened (today's seats for a log
+    without one)."""
+    service = runtime().service
+    with service.reading() as session:
+        found = rosters(session, game).at(seq)
+    return or_seats(found, service.seats(game.id) if found is None else [], game)
+
+
+def roster_seats(roster: Roster) -> list[SimpleNamespace]:
+    """The seats as ``roster`` has them, in the form of seat rows (for the players list
+    of a history step: who held each seat then)."""
+    return [
+        SimpleNamespace(seat=number, name=holder.name, is_bot=holder.bot, bot_level=holder.level)
+        for number, holder in enumerate(roster.seats)
+    ]
 
 
 def step_entry(game: Game, engine: Engine, viewer: int | None, seq: int) -> dict:
@@ -169,8 +212,7 @@ def step_entry(game: Game, engine: Engine, viewer: int | None, seq: int) -> dict
     service = runtime().service
     rows = service.events(game.id, after=seq - 1, upto=seq)
     _, before, _ = service.state_at(game.id, max(seq - 1, 0))
-    names = seat_names(service.seats(game.id))
-    return event_lines(engine, rows, before, viewer, names)[0]
+    return event_lines(engine, rows, before, viewer, lambda at: roster_at(game, at))[0]
 
 
 @dataclass

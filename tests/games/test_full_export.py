@@ -311,11 +311,12 @@ def test_a_personal_section_that_is_not_an_object_is_refused(runtime, elsewhere,
 
 def test_a_paused_game_comes_back_paused(runtime, elsewhere, clock):
     game = new_game(runtime, seats=2, policy=POLICY).game_id
-    with Session(runtime.db) as session:
-        row = session.get(Game, game)
+
+    def pause(session, row):
         row.paused_at = clock.now
         session.add(row)
-        session.commit()
+
+    runtime.service.append_admin(game, "game_paused", None, {}, change=pause)
     exported = runtime.service.export_game(game, full=True)
     assert exported["personal"]["game"]["paused_at"] == clock.now.isoformat()
     import_full(elsewhere.service, exported, runtime=elsewhere, mail=False)

@@ -244,7 +244,7 @@ class SealedBids:
             return [f"Bids revealed: {after['shown'][-1]}."]
         return [f"Player {seat + 1} has bid."]
 
-    def move_label(self, move):
+    def move_label(self, move, view=None):
         return f"Bid {move['amount']}"
 
     def bot_move(self, view, legal_moves, rng):

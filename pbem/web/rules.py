@@ -1,0 +1,60 @@
+"""The rules reference of each title, at ``/rules/<slug>``.
+
+Every number on these pages (profit tables, costs, effects, contracts, set-ups, the map)
+comes from the engine's own ``rules_reference()``, which reads the game's data; the
+templates add only short explanations. Pages are public and the same for everyone.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, url_for
+
+from engines import REGISTRY
+from pbem.errors import NotFound
+
+bp = Blueprint("rules", __name__, url_prefix="/rules")
+
+
+def engine_for(slug: str):
+    """The newest engine of a title that has a rules reference; NotFound otherwise."""
+    engine = REGISTRY.get(slug)
+    if engine is None or not hasattr(engine, "rules_reference"):
+        raise NotFound(f"There is no rules reference for {slug!r}.")
+    return engine
+
+
+@bp.app_context_processor
+def rules_links() -> dict:
+    """``rules_link(slug)`` for every template: the title's reference page, or None."""
+
+    def rules_link(slug: str) -> str | None:
+        engine = REGISTRY.get(slug)
+        if engine is None or not hasattr(engine, "rules_reference"):
+            return None
+        return url_for("rules.reference", slug=slug)
+
+    return {"rules_link": rules_link}
+
+
+def coin_columns(tables: list) -> list[int]:
+    """The coin amounts that any of these profit tables pays, smallest first."""
+    return sorted({coins for table in tables for _, coins in table})
+
+
+def step_for(table: list, coins: int) -> int | None:
+    """The count a profit table needs to pay ``coins`` (None if it never pays that)."""
+    return next((threshold for threshold, paid in table if paid == coins), None)
+
+
+@bp.get("/<slug>")
+def reference(slug: str):
+    engine = engine_for(slug)
+    options = [option for option in engine.options if getattr(option, "help", "")]
+    return render_template(
+        f"rules_{engine.slug}.html",
+        engine=engine,
+        ref=engine.rules_reference(),
+        options=options,
+        coin_columns=coin_columns,
+        step_for=step_for,
+    )
