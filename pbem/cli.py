@@ -417,7 +417,7 @@ def cmd_sweep(args) -> int:
     from pbem.errors import BadInput
 
     try:
-        at = parse_instant(args.at) if args.at else None
+        at = parse_instant(args.at) if args.at is not None else None
     except BadInput as error:
         print(error.message, file=sys.stderr)
         return 2
