@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
-from pbem import control
+from pbem import control, zones
 from pbem.errors import BadInput
 from pbem.games import rescue, seat_rules
 from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
@@ -64,6 +64,7 @@ def page(token: str):
         vacation_left=max(int(cap - used), 0),
         paused_until=clock.paused_until if clock else None,
         on_vacation=bool(clock and clock.paused_until and utc(clock.paused_until) > now),
+        vacation_until=_local(clock.paused_until, seat.timezone) if clock else "",
         creator=game.creator_seat == seat.seat and game.status == "active",
         at_deadline=[(key, POLICY_CONSEQUENCES[key]) for key in AT_DEADLINE],
     )
@@ -120,6 +121,14 @@ def act(token: str):
     if action == "reclaim" and outcome.token:
         return redirect(url_for("rescue.page", token=outcome.token))
     return redirect(url_for("rescue.page", token=token))
+
+
+def _local(moment, zone: str) -> str:
+    """An instant as the seat's player reads it: "Sun 06 Dec 2026, 16:00 Europe/Berlin"."""
+    if moment is None:
+        return ""
+    name = zone if zone in zones.zone_names() else "UTC"
+    return f"{zones.local(moment, name):%a %d %b %Y, %H:%M} {name}"
 
 
 def game_settings(runtime, game_id: str, seat: int, action: str) -> str:

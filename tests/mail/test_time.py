@@ -325,7 +325,9 @@ def test_end_my_vacation_now_from_the_seats_page(runtime, app, clock):
     client = app.test_client()
     assert "End my vacation now" not in client.get(f"/rescue/{token}").text
     assert start_vacation(runtime, game, 0, 2).done
-    assert "End my vacation now" in client.get(f"/rescue/{token}").text
+    page = client.get(f"/rescue/{token}").text
+    assert "End my vacation now" in page
+    assert "Your deadlines pause until Wed 04 Mar 2026, 10:00 Europe/Berlin." in page
     csrf = csrf_of(client, f"/rescue/{token}")
     answer = client.post(f"/rescue/{token}", data={"csrf_token": csrf, "action": "end_vacation"})
     assert answer.status_code == 302
