@@ -83,7 +83,7 @@ def test_a_week_rehearsed_day_by_day(database, capsys, mailbox):
     )
     out = capsys.readouterr().out
     assert "The deadline policy was changed by the server's operator" in out
-    assert "after 1 days a bot plays that turn" in out
+    assert "after 1 day a bot plays that turn" in out
     start = aware(read(database, SeatClock, (game, 0)).turn_since)
     reports = []
     # Four sweeps a day for a week: 6 h, 12 h, 18 h and 24 h (plus a minute) into each day.
