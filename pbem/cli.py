@@ -436,7 +436,7 @@ def cmd_sweep(args) -> int:
 
 def cmd_game(args) -> int:
     """The operator's game-level actions: a new deadline policy, pause, resume."""
-    from pbem import control
+    from pbem.games import control
 
     runtime = _runtime(args)
     if args.action == "pause":

@@ -30,7 +30,7 @@ BY = {
     "player": " (at the player's own request)",
 }
 
-# Game-level changes (pbem.control) say who made them without parentheses.
+# Game-level changes (pbem.games.control) say who made them without parentheses.
 BY_GAME = {"creator": " by the game's creator", "operator": " by the server's operator"}
 
 CONSEQUENCES = {

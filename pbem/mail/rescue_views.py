@@ -2,7 +2,7 @@
 vacation (started, or ended early), the player's own "hand my seat to a bot" and "leave
 the game" (each confirmed in a second step), votes about absent seats (see
 :mod:`pbem.games.seat_rules`), and for the game's creator the game's settings: its deadline
-policy, pause and resume (see :mod:`pbem.control`).
+policy, pause and resume (see :mod:`pbem.games.control`).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
-from pbem import control, zones
+from pbem import zones
 from pbem.errors import BadInput
-from pbem.games import rescue, seat_rules
+from pbem.games import control, rescue, seat_rules
 from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.mail.models import SeatClock, utc

@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import Session
 
-from pbem import control
 from pbem.errors import BadInput, NotAllowed, Rejected
+from pbem.games import control
+from pbem.games.service import SeatSpec
 from pbem.mail.models import SeatClock
 from pbem.scheduler import dispatch, sweep
-from pbem.service import SeatSpec
 from tests.mail.conftest import START, new_game, part
 
 
@@ -127,7 +127,7 @@ def test_a_policy_change_retimes_the_due_seats_from_their_turn(runtime, mailbox,
 
 
 def test_a_policy_change_keeps_what_a_vacation_added(runtime, clock):
-    from pbem.rescue import start_vacation
+    from pbem.games.rescue import start_vacation
 
     created = new_game(runtime, seats=2, policy={"deadline_after_days": 3})
     game = created.game_id
@@ -220,7 +220,7 @@ def test_the_creators_game_settings_on_the_seats_page(runtime, app, clock):
 
 
 def test_the_roster_follows_the_control_events(runtime, clock):
-    from pbem import roster
+    from pbem.games import roster
 
     created = new_game(runtime, seats=2)
     game = created.game_id
