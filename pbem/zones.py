@@ -1,5 +1,6 @@
 """Players' time zones and preferred hours: the zones offered, strict checks of what a
-form sends, the next occurrence of a local hour, and a deadline as its reader sees it.
+form sends, and the next occurrence of a local hour (times as a reader sees them are
+:func:`pbem.mail.render.when`).
 
 Times are kept in UTC everywhere; a zone only says how a player reads them and when
 their day begins. A zone is one of :func:`zoneinfo.available_timezones` (less
@@ -84,40 +85,3 @@ def next_hour(after: datetime, hour: int, name: str) -> datetime:
 def in_hour(moment: datetime, hour: int, name: str) -> bool:
     """Whether ``moment`` falls within ``hour`` (hh:00 to hh:59) in zone ``name``."""
     return local(moment, name).hour == hour
-
-
-def left(delta: timedelta) -> str:
-    """How long is left, in words: "2 days 3 hours", "5 hours 10 minutes", "passed"."""
-    seconds = int(delta.total_seconds())
-    if seconds <= 0:
-        return "passed"
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-
-    def unit(count: int, word: str) -> str:
-        return f"{count} {word}{'' if count == 1 else 's'}"
-
-    if days:
-        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
-    if hours:
-        return unit(hours, "hour") + (f" {unit(minutes, 'minute')}" if minutes else "")
-    return unit(max(minutes, 1), "minute")
-
-
-def deadline_line(deadline: datetime | None, name: str, now: datetime) -> str:
-    """A deadline as its reader sees it: "Deadline: Sun 6 Dec 2026, 16:00 Europe/Berlin
-    (2 days 3 hours left)." (empty without a deadline)."""
-    if deadline is None:
-        return ""
-    if deadline.tzinfo is None:
-        deadline = deadline.replace(tzinfo=UTC)
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=UTC)
-    seen = local(deadline, name)
-    label = name if name in zone_names() else "UTC"
-    when = f"{seen:%a} {seen.day} {seen:%b %Y, %H:%M} {label}"
-    remaining = left(deadline - now)
-    if remaining == "passed":
-        return f"Deadline: {when} (passed)."
-    return f"Deadline: {when} ({remaining} left)."

@@ -13,12 +13,12 @@ from collections import OrderedDict
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 from markupsafe import escape
 
-from pbem import zones
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
 from pbem.games import rescue
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
+from pbem.mail import render
 from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
 from pbem.web import csrf
@@ -87,16 +87,22 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
 
 
 def with_deadline(html: str, seat: Seat) -> str:
-    """The page with the seat's deadline in its own zone, and how long is left."""
+    """The page with the seat's deadline in its own zone, and how long is left (as its
+    mails write it, :func:`pbem.mail.render.when`)."""
     if DEADLINE_SLOT not in html:
         return html
     with runtime().service.reading() as session:
         clock = session.get(SeatClock, (seat.game_id, seat.seat))
         fresh = session.get(Seat, (seat.game_id, seat.seat))
+    deadline = clock.deadline_at if clock else None
+    if deadline is None:
+        return html.replace(DEADLINE_SLOT, "")
     zone = fresh.timezone if fresh is not None else seat.timezone
-    line = zones.deadline_line(clock.deadline_at if clock else None, zone, utc(runtime().clock()))
-    text = f' <span class="deadline">{escape(line)}</span>' if line else ""
-    return html.replace(DEADLINE_SLOT, text)
+    now = utc(runtime().clock())
+    text = render.when(deadline, zone, now)
+    if utc(deadline) <= now:
+        text += " (passed)"
+    return html.replace(DEADLINE_SLOT, f' <span class="deadline">Deadline: {escape(text)}.</span>')
 
 
 @bp.get("")

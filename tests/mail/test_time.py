@@ -86,9 +86,7 @@ def test_next_local_hour_across_the_spring_gap():
     before = datetime(2026, 3, 28, 23, 0, tzinfo=UTC)  # 00:00 on the 29th in Berlin
     assert zones.next_hour(before, 2, "Europe/Berlin") == datetime(2026, 3, 30, 0, 0, tzinfo=UTC)
     assert zones.next_hour(before, 9, "Europe/Berlin") == datetime(2026, 3, 29, 7, 0, tzinfo=UTC)
-    assert zones.left(timedelta(days=2, hours=3, minutes=5)) == "2 days 3 hours"
-    assert zones.left(timedelta(hours=1, minutes=1)) == "1 hour 1 minute"
-    assert zones.left(timedelta(seconds=-1)) == "passed"
+    assert zones.in_hour(datetime(2026, 3, 29, 7, 30, tzinfo=UTC), 9, "Europe/Berlin")
 
 
 # Reminders ---------------------------------------------------------------------------
@@ -405,10 +403,13 @@ def test_the_turn_page_shows_the_deadline_in_the_seats_zone(runtime, app, clock)
     page = client.get(f"/play/{created.tokens[0]}").text
     # 2 March 09:00 UTC + 2 days = 4 March 10:00 in Berlin; 45 hours left.
     assert "It is your turn." in page
-    assert "Deadline: Wed 4 Mar 2026, 10:00 Europe/Berlin (1 day 21 hours left)." in page
+    assert "Deadline: Wed 4 Mar 2026, 10:00 CET (09:00 UTC), in 1 day 21 hours." in page
     set_seat(runtime, created.game_id, 0, timezone="Asia/Tokyo")
     clock.advance(hours=1)
     page = client.get(f"/play/{created.tokens[0]}").text  # the cached page, filled afresh
-    assert "Deadline: Wed 4 Mar 2026, 18:00 Asia/Tokyo (1 day 20 hours left)." in page
+    assert "Deadline: Wed 4 Mar 2026, 18:00 JST (09:00 UTC), in 1 day 20 hours." in page
+    clock.advance(days=2)
+    page = client.get(f"/play/{created.tokens[0]}").text
+    assert "Deadline: Wed 4 Mar 2026, 18:00 JST (09:00 UTC) (passed)." in page
     waiting = client.get(f"/play/{created.tokens[1]}").text
     assert "Deadline:" not in waiting and "Waiting for Anna" in waiting
