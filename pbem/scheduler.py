@@ -263,11 +263,16 @@ def _deadline_mails(
         if outbox.has_mail(session, key):
             continue
         mine = seat.seat == late.seat
+        recipient = seat
+        if mine and policy == "replace":
+            # The seat's link and its settings page retire with this deadline: the mail
+            # offers neither (no play link, no List-Unsubscribe to a dead page).
+            recipient = Seat.model_validate({**seat.model_dump(), "token_hash": None})
         outbox.mail_seat(
             session,
             runtime,
             game,
-            seat,
+            recipient,
             "deadline",
             key,
             late="your turn" if mine else f"{late.name}'s turn",
@@ -377,7 +382,7 @@ def _digests(runtime: Any, now: datetime) -> int:
                         "title": game.title,
                         "phase": game.phase,
                         "since": render.when(clock.turn_since, seat.timezone),
-                        "deadline": render.when(clock.deadline_at, seat.timezone),
+                        "deadline": render.when(clock.deadline_at, seat.timezone, now),
                         "link": render.play_url(runtime.config, token) if token else "",
                     }
                 )
