@@ -424,6 +424,77 @@ def cmd_seat(args) -> int:
     return 0
 
 
+def parse_instant(text: str):
+    """An ISO 8601 instant (naive: UTC) as an aware UTC datetime; :class:`BadInput`."""
+    from datetime import UTC, datetime
+
+    from pbem.errors import BadInput
+
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise BadInput(
+            f"--at {text!r} is not an ISO 8601 time (for example 2026-12-01T09:00+01:00)."
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def cmd_sweep(args) -> int:
+    """One scheduler sweep (reminders, deadlines, digests, bot seats) and one dispatch of
+    the mail it wrote, now or as if at ``--at``."""
+    from pbem import scheduler
+    from pbem.errors import BadInput
+
+    try:
+        at = parse_instant(args.at) if args.at is not None else None
+    except BadInput as error:
+        print(error.message, file=sys.stderr)
+        return 2
+    runtime = _runtime(args)
+    if at is not None:
+        # The whole runtime lives at that instant: events, clocks and mails.
+        runtime.clock = runtime.service.clock = lambda: at
+    now = runtime.clock()
+    report = scheduler.sweep(runtime, now)
+    print(f"Sweep at {now:%Y-%m-%d %H:%M:%S %Z}: {report}.")
+    if not args.no_send:
+        sent = scheduler.dispatch(runtime, now)
+        print(f"Mail: {sent.sent} sent, {sent.retried} to retry, {sent.failed} failed.")
+    return 0
+
+
+def cmd_game(args) -> int:
+    """The operator's game-level actions: a new deadline policy, pause, resume."""
+    from pbem.games import control
+
+    runtime = _runtime(args)
+    if args.action == "pause":
+        outcome = control.pause_game(runtime, args.game, by=None)
+    elif args.action == "resume":
+        outcome = control.resume_game(runtime, args.game, by=None)
+    else:
+        names = {
+            "reminder_after_hours": args.reminder_after_hours,
+            "reminder_every_hours": args.reminder_every_hours,
+            "deadline_after_days": args.deadline_days,
+            "at_deadline": args.at_deadline,
+        }
+        policy = {key: value for key, value in names.items() if value is not None}
+        if not policy:
+            from pbem.errors import BadInput
+
+            raise BadInput(
+                "Give at least one setting: --reminder-after-hours, --reminder-every-hours, "
+                "--deadline-days or --at-deadline."
+            )
+        outcome = control.change_policy(runtime, args.game, policy, by=None)
+    line = control.describe(outcome.events[0])
+    print(f"{line} (event {outcome.seq}; the players are mailed)")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from pbem import bench
 
@@ -550,6 +621,32 @@ def build_parser() -> argparse.ArgumentParser:
     seat.add_argument("--level", choices=("easy", "normal"), default="normal")
     seat.add_argument("--newcomer", metavar="NAME:EMAIL", help="with invite: who is invited")
     seat.set_defaults(func=cmd_seat)
+
+    game = commands.add_parser(
+        "game",
+        help="the operator's game actions: change the deadline policy, pause or resume "
+        "(each an event; every player is mailed)",
+    )
+    game.add_argument("action", choices=("policy", "pause", "resume"))
+    game.add_argument("game")
+    game.add_argument("--reminder-after-hours", metavar="HOURS")
+    game.add_argument("--reminder-every-hours", metavar="HOURS")
+    game.add_argument("--deadline-days", metavar="DAYS", help="0: no deadline")
+    game.add_argument("--at-deadline", choices=("wait", "bot_turn", "bot_seat", "replace"))
+    game.set_defaults(func=cmd_game)
+
+    sweep = commands.add_parser(
+        "sweep",
+        help="run one scheduler sweep (reminders, deadlines, digests) and send its mail, "
+        "now or as if at --at",
+    )
+    sweep.add_argument(
+        "--at",
+        metavar="ISO-TIME",
+        help="the instant to sweep at, ISO 8601 (e.g. 2026-12-01T09:00+01:00; naive: UTC)",
+    )
+    sweep.add_argument("--no-send", action="store_true", help="write the mail, do not send it")
+    sweep.set_defaults(func=cmd_sweep)
 
     bench = commands.add_parser("bench", help="measure the event store and replay")
     bench.add_argument("--runs", type=int, default=5)

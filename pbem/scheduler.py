@@ -10,7 +10,14 @@ job is safe to run twice at once:
   ahead, or is cleared for ``wait``) together with the deadline mails; the action then
   appends with an expected seq (a bot's move) or re-checks the claim inside the event's
   transaction (a seat handed to a bot, a seat offered), so a second run loses;
-- a digest is keyed per address and day.
+- a digest is keyed per address and local day.
+
+Time of day (see :mod:`pbem.zones`): a reminder that falls due outside the seat's
+preferred hour (``Seat.mail_hour``, in the seat's zone) moves forward to the next
+occurrence of that hour; no reminder goes out in the last 12 hours before the deadline
+(the deadline mail follows soon); each address's digest goes out once per local day at
+its hour (08:00 when none is set). A paused game (``Game.paused_at``) gets no reminders,
+deadlines, digest entries or bot moves; a seat on vacation gets no digest entries.
 
 ``pbem worker`` runs :func:`run_worker`; ``pbem serve`` runs :func:`start_background`.
 """
@@ -33,6 +40,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
+from pbem import zones
 from pbem.errors import PbemError
 from pbem.games import rescue
 from pbem.mail import outbox, render
@@ -45,6 +53,12 @@ log = logging.getLogger(__name__)
 
 BATCH = 500
 DEADLINE_LEASE = timedelta(minutes=10)
+# No reminder within this long before the deadline itself: the deadline mail covers it.
+QUIET_BEFORE_DEADLINE = timedelta(hours=12)
+# The digest's hour when the player chose none, and how long after the hour a digest
+# that was not sent yet (the worker was down) may still go out that day.
+DIGEST_HOUR = 8
+DIGEST_WINDOW_HOURS = 3
 CONSEQUENCES = {
     "wait": "the game waits; reminders go on",
     "bot_turn": "a bot plays that turn",
@@ -101,12 +115,13 @@ def _guarded(action: Any, runtime: Any, clock: SeatClock, now: datetime) -> int:
 
 
 def _due(runtime: Any, column: Any, now: datetime) -> list[SeatClock]:
-    """Clocks whose ``column`` time has come, of active games (indexed on ``column``)."""
+    """Clocks whose ``column`` time has come, of active games that are not paused
+    (indexed on ``column``)."""
     with Session(runtime.db) as session:
         query = (
             select(SeatClock)
             .join(Game, col(Game.id) == col(SeatClock.game_id))
-            .where(column <= now, Game.status == "active")
+            .where(column <= now, Game.status == "active", col(Game.paused_at).is_(None))
             .order_by(column)
             .limit(BATCH)
         )
@@ -114,18 +129,28 @@ def _due(runtime: Any, column: Any, now: datetime) -> list[SeatClock]:
 
 
 def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
+    """Sends a due reminder, or moves it on without a mail: past a vacation, out of the
+    last 12 hours before the deadline, or forward to the seat's preferred hour."""
     with runtime.service.session() as session:
         game = session.get(Game, clock.game_id)
         seat = session.get(Seat, (clock.game_id, clock.seat))
         every = float(game.policy.get("reminder_every_hours", 0))
-        if clock.paused_until and clock.paused_until > now:
+        away = bool(clock.paused_until and clock.paused_until > now)
+        quiet = _near_deadline(clock, now)
+        hour = seat.mail_hour
+        held = not away and not quiet and hour is not None
+        held = held and not zones.in_hour(now, hour, seat.timezone)
+        if away:
             upcoming = clock.paused_until
+        elif held:
+            upcoming = zones.next_hour(now, hour, seat.timezone)
         elif every > 0:
             upcoming = clock.remind_at + timedelta(hours=every)
             while upcoming <= now:
                 upcoming += timedelta(hours=every)
         else:
             upcoming = None
+        sending = not (away or quiet or held)
         moved = session.exec(
             update(SeatClock)
             .where(
@@ -133,11 +158,14 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
                 SeatClock.seat == clock.seat,
                 SeatClock.remind_at == clock.remind_at,
             )
-            .values(remind_at=upcoming, reminders=SeatClock.reminders + 1)
+            .values(
+                remind_at=upcoming,
+                reminders=SeatClock.reminders + (0 if held or quiet else 1),
+            )
         )
         if moved.rowcount != 1:
             return 0
-        if clock.paused_until and clock.paused_until > now:
+        if not sending:
             session.commit()
             return 0
         number = clock.reminders + 1
@@ -161,6 +189,12 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
             session.rollback()
             return 0
         return int(mail is not None)
+
+
+def _near_deadline(clock: SeatClock, now: datetime) -> bool:
+    """Whether ``now`` is in the last 12 hours before the seat's deadline."""
+    deadline = clock.deadline_at
+    return deadline is not None and utc(now) >= utc(deadline) - QUIET_BEFORE_DEADLINE
 
 
 def _deadline(runtime: Any, clock: SeatClock, now: datetime) -> int:
@@ -229,11 +263,16 @@ def _deadline_mails(
         if outbox.has_mail(session, key):
             continue
         mine = seat.seat == late.seat
+        recipient = seat
+        if mine and policy == "replace":
+            # The seat's link and its settings page retire with this deadline: the mail
+            # offers neither (no play link, no List-Unsubscribe to a dead page).
+            recipient = Seat.model_validate({**seat.model_dump(), "token_hash": None})
         outbox.mail_seat(
             session,
             runtime,
             game,
-            seat,
+            recipient,
             "deadline",
             key,
             late="your turn" if mine else f"{late.name}'s turn",
@@ -278,6 +317,7 @@ def _bots(runtime: Any) -> int:
                 Seat.due == True,  # noqa: E712 - a SQL comparison
                 Seat.is_bot == True,  # noqa: E712
                 Game.status == "active",
+                col(Game.paused_at).is_(None),
             )
             .limit(BATCH)
         ).all()
@@ -292,8 +332,8 @@ def _bots(runtime: Any) -> int:
 
 
 def _digests(runtime: Any, now: datetime) -> int:
-    """Once a day, one mail per address listing its games that wait for it."""
-    day = f"{now:%Y-%m-%d}"
+    """Once a local day, at the address's hour, one mail per address listing its games
+    that wait for it: none for a paused game or a seat on vacation."""
     with runtime.service.session() as session:
         rows = session.exec(
             select(Seat, Game, SeatClock)
@@ -308,6 +348,7 @@ def _digests(runtime: Any, now: datetime) -> int:
                 Seat.notify == "digest",
                 Seat.is_bot == False,  # noqa: E712
                 Game.status == "active",
+                col(Game.paused_at).is_(None),
             )
             .order_by(col(Seat.email), col(Game.updated_at))
         ).all()
@@ -315,22 +356,33 @@ def _digests(runtime: Any, now: datetime) -> int:
         for seat, game, clock in rows:
             if seat.email:
                 by_address.setdefault(seat.email.lower(), []).append((seat, game, clock))
-        keys = {address: f"digest:{address}:{day}"[:200] for address in by_address}
+        keys: dict[str, str] = {}
+        for address, entries in by_address.items():
+            day = digest_day(_newest_seat(entries), now)
+            if day is not None:
+                keys[address] = f"digest:{address}:{day}"[:200]
         done = set(session.exec(select(Mail.key).where(col(Mail.key).in_(list(keys.values())))))
         count = 0
         for address, entries in by_address.items():
-            if keys[address] in done:
+            if address not in keys or keys[address] in done:
                 continue
-            first = entries[0][0]
+            waiting = [
+                entry
+                for entry in entries
+                if not (entry[2].paused_until and utc(entry[2].paused_until) > now)
+            ]
+            if not waiting:
+                continue
+            first = _newest_seat(entries)
             games = []
-            for seat, game, clock in entries:
+            for seat, game, clock in waiting:
                 token = outbox.seat_token(session, runtime, seat)
                 games.append(
                     {
                         "title": game.title,
                         "phase": game.phase,
                         "since": render.when(clock.turn_since, seat.timezone),
-                        "deadline": render.when(clock.deadline_at, seat.timezone),
+                        "deadline": render.when(clock.deadline_at, seat.timezone, now),
                         "link": render.play_url(runtime.config, token) if token else "",
                     }
                 )
@@ -356,6 +408,23 @@ def _digests(runtime: Any, now: datetime) -> int:
             session.rollback()
             return 0
         return count
+
+
+def _newest_seat(entries: list[tuple[Seat, Game, SeatClock]]) -> Seat:
+    """The address's most recently created seat: its zone and hour are the address's."""
+    return max(entries, key=lambda entry: (utc(entry[0].created_at), entry[0].game_id))[0]
+
+
+def digest_day(seat: Seat, now: datetime) -> str | None:
+    """The local date whose digest is due for ``seat``'s address at ``now`` (as
+    YYYY-MM-DD), or None outside the digest's hours: from the seat's hour (08:00 when it
+    has none) for three hours, in the seat's zone."""
+    hour = DIGEST_HOUR if seat.mail_hour is None else seat.mail_hour
+    seen = zones.local(now, seat.timezone)
+    since = (seen.hour - hour) % 24
+    if since >= DIGEST_WINDOW_HOURS:
+        return None
+    return f"{(seen - timedelta(hours=since)).date():%Y-%m-%d}"
 
 
 # Running -----------------------------------------------------------------------------

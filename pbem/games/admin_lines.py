@@ -13,6 +13,10 @@ HEADLINES = {
     "seat_replaced": "A new player takes over a seat",
     "seat_reclaimed": "A player is back",
     "vacation": "A player is on vacation",
+    "vacation_ended": "A player is back from vacation",
+    "policy_changed": "The deadline policy changes",
+    "game_paused": "The game is paused",
+    "game_resumed": "The game goes on",
     "seat_offered": "A seat is offered to a new player",
     "seat_left": "A player leaves the game",
     "seat_taken": "A new player takes a seat",
@@ -24,6 +28,16 @@ BY = {
     "deadline": " (the deadline passed)",
     "operator": " (by the server's operator)",
     "player": " (at the player's own request)",
+}
+
+# Game-level changes (pbem.games.control) say who made them without parentheses.
+BY_GAME = {"creator": " by the game's creator", "operator": " by the server's operator"}
+
+CONSEQUENCES = {
+    "wait": "the game waits (reminders go on)",
+    "bot_turn": "a bot plays that turn",
+    "bot_seat": "a bot takes over the seat (its player may reclaim it)",
+    "replace": "the seat is offered to a new player",
 }
 
 BY_WHOM = {
@@ -54,6 +68,10 @@ def describe_admin(row: dict[str, Any]) -> str:
         return f"{name} takes their seat back from the bot."
     if kind == "vacation":
         return f"{name} is on vacation until {payload.get('until', '?')}; deadlines pause."
+    if kind == "vacation_ended":
+        return f"{name} is back from vacation early; their deadlines run again."
+    if kind in ("policy_changed", "game_paused", "game_resumed"):
+        return describe_game_change(row)
     if kind == "seat_offered":
         if payload.get("new_name"):
             return (
@@ -85,3 +103,40 @@ def roster_names(roster: Any) -> str:
             name += ", open to a new player"
         names.append(name)
     return "; ".join(names)
+
+
+def policy_text(policy: dict[str, Any]) -> str:
+    """A deadline policy in one sentence (without the final stop)."""
+
+    def amount(value: float, unit: str) -> str:
+        return f"{value:g} {unit}{'' if value == 1 else 's'}"
+
+    after = float(policy.get("reminder_after_hours", 0))
+    every = float(policy.get("reminder_every_hours", 0))
+    days = float(policy.get("deadline_after_days", 0))
+    if after > 0:
+        text = f"the first reminder {amount(after, 'hour')} after a turn begins"
+        if every > 0:
+            text += f", then every {amount(every, 'hour')}"
+    else:
+        text = "no reminders"
+    if days > 0:
+        consequence = CONSEQUENCES.get(policy.get("at_deadline", "wait"), "")
+        text += f"; after {amount(days, 'day')} {consequence}"
+    else:
+        text += "; no deadline"
+    return text
+
+
+def describe_game_change(row: dict[str, Any]) -> str:
+    """The history line of a game-level event: a policy change, a pause, a resumption."""
+    payload = row.get("payload") or {}
+    by = BY_GAME.get(payload.get("by", ""), "")
+    kind = row.get("kind")
+    if kind == "policy_changed":
+        return f"The deadline policy was changed{by}: {policy_text(payload.get('policy') or {})}."
+    if kind == "game_paused":
+        return f"The game was paused{by}; no moves, reminders or deadlines until it goes on."
+    if kind == "game_resumed":
+        return f"The game goes on again{by}; the deadlines moved later by the pause."
+    return ""

@@ -22,6 +22,8 @@ transaction:
   mailed a fresh link (the old one stops working).
 - :func:`start_vacation` (``vacation``): the seat's deadlines pause for whole days,
   within ``scheduler.max_vacation_days`` per game; the others are told.
+- :func:`end_vacation` (``vacation_ended``): the seat's player is back early; the
+  unused whole days are given back and the clock runs again; the others are told.
 
 The player whose seat is moved is always told by mail: what happened, by whom, and how
 to come back. A replaced player's old link shows a page that says so (see
@@ -481,6 +483,47 @@ def start_vacation(
         change,
         days=days,
         until=_iso(until),
+        notify_target=False,
+    )
+
+
+def end_vacation(runtime: Any, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
+    """Ends the seat's vacation now: the unused whole days are given back, and a due
+    seat's clock runs again with the deadline as far off as it was when the vacation
+    began (now + what was left then; a turn that began during the vacation gets the
+    policy's full time) and the first reminder ``reminder_after_hours`` from now."""
+    target = _seat(runtime, game_id, seat)
+    permitted = _permit(runtime, game_id, "vacation", seat, seat if by is None else by)
+    assert isinstance(permitted, Permission)
+    now = utc(runtime.clock())
+    away = "You are not on vacation in this game; nothing was changed."
+
+    def change(session: Session, game: Game) -> None:
+        clock = _clock(session, game_id, seat)
+        if clock.paused_until is None or utc(clock.paused_until) <= now:
+            raise Rejected(away)
+        until = utc(clock.paused_until)
+        unused = int((until - now) / timedelta(days=1))
+        clock.vacation_days_used = max(clock.vacation_days_used - unused, 0.0)
+        if clock.deadline_at is not None:
+            clock.deadline_at = now + max(utc(clock.deadline_at) - until, timedelta(0))
+        if clock.turn_since is not None and clock.remind_at is not None:
+            first = float(game.policy.get("reminder_after_hours", 0))
+            clock.remind_at = now + timedelta(hours=first) if first > 0 else None
+        clock.paused_until = None
+        session.add(clock)
+
+    with runtime.service.reading() as session:
+        clock = session.get(SeatClock, (game_id, seat))
+    if clock is None or clock.paused_until is None or utc(clock.paused_until) <= now:
+        raise Rejected(away)
+    return _append(
+        runtime,
+        game_id,
+        "vacation_ended",
+        target,
+        permitted,
+        change,
         notify_target=False,
     )
 

@@ -328,6 +328,10 @@ class GameService:
                 raise Conflict("The game moved on since this page was shown.", head.seq)
             if game.status != "active":
                 raise Rejected("This game is over; no more moves can be made.")
+            if game.paused_at is not None:
+                raise Rejected(
+                    "The game is paused; no moves until it is resumed. Nothing was done."
+                )
             if not 0 <= seat < game.seat_count:
                 raise NotFound("There is no such seat in this game.")
             due = engine.to_move(head.state)
@@ -429,7 +433,7 @@ class GameService:
         rng = random.Random(secrets.randbits(64))
         while moved < max_moves:
             head = self.head(game_id)
-            if head.game.status != "active":
+            if head.game.status != "active" or head.game.paused_at is not None:
                 break
             bots = {seat.seat: seat.bot_level for seat in self.seats(game_id) if seat.is_bot}
             due = sorted(head.engine.to_move(head.state) & set(bots))

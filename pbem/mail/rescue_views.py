@@ -1,6 +1,8 @@
 """The rescue page of a seat, reached from its link: the game's deadline policy,
-vacation, the player's own "hand my seat to a bot" and "leave the game" (each confirmed
-in a second step), and votes about absent seats (see :mod:`pbem.games.seat_rules`).
+vacation (started, or ended early), the player's own "hand my seat to a bot" and "leave
+the game" (each confirmed in a second step), votes about absent seats (see
+:mod:`pbem.games.seat_rules`), and for the game's creator the game's settings: its deadline
+policy, pause and resume (see :mod:`pbem.games.control`).
 """
 
 from __future__ import annotations
@@ -8,8 +10,11 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
+from pbem import zones
 from pbem.errors import BadInput
-from pbem.games import rescue, seat_rules
+from pbem.games import control, rescue, seat_rules
+from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
+from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.mail.models import SeatClock, utc
 from pbem.scheduler import CONSEQUENCES
 
@@ -58,6 +63,10 @@ def page(token: str):
         consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
         vacation_left=max(int(cap - used), 0),
         paused_until=clock.paused_until if clock else None,
+        on_vacation=bool(clock and clock.paused_until and utc(clock.paused_until) > now),
+        vacation_until=_local(clock.paused_until, seat.timezone) if clock else "",
+        creator=game.creator_seat == seat.seat and game.status == "active",
+        at_deadline=[(key, POLICY_CONSEQUENCES[key]) for key in AT_DEADLINE],
     )
 
 
@@ -82,8 +91,13 @@ def act(token: str):
             text=text,
             button=button,
         )
+    if action in ("policy", "pause", "resume"):
+        flash(game_settings(runtime, me.game_id, me.seat, action))
+        return redirect(url_for("rescue.page", token=token))
     if action == "vacation":
         outcome = rescue.start_vacation(runtime, me.game_id, me.seat, request.form.get("days"))
+    elif action == "end_vacation":
+        outcome = rescue.end_vacation(runtime, me.game_id, me.seat, by=me.seat)
     elif action == "to_bot":
         outcome = rescue.hand_to_bot(runtime, me.game_id, target, by=me.seat)
     elif action == "leave":
@@ -107,3 +121,25 @@ def act(token: str):
     if action == "reclaim" and outcome.token:
         return redirect(url_for("rescue.page", token=outcome.token))
     return redirect(url_for("rescue.page", token=token))
+
+
+def _local(moment, zone: str) -> str:
+    """An instant as the seat's player reads it: "Sun 06 Dec 2026, 16:00 Europe/Berlin"."""
+    if moment is None:
+        return ""
+    name = zone if zone in zones.zone_names() else "UTC"
+    return f"{zones.local(moment, name):%a %d %b %Y, %H:%M} {name}"
+
+
+def game_settings(runtime, game_id: str, seat: int, action: str) -> str:
+    """The creator's game settings: a new deadline policy, a pause, or the resumption."""
+    if action == "pause":
+        control.pause_game(runtime, game_id, by=seat)
+        return "The game is paused; everyone is told."
+    if action == "resume":
+        control.resume_game(runtime, game_id, by=seat)
+        return "The game goes on; everyone is told."
+    policy = {key: request.form.get(key, "").strip() for key in DEFAULT_POLICY}
+    policy = {key: value for key, value in policy.items() if value}
+    control.change_policy(runtime, game_id, policy, by=seat)
+    return "The deadline policy is changed; everyone is told."

@@ -1,6 +1,12 @@
 """Pages of mail: ``/dev/mail`` (the mail a local server sent, shown as it was sent,
-links opened; never in production) and a seat's notification settings, reached by the
-``List-Unsubscribe`` link of its mails.
+links opened; never in production) and a seat's settings, reached by the
+``List-Unsubscribe`` link of its mails: which mails, the player's time zone and preferred
+hour, and "end my vacation now" while the seat is on vacation.
+
+The same address answers RFC 8058's one-click unsubscribe: a POST whose form is exactly
+``List-Unsubscribe=One-Click`` (a mail provider sends it, without the site's CSRF token)
+switches the seat's mail to "none" and says so. The signature in the address is what
+makes it the seat's: a forged one is a 404 and changes nothing.
 """
 
 from __future__ import annotations
@@ -10,10 +16,13 @@ import hmac
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from sqlmodel import Session, col, select
 
+from pbem import zones
 from pbem.errors import BadInput, NotFound
+from pbem.games import rescue
 from pbem.mail import outbox, render
-from pbem.mail.models import Mail
+from pbem.mail.models import Mail, SeatClock, utc
 from pbem.models import Game, Seat
+from pbem.web import csrf
 
 bp = Blueprint("mail", __name__, template_folder="templates")
 
@@ -70,20 +79,79 @@ def _seat_for(game_id: str, seat: int, signature: str) -> tuple[Game, Seat]:
     return game, row
 
 
+def one_click() -> bool:
+    """Whether this request is an RFC 8058 one-click unsubscribe: a POST to a seat's
+    settings address whose form is exactly ``List-Unsubscribe=One-Click``."""
+    if request.method != "POST" or request.endpoint != "mail.settings":
+        return False
+    form = request.form
+    return list(form.keys()) == ["List-Unsubscribe"] and form.getlist("List-Unsubscribe") == [
+        "One-Click"
+    ]
+
+
+csrf.exempt_when(one_click)
+
+
 @bp.route("/mail/settings/<game_id>/<int:seat>/<signature>", methods=["GET", "POST"])
 def settings(game_id: str, seat: int, signature: str):
     game, row = _seat_for(game_id, seat, signature)
+    runtime = _runtime()
+    if request.method == "POST" and one_click():
+        _save(game_id, seat, notify="none")
+        return render_template("mail_settings_unsubscribed.html", game=game, seat=row)
     if request.method == "POST":
+        action = request.form.get("action", "save")
+        if action == "end_vacation":
+            rescue.end_vacation(runtime, game_id, seat, by=seat)
+            return redirect(
+                url_for(
+                    "mail.settings",
+                    game_id=game_id,
+                    seat=seat,
+                    signature=signature,
+                    saved="vacation",
+                ),
+                code=303,
+            )
+        if action != "save":
+            raise BadInput("Choose one of the offered actions.")
         choice = request.form.get("notify", "")
         if choice not in NOTIFY:
             raise BadInput("Choose one of the offered kinds of mail.")
-        with Session(_runtime().db) as session:
-            fresh = session.get(Seat, (game_id, seat))
-            fresh.notify = choice
-            session.add(fresh)
-            session.commit()
+        changes: dict = {"notify": choice}
+        if "timezone" in request.form:
+            changes["timezone"] = zones.clean_zone(request.form["timezone"])
+        if "mail_hour" in request.form:
+            changes["mail_hour"] = zones.clean_hour(request.form["mail_hour"])
+        _save(game_id, seat, **changes)
         return redirect(
             url_for("mail.settings", game_id=game_id, seat=seat, signature=signature, saved=1)
         )
-    saved = request.args.get("saved") == "1"
-    return render_template("mail_settings.html", game=game, seat=row, choices=NOTIFY, saved=saved)
+    with Session(runtime.db) as session:
+        clock = session.get(SeatClock, (game_id, seat))
+    now = utc(runtime.clock())
+    away = clock.paused_until if clock and clock.paused_until else None
+    on_vacation = away is not None and utc(away) > now and game.status == "active"
+    return render_template(
+        "mail_settings.html",
+        game=game,
+        seat=row,
+        choices=NOTIFY,
+        saved=request.args.get("saved", ""),
+        zones=zones.zone_names(),
+        zone=row.timezone if row.timezone in zones.zone_names() else "UTC",
+        hours=range(24),
+        vacation_until=zones.local(away, row.timezone) if on_vacation else None,
+        zone_now=zones.local(now, row.timezone),
+    )
+
+
+def _save(game_id: str, seat: int, **changes) -> None:
+    """Changes this seat's settings only."""
+    with Session(_runtime().db) as session:
+        fresh = session.get(Seat, (game_id, seat))
+        for name, value in changes.items():
+            setattr(fresh, name, value)
+        session.add(fresh)
+        session.commit()

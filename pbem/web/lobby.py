@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from engines import REGISTRY
+from pbem import zones
 from pbem.errors import BadInput, TooMany
 from pbem.games.listing import LISTING_STATUSES, GamePage
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
@@ -78,11 +79,23 @@ def lobby_page(
         at_deadline=[(key, AT_DEADLINE_TEXT[key]) for key in AT_DEADLINE],
         form=form or {},
         error=error,
+        zones=zones.zone_names(),
     )
 
 
+def zone_from(form) -> str:
+    """The creator's time zone (UTC when the form has none)."""
+    try:
+        return zones.clean_zone(form.get("timezone", "UTC") or "UTC")
+    except BadInput as error:
+        raise BadInput(f"Your time zone: {error.message}") from None
+
+
 def seats_from(form) -> list[SeatSpec]:
+    """The seats the form names: the first is the creator's, in the creator's zone; an
+    invitee's zone is their row's, or the creator's when left empty."""
     seats = []
+    mine = zone_from(form)
     for index in range(MAX_SEATS):
         try:
             name = clean_name(form.get(f"seat_name_{index}", ""), required=False)
@@ -102,9 +115,11 @@ def seats_from(form) -> list[SeatSpec]:
             if not email:
                 raise BadInput("It needs an email address (or the word bot, or bot:easy).")
             email = clean_email(email)
+            typed = form.get(f"seat_timezone_{index}", "").strip() if index else ""
+            zone = zones.clean_zone(typed) if typed else mine
         except BadInput as error:
             raise BadInput(f"Seat {index + 1}: {error.message}") from None
-        seats.append(SeatSpec(name or clean_name(email.split("@")[0][:60]), email))
+        seats.append(SeatSpec(name or clean_name(email.split("@")[0][:60]), email, timezone=zone))
     return seats
 
 

@@ -11,12 +11,15 @@ import json
 from collections import OrderedDict
 
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from markupsafe import escape
 
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
 from pbem.games import rescue
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
+from pbem.mail import render
+from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
 from pbem.web import csrf
 from pbem.web.games import render_history
@@ -27,6 +30,9 @@ bp = Blueprint("play", __name__, url_prefix="/play/<token>")
 
 PAGE_CACHE_SIZE = 512
 PAGES: OrderedDict[tuple, str] = OrderedDict()
+# Where the seat's deadline goes on the turn page: filled in as the page is served (the
+# cached page outlives the time left and the seat's time zone).
+DEADLINE_SLOT = "<!-- pbem:deadline -->"
 
 
 def mentions(value, place: str) -> bool:
@@ -75,8 +81,28 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         can_take_back=can_take_back is not None,
         message=message,
         token=request.view_args["token"],
+        deadline_slot=DEADLINE_SLOT,
     )
     return page, status
+
+
+def with_deadline(html: str, seat: Seat) -> str:
+    """The page with the seat's deadline in its own zone, and how long is left (as its
+    mails write it, :func:`pbem.mail.render.when`)."""
+    if DEADLINE_SLOT not in html:
+        return html
+    with runtime().service.reading() as session:
+        clock = session.get(SeatClock, (seat.game_id, seat.seat))
+        fresh = session.get(Seat, (seat.game_id, seat.seat))
+    deadline = clock.deadline_at if clock else None
+    if deadline is None:
+        return html.replace(DEADLINE_SLOT, "")
+    zone = fresh.timezone if fresh is not None else seat.timezone
+    now = utc(runtime().clock())
+    text = render.when(deadline, zone, now)
+    if utc(deadline) <= now:
+        text += " (passed)"
+    return html.replace(DEADLINE_SLOT, f' <span class="deadline">Deadline: {escape(text)}.</span>')
 
 
 @bp.get("")
@@ -99,7 +125,7 @@ def page(token: str):
         PAGES[key] = html
         while len(PAGES) > PAGE_CACHE_SIZE:
             PAGES.popitem(last=False)
-    return csrf.fill(html)
+    return with_deadline(csrf.fill(html), seat)
 
 
 def not_a_seat(token: str):
@@ -168,7 +194,8 @@ def refused(seat: Seat, error: PbemError):
         message = "The game moved on while this page was open. Nothing was applied; here is the fresh page."
     else:
         message = f"That move was not made: {error.message}"
-    return render_page(seat, message, error.status)
+    html, status = render_page(seat, message, error.status)
+    return with_deadline(html, seat), status
 
 
 @bp.post("/move")

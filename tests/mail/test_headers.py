@@ -64,6 +64,20 @@ def test_every_seat_mail_carries_auto_submitted_list_id_and_one_click_unsubscrib
     # The settings link in the body is the very page the header names.
     assert url[1:-1] in part(message, "plain")
     assert message["List-Id"].endswith(f"<{created.game_id}.games.pbem.example>")
+    # RFC 8058: the mail provider POSTs the one-click body to that very URL, with no
+    # cookie and no form token; the seat gets no more turn mail.
+    from pbem.web import create_app
+
+    client = create_app(runtime=runtime).test_client()
+    path = url[1:-1].removeprefix("http://pbem.test")
+    answer = client.post(
+        path,
+        data="List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert answer.status_code == 200
+    assert runtime.service.seats(created.game_id)[1].notify == "none"
+    assert runtime.service.seats(created.game_id)[0].notify == "every_turn"
 
 
 def test_a_title_in_another_script_is_encoded_and_reads_back(runtime, mailbox):

@@ -156,6 +156,12 @@ def test_the_replace_policy_mails_no_link_and_the_open_seat_link_goes_to_the_tak
     for message in mailbox.messages:  # the others' and the creator's mail
         for token in LINK.findall(part(message, "plain") + part(message, "html")):
             assert opens(runtime, token) != 1
+    late = [
+        m
+        for m in mailbox.messages
+        if m["To"] == "ben@example.org" and "deadline" in m["Subject"].lower()
+    ]
+    assert late and all(m["List-Unsubscribe"] is None for m in late)
     client = app.test_client()
     page = client.get(f"/games/{game_id}")
     assert f"/games/{game_id}/seats/1/take".encode() in page.data

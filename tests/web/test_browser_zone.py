@@ -1,0 +1,45 @@
+"""The lobby's time zone in Debian's chromium: the browser's zone is preselected by the
+lobby's script (under the page's CSP), and a game created there keeps it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_browser import browser, server, smtp  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_lobby_preselects_the_browsers_zone(browser, server):  # noqa: F811
+    runtime, base, _ = server
+    context = browser.new_context(timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    complaints: list[str] = []
+    page.on("console", lambda message: complaints.append(message.text))
+    page.on("pageerror", lambda error: complaints.append(str(error)))
+    assert page.goto(base + "/").status == 200
+    zone = page.locator("input[name=timezone]")
+    page.wait_for_function("document.querySelector('input[name=timezone]').value !== 'UTC'")
+    assert zone.input_value() == "Asia/Tokyo"
+    page.check("input[name=game][value=mercatores]")
+    page.fill("input[name=seat_name_0]", "Ann")
+    page.fill("input[name=seat_email_0]", "ann@example.org")
+    page.fill("input[name=seat_name_1]", "Bob")
+    page.fill("input[name=seat_email_1]", "bob@example.org")
+    page.fill("input[name=seat_timezone_1]", "Europe/Paris")
+    page.click("button.primary")
+    page.wait_for_url("**/play/**")
+    game = runtime.service.games()[0]
+    zones = [seat.timezone for seat in runtime.service.seats(game.id)]
+    assert zones == ["Asia/Tokyo", "Europe/Paris"]
+    assert not [text for text in complaints if "Content Security Policy" in text]
+    context.close()
+
+
+def test_without_script_the_lobby_says_utc(browser, server):  # noqa: F811
+    _, base, _ = server
+    context = browser.new_context(timezone_id="Asia/Tokyo", java_script_enabled=False)
+    page = context.new_page()
+    page.goto(base + "/")
+    assert page.locator("input[name=timezone]").input_value() == "UTC"
+    context.close()
