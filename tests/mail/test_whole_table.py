@@ -7,7 +7,8 @@ SMTP, history names the right holder at every event, and the finished log verifi
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlmodel import Session, select
@@ -146,7 +147,13 @@ def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
         assert f"now lives at {NEW_BASE}" in moved[address]
         assert new.service.seat_for_token(LINK.search(moved[address]).group(1)).seat == seat
 
-    # The digest reader who is due gets her digest from the new server.
+    # The digest reader who is due gets her digest from the new server, at her hour
+    # (07:00 in Tokyo).
+    tokyo = clock.now.astimezone(ZoneInfo("Asia/Tokyo"))
+    digest_time = tokyo.replace(hour=7, minute=30, second=0)
+    if digest_time <= tokyo:
+        digest_time += timedelta(days=1)
+    clock.now = digest_time.astimezone(UTC)
     sent = len(mailbox.messages)
     sweep(new)
     dispatch(new)
