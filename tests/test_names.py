@@ -138,3 +138,52 @@ def test_marks_are_built_only_when_a_line_needs_them():
         "Refill: the market gets Corn."
     ]
     assert fill_lines(["{seat:1} ends."], NAMES, lambda: ["", "Blue"]) == ["Ben (Blue) ends."]
+
+
+@pytest.mark.parametrize(
+    "stored, read",
+    [
+        ("Greece builds a Pyramids, paying coin.", "{seat:0} builds the Pyramids, paying coin."),
+        ("Greece builds a Archimedes, paying coin.", "{seat:0} builds Archimedes, paying coin."),
+        ("Rome sets up a Agamemnon.", "{seat:1} sets up Agamemnon."),
+        ("Rome builds a city in Latium (Roma), paying coin.", None),
+        ("Seat 2 plays Rome.", "{name:1} plays Rome."),
+        (
+            "The turn limit is reached after turn 4: Greece and Rome and Carthage share the win.",
+            "The turn limit is reached after turn 4: {seat:0}, {seat:1} and {seat:2} share the win.",
+        ),
+        (
+            "Helen of Troy: a Rome legion deserts in Attica and joins Greece.",
+            "Helen of Troy: a legion of {seat:1} deserts in Attica and joins {seat:0}.",
+        ),
+        (
+            "Rome's legions in Aegyptus hold city:Alexandria, temple, caravan:papyrus.",
+            "The legions of {seat:1} in Aegyptus hold the city of Alexandria, the temple and "
+            "the papyrus caravan.",
+        ),
+        # A neutral civilisation keeps its name; provinces that look alike are untouched.
+        (
+            "Rome attacks Egypt in Aegyptus: 6 = 6 against 4 = 4; Egypt loses 1, Rome loses 0.",
+            "{seat:1} attacks Egypt in Aegyptus: 6 = 6 against 4 = 4; Egypt loses 1, {seat:1} "
+            "loses 0.",
+        ),
+        ("Babylon is the Great General.", "Babylon is the Great General."),
+    ],
+)
+def test_mare_nostrum_rewords_its_stored_log_as_it_is_read(stored, read):
+    from engines.mare_nostrum.views import reword
+
+    seats = {"greece": 0, "rome": 1, "carthage": 2}
+    expected = read or stored.replace("Rome", "{seat:1}", 1)
+    assert reword(stored, seats) == expected
+
+
+def test_mare_nostrum_describe_leaves_the_stored_log_as_it_was():
+    engine = REGISTRY["mare_nostrum"]
+    state = engine.setup(3, {"civilisations": "choose"}, SeededChance(0))
+    move = engine.legal_moves(state, 0)[0]
+    after = engine.apply(state, 0, move, SeededChance(0))
+    stored = [list(entry) for entry in after["log"]]
+    assert stored[0][0].startswith("Seat 1 plays ")
+    assert engine.describe(state, 0, move, after, None)[0].startswith("{name:0} plays ")
+    assert [list(entry) for entry in after["log"]] == stored
