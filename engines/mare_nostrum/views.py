@@ -85,7 +85,8 @@ def phase_text(state: State) -> str:
 def _player(state: State, seat: int) -> dict[str, Any]:
     civ = state["civs"][seat]
     if civ is None:
-        return {"seat": seat, "civ": None, "name": f"Seat {seat + 1}", "hand_size": 0}
+        # No civilisation yet: the server names the seat by its player alone.
+        return {"seat": seat, "civ": None, "name": None, "hand_size": 0}
     return {
         "seat": seat,
         "civ": civ,

@@ -100,3 +100,45 @@ def test_a_refusal_names_the_player_it_is_about(runtime):
         f"{NAMES[victim]} ({civ_of(head, victim)}) offers no {missing} card."
     )
     assert runtime.service.head(created.game_id).seq == head.seq  # nothing was applied
+
+
+def test_a_seat_without_a_civilisation_yet_is_named_by_its_player(client, runtime):
+    specs = [SeatSpec(name, f"{name.lower()}@example.org") for name in NAMES]
+    created = runtime.service.create_game("mare_nostrum", specs, {"civilisations": "choose"})
+    page = html_lib.unescape(client.get(f"/play/{created.tokens[0]}").text)
+    assert "Play Rome" in buttons(page)
+    assert not SEAT_NUMBER.search(page)
+    assert "Ben: 0 provinces" in page
+    runtime.service.submit_move(created.game_id, 0, {"type": "choose_civ", "civ": "rome"}, 0)
+    page = html_lib.unescape(client.get(f"/play/{created.tokens[1]}").text)
+    assert "Ann plays Rome." in page and not SEAT_NUMBER.search(page)
+
+
+def test_mail_history_lines_name_each_seat_as_its_holder_then(runtime):
+    from pbem.eventlog.store import game_engine
+    from pbem.games.rescue import invite_replacement, take_seat
+    from pbem.mail import outbox
+
+    created, head, _, _ = nostrum_until(
+        runtime, lambda state, seat, legal: state["phase"] == "build"
+    )
+    before = head.seq
+    civ = civ_of(head, 0)
+    token = invite_replacement(runtime, created.game_id, 0, "Dee", "dee@example.org").token
+    take_seat(runtime, token)
+    engine = REGISTRY["mare_nostrum"]
+    rng = random.Random(3)
+    for _ in range(60):
+        head = runtime.service.head(created.game_id)
+        seat = min(engine.to_move(head.state))
+        legal = engine.legal_moves(head.state, seat)
+        move = engine.bot_move(engine.view(head.state, seat), legal, rng)
+        runtime.service.submit_move(created.game_id, seat, move, head.seq)
+    game = runtime.service.game(created.game_id)
+    with runtime.service.reading() as session:
+        earlier = outbox.history(session, runtime, game, game_engine(game), 1, 0, before)[0]
+        later = outbox.history(session, runtime, game, game_engine(game), 1, before)[0]
+    assert any(f"Ann ({civ})" in line for line in earlier)
+    assert not any("Dee" in line for line in earlier)
+    assert any(f"Dee ({civ})" in line for line in later)
+    assert not any(SEAT_NUMBER.search(line) for line in earlier + later)
