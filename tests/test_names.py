@@ -168,6 +168,16 @@ def test_marks_are_built_only_when_a_line_needs_them():
             "loses 0.",
         ),
         ("Babylon is the Great General.", "Babylon is the Great General."),
+        ("Greece takes coin from Rome.", "{seat:0} takes 1 coin from {seat:1}."),
+        (
+            "Rome swaps gold for coin with the bank (Cleopatra).",
+            "{seat:1} swaps 1 gold for 1 coin with the bank (Cleopatra).",
+        ),
+        ("Rome keeps 1 cards (Mausoleum).", "{seat:1} keeps 1 card (Mausoleum)."),
+        (
+            "Rome takes the title of Great General from Greece.",
+            "{seat:1} takes the title of Great General from {seat:0}.",
+        ),
     ],
 )
 def test_mare_nostrum_rewords_its_stored_log_as_it_is_read(stored, read):

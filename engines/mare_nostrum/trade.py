@@ -173,8 +173,7 @@ def take(state: State, seat: int, move: dict) -> None:
         raise IllegalMove(f"{{seat:{victim}}} has no cards left on offer.")
     if not may_take(state, seat, victim):
         raise IllegalMove(
-            f"You and {{seat:{victim}}} have just exchanged twice in a row: "
-            "take from someone else."
+            f"You and {{seat:{victim}}} have just exchanged twice in a row: take from someone else."
         )
     if trade["offers"][victim].get(card, 0) < 1:
         raise IllegalMove(f"{{seat:{victim}}} offers no {card} card.")

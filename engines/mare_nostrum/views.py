@@ -251,11 +251,27 @@ HELD = re.compile(
 SHARED = re.compile(r": ((?:\w+ and )+\w+) share the win\.$")
 
 
+CARD_WORDS = "|".join(CARD_KINDS)
+ONE_CARD = (
+    (re.compile(rf" (takes|swaps) ({CARD_WORDS}) (from|for) ({CARD_WORDS}\b)?"), None),
+    (re.compile(r" keeps 1 cards \(Mausoleum\)"), " keeps 1 card (Mausoleum)"),
+)
+
+
+def _one_card(found: re.Match) -> str:
+    """ "takes coin from" reads "takes 1 coin from"; "swaps gold for coin" reads
+    "swaps 1 gold for 1 coin"."""
+    verb, card, word, other = found.groups()
+    return f" {verb} 1 {card} {word} " + (f"1 {other}" if other else "")
+
+
 def reword(text: str, seats: dict[str, int]) -> str:
     """A stored log line as a player reads it: seats as placeholders, grammar mended."""
     for wrong, right in CORRECTIONS:
         if wrong in text:
             text = text.replace(wrong, right)
+    for pattern, right in ONE_CARD:
+        text = pattern.sub(right if right is not None else _one_card, text)
     chose = CHOSE.match(text)
     if chose:
         return f"{{name:{int(chose.group(1)) - 1}}} plays {chose.group(2)}."
