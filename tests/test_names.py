@@ -23,6 +23,7 @@ WRONG = {
     "an before a consonant": re.compile(r"\ban [^AEIOUaeiou\W]"),
     "a plural after 1": re.compile(r"(?<![\d.])1 (cards|coins|points|ships|kinds)\b"),
     "a list joined by and twice": re.compile(r"\band \w+ and\b"),
+    "a player inside brackets": re.compile(r"\(\w+ \(\w+\)\)"),
     "doubled stops": re.compile(r"\.\)\.|\.\.(?!\.)"),
     "an article before a hero or wonder": re.compile(
         r"\ba (Pyramids|Colossus|Hanging Gardens|Temple of Artemis|Statue of Zeus|"
@@ -167,8 +168,17 @@ def test_marks_are_built_only_when_a_line_needs_them():
             "{seat:1} attacks Egypt in Aegyptus: 6 = 6 against 4 = 4; Egypt loses 1, {seat:1} "
             "loses 0.",
         ),
-        ("Babylon is the Great General.", "Babylon is the Great General."),
+        ("Egypt is the Great General.", "Egypt is the Great General."),
         ("Greece takes coin from Rome.", "{seat:0} takes 1 coin from {seat:1}."),
+        # The city site Babylon is no civilisation.
+        (
+            "Babylon builds a temple in Babylonia (Babylon), paying coin.",
+            "{seat:3} builds a temple in Babylonia (Babylon), paying coin.",
+        ),
+        (
+            "Babylon's legions in Babylonia hold city:Babylon.",
+            "The legions of {seat:3} in Babylonia hold the city of Babylon.",
+        ),
         (
             "Rome swaps gold for coin with the bank (Cleopatra).",
             "{seat:1} swaps 1 gold for 1 coin with the bank (Cleopatra).",
@@ -183,7 +193,7 @@ def test_marks_are_built_only_when_a_line_needs_them():
 def test_mare_nostrum_rewords_its_stored_log_as_it_is_read(stored, read):
     from engines.mare_nostrum.views import reword
 
-    seats = {"greece": 0, "rome": 1, "carthage": 2}
+    seats = {"greece": 0, "rome": 1, "carthage": 2, "babylon": 3}
     expected = read or stored.replace("Rome", "{seat:1}", 1)
     assert reword(stored, seats) == expected
 

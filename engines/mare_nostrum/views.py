@@ -240,7 +240,11 @@ CORRECTIONS: tuple[tuple[str, str], ...] = tuple(
     for verb in ("builds", "sets up")
     for card_id, card in GREAT_CARDS.items()
 )
-CIV_WORDS = re.compile(r"\b(" + "|".join(re.escape(civ["name"]) for civ in CIVS) + r")\b")
+# A civilisation's name, not the city site Babylon: "Babylonia (Babylon)", "the city of
+# Babylon" and "city:Babylon" name the city.
+CIV_WORDS = re.compile(
+    r"(?<!\()(?<!city of )(?<!city:)\b(" + "|".join(re.escape(civ["name"]) for civ in CIVS) + r")\b"
+)
 CIV_BY_NAME = {civ["name"]: civ["id"] for civ in CIVS}
 CHOSE = re.compile(r"^Seat (\d+) plays (\w+)\.$")
 DESERTS = re.compile(r"^Helen of Troy: a (\w+) legion deserts in ")
