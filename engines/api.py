@@ -38,6 +38,20 @@ copies of the code:
   records it, and replay uses the old version before that event and the new one after.
   The state is carried over by the new engine's ``upgrade_state(state)`` when it has one
   (to set the version it records), else by ``load(dump(state))``.
+
+Players by name
+---------------
+
+Engines know seats, not people. Wherever a label (``move_label``), a history line
+(``describe``) or a refusal (:class:`IllegalMove`'s reason) names a player, the engine
+writes a placeholder the server fills (:func:`pbem.games.names.fill`): ``{seat:N}``
+reads as seat N's holder with the civilisation or colour the view gives the seat
+("Ann (Rome)"), ``{name:N}`` as the holder's name alone; N counts from 0. Names are the
+roster's as of the event a line tells of; marks are each view player's ``colour``, else
+its ``name`` (not while its ``civ`` is still ``None``). No text a player reads says
+"seat N". History text an engine keeps inside its state (Mare Nostrum's log) is hashed
+and never changes: such an engine turns it into placeholders and mends its grammar when
+``describe`` reads it, not where it is stored.
 """
 
 from __future__ import annotations
@@ -59,6 +73,7 @@ __all__ = [
     "ScoreTable",
     "ScriptedChance",
     "SeededChance",
+    "article",
     "canonical_json",
     "resolve_options",
     "state_hash",
@@ -257,6 +272,11 @@ class Engine(Protocol):
         """A bot's choice for a seat, made from that seat's view and legal moves only;
         ``level`` is one of ``bot_levels`` ("easy" plays as the first version's bot)."""
         ...
+
+
+def article(word: str) -> str:
+    """``word`` with "a" or "an" before it, by its first letter: "an end_turn move"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
 def canonical_json(data: Any) -> str:

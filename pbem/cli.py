@@ -12,6 +12,7 @@ from typing import Any
 
 from engines import REGISTRY
 from pbem.errors import PbemError
+from pbem.games import names
 
 
 def _runtime(args):
@@ -205,7 +206,10 @@ def cmd_move(args) -> int:
     expected = head.seq if args.expected_seq is None else args.expected_seq
     outcome = runtime.service.submit_move(args.game, args.seat, move, expected, actor="cli")
     print(f"Move accepted as event {outcome.seq}; head hash {outcome.head_hash}.")
-    for line in head.engine.describe(head.state, args.seat, move, outcome.state, args.seat):
+    lines = head.engine.describe(head.state, args.seat, move, outcome.state, args.seat)
+    seat_names = [seat.name for seat in runtime.service.seats(args.game)]
+    marks = names.marks_of(head.engine.view(outcome.state, None))
+    for line in names.fill_lines(lines, seat_names, marks):
         print(f"  {line}")
     bots = runtime.service.play_bots(args.game)
     if bots:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.api import MalformedMove
+from engines.api import MalformedMove, article
 
 from .data import CONTRACT_IDS, FISH, GOODS, LOCATION_INDEX, NUMBER_TOKENS
 
@@ -62,10 +62,10 @@ def check_shape(move: Any) -> str:
     keys = set(move) - {"type"}
     if not required <= keys:
         missing = sorted(required - keys)[0]
-        raise MalformedMove(f"A {kind} move needs the field '{missing}'.")
+        raise MalformedMove(f"{article(kind).capitalize()} move needs the field '{missing}'.")
     if not keys <= required | optional:
         extra = sorted(str(key) for key in keys - required - optional)[0]
-        raise MalformedMove(f"A {kind} move has no field '{extra}'.")
+        raise MalformedMove(f"{article(kind).capitalize()} move has no field '{extra}'.")
     SHAPES[kind](move)
     return kind
 

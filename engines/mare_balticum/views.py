@@ -45,6 +45,16 @@ def colour(seat: int) -> str:
     return COLOURS[seat]
 
 
+def named(seat: int) -> str:
+    """A seat as history lines name it: a placeholder the server fills with the player's
+    name and colour ("Ann (Red)")."""
+    return f"{{seat:{seat}}}"
+
+
+def listing(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def phase_text(state: State) -> str:
     if state.phase == OVER:
         return "Game over"
@@ -231,7 +241,7 @@ def describe(
 
     for event in after.events:
         what = event["type"]
-        who = colour(event["seat"]) if "seat" in event else ""
+        who = named(event["seat"]) if "seat" in event else ""
         if what == "refill":
             if refills and refills[-1][0] == event["area"]:
                 refills[-1][1].append(event["kind"])
@@ -260,7 +270,7 @@ def describe(
         elif what == "overboard":
             lines.append(f"{who} throws {event['count']} {event['kind']} overboard.")
         elif what == "turn_ended":
-            lines.append(f"{who}'s turn ends.")
+            lines.append(f"{who} ends their turn.")
         elif what == "time":
             lines.append(
                 f"A passage of time token is drawn ({event['number']} of {TIME_TOKENS})"
@@ -310,7 +320,7 @@ def _unload_lines(who: str, event: Mapping[str, Any]) -> list[str]:
 def _production_lines(event: Mapping[str, Any], viewer: int | None, version: int = 1) -> list[str]:
     lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
     for choice in event["choices"]:
-        who = colour(choice["seat"])
+        name = named(choice["seat"])
         if choice["token"] == "tax":
             paid = [
                 f"{_fish_list(choice['discard'][place])} from the {place}"
@@ -318,15 +328,15 @@ def _production_lines(event: Mapping[str, Any], viewer: int | None, version: int
                 if place in choice["discard"]
             ]
             text = " and ".join(paid) if paid else "nothing (no goods)"
-            lines.append(f"{who} pays the tax, discarding {text}.")
+            lines.append(f"{name} pays the tax, discarding {text}.")
         elif choice["seat"] == viewer:
             lines.append(f"You placed x{choice['token']} on your {choice['kind']} market space.")
         elif version >= 2:
             lines.append(
-                f"{who} places a number token face down on their {choice['kind']} market space."
+                f"{name} places a number token face down on their {choice['kind']} market space."
             )
         else:
-            lines.append(f"{who} places x{choice['token']} face down on a market space.")
+            lines.append(f"{name} places x{choice['token']} face down on a market space.")
     return lines
 
 
@@ -335,11 +345,12 @@ def _game_over_lines(state: State) -> list[str]:
     assert outcome is not None
     lines = ["The sea freezes over: the game is over."]
     for detail in outcome.breakdown["seats"]:
-        line = f"{colour(detail['seat'])}: {detail['total']} points"
+        total = detail["total"]
+        line = f"{named(detail['seat'])}: {total} point{'' if total == 1 else 's'}"
         if detail["contract_sets"]:
             line += f" ({detail['contract_sets']} contract sets for {detail['contract_points']})"
         lines.append(line + ".")
-    names = " and ".join(colour(seat) for seat in outcome.winners)
+    names = listing([named(seat) for seat in outcome.winners])
     lines.append(f"{names} {'win' if len(outcome.winners) > 1 else 'wins'}.")
     return lines
 

@@ -81,6 +81,15 @@ shares swing by tens of points with one piece moved, so the set-ups still need m
 tuning. The normal bot won 135 of 200 games (67.5%) as the one normal seat among easy
 bots (4 players, seat and civilisation rotated), at 1.4 ms a move.
 
+History lines. ``describe`` reads the log each move leaves in the state (hashed, so its
+words never change once stored) and rewords it for the reader: every civilisation a seat
+plays becomes that seat's placeholder (``{seat:N}``, filled by the server with the
+player's name and civilisation, see :mod:`engines.api`), "Seat 2 plays Rome." names the
+player, and the stored slips are mended ("builds a Pyramids" reads "builds the
+Pyramids", "a Archimedes" reads "Archimedes", "A and B and C share the win" reads "A, B
+and C share the win", "takes coin from" reads "takes 1 coin from"). Labels and refusals
+name seats by placeholder too; a neutral civilisation keeps its name.
+
 Where the rules leave a choice open, the engine decides so:
 
 - Occupying legions hold the buildings that pay the occupier most (ties: building order;

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.api import MalformedMove
+from engines.api import MalformedMove, article
 from engines.mare_nostrum.data import GREAT_CARDS
 
 STR, INT, CARDS, NAMES = "text", "whole number", "list of card names", "list of names"
@@ -72,10 +72,10 @@ def parse(move: Any) -> dict[str, Any]:
     expected = {"type", *fields}
     extra = sorted(set(move) - expected)
     if extra:
-        raise MalformedMove(f"A {kind} move has no field {extra[0]!r}.")
+        raise MalformedMove(f"{article(kind).capitalize()} move has no field {extra[0]!r}.")
     for name, wanted in fields.items():
         if name not in move:
-            raise MalformedMove(f"A {kind} move needs the field {name!r}.")
+            raise MalformedMove(f"{article(kind).capitalize()} move needs the field {name!r}.")
         if not _typed(move[name], wanted):
-            raise MalformedMove(f"The field {name!r} of a {kind} move must be a {wanted}.")
+            raise MalformedMove(f"The field {name!r} of {article(kind)} move must be a {wanted}.")
     return dict(move)

@@ -170,14 +170,13 @@ def take(state: State, seat: int, move: dict) -> None:
     if victim not in trade["in"] or victim == seat:
         raise IllegalMove("Take a card from another player's offer.")
     if not trade["offers"][victim]:
-        raise IllegalMove(f"{name(state, victim)} has no cards left on offer.")
+        raise IllegalMove(f"{{seat:{victim}}} has no cards left on offer.")
     if not may_take(state, seat, victim):
         raise IllegalMove(
-            f"You and {name(state, victim)} have just exchanged twice in a row: "
-            "take from someone else."
+            f"You and {{seat:{victim}}} have just exchanged twice in a row: take from someone else."
         )
     if trade["offers"][victim].get(card, 0) < 1:
-        raise IllegalMove(f"{name(state, victim)} offers no {card} card.")
+        raise IllegalMove(f"{{seat:{victim}}} offers no {card} card.")
     add(trade["offers"][victim], card, -1)
     state["hands"][seat][card] += 1
     trade["balance"][seat] += 1
@@ -208,7 +207,7 @@ def end_trading(state: State) -> None:
 def compensate(state: State, seat: int, move: dict) -> None:
     trade = state["trade"]
     if move["to_seat"] != trade["short"]:
-        raise IllegalMove(f"The card goes to {name(state, trade['short'])}, who lost one card.")
+        raise IllegalMove(f"The card goes to {{seat:{trade['short']}}}, who lost one card.")
     card = move["card"]
     if card not in CARD_KINDS or not state["hands"][seat][card]:
         raise IllegalMove(f"You hold no {card} card to give.")

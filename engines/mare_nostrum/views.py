@@ -8,6 +8,7 @@ table (rulebook, 'Setup').
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engines.mare_nostrum.build import cost, item_name
@@ -84,7 +85,8 @@ def phase_text(state: State) -> str:
 def _player(state: State, seat: int) -> dict[str, Any]:
     civ = state["civs"][seat]
     if civ is None:
-        return {"seat": seat, "civ": None, "name": f"Seat {seat + 1}", "hand_size": 0}
+        # No civilisation yet: the server names the seat by its player alone.
+        return {"seat": seat, "civ": None, "name": None, "hand_size": 0}
     return {
         "seat": seat,
         "civ": civ,
@@ -212,14 +214,93 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def describe(before: State, seat: int, move: dict, after: State, viewer: int | None) -> list[str]:
-    """The lines of the move's log that ``viewer`` may read."""
+    """The lines of the move's log that ``viewer`` may read, the players named by seat
+    placeholders and the grammar mended (the log in the state keeps its first words)."""
     lines = []
     if viewer == seat and move.get("type") == "offer":
         lines.append(f"You offer {', '.join(move['cards'])}.")
+    seats = seats_of(after)
     for text, audience in after["log"]:
         if audience is None or viewer in audience:
-            lines.append(text)
+            lines.append(reword(text, seats))
     return lines
+
+
+def seats_of(state: State) -> dict[str, int]:
+    """Each civilisation a seat plays, with that seat."""
+    return {civ: seat for seat, civ in enumerate(state["civs"]) if civ is not None}
+
+
+WONDER_IDS = frozenset(wonder["id"] for wonder in WONDERS)
+
+# Words of the stored log, mended as they are read: a hero is no "a Archimedes", a wonder
+# is "the Pyramids" (exact phrases built from the data, so nothing else is touched).
+CORRECTIONS: tuple[tuple[str, str], ...] = tuple(
+    (f"{verb} a {card['name']}", f"{verb} {'the ' if card_id in WONDER_IDS else ''}{card['name']}")
+    for verb in ("builds", "sets up")
+    for card_id, card in GREAT_CARDS.items()
+)
+# A civilisation's name, not the city site Babylon: "Babylonia (Babylon)", "the city of
+# Babylon" and "city:Babylon" name the city.
+CIV_WORDS = re.compile(
+    r"(?<!\()(?<!city of )(?<!city:)\b(" + "|".join(re.escape(civ["name"]) for civ in CIVS) + r")\b"
+)
+CIV_BY_NAME = {civ["name"]: civ["id"] for civ in CIVS}
+CHOSE = re.compile(r"^Seat (\d+) plays (\w+)\.$")
+DESERTS = re.compile(r"^Helen of Troy: a (\w+) legion deserts in ")
+HOLD = re.compile(r"^(\w+)'s legions in ")
+HELD = re.compile(
+    r" hold ((?:city:[^,]+|temple|caravan:\w+|market)(?:, (?:city:[^,]+|temple|caravan:\w+|market))*)\.$"
+)
+SHARED = re.compile(r": ((?:\w+ and )+\w+) share the win\.$")
+
+
+CARD_WORDS = "|".join(CARD_KINDS)
+ONE_CARD = (
+    (re.compile(rf" (takes|swaps) ({CARD_WORDS}) (from|for) ({CARD_WORDS}\b)?"), None),
+    (re.compile(r" keeps 1 cards \(Mausoleum\)"), " keeps 1 card (Mausoleum)"),
+)
+
+
+def _one_card(found: re.Match) -> str:
+    """ "takes coin from" reads "takes 1 coin from"; "swaps gold for coin" reads
+    "swaps 1 gold for 1 coin"."""
+    verb, card, word, other = found.groups()
+    return f" {verb} 1 {card} {word} " + (f"1 {other}" if other else "")
+
+
+def reword(text: str, seats: dict[str, int]) -> str:
+    """A stored log line as a player reads it: seats as placeholders, grammar mended."""
+    for wrong, right in CORRECTIONS:
+        if wrong in text:
+            text = text.replace(wrong, right)
+    for pattern, right in ONE_CARD:
+        text = pattern.sub(right if right is not None else _one_card, text)
+    chose = CHOSE.match(text)
+    if chose:
+        return f"{{name:{int(chose.group(1)) - 1}}} plays {chose.group(2)}."
+    text = DESERTS.sub(r"Helen of Troy: a legion of \1 deserts in ", text)
+    text = HOLD.sub(r"The legions of \1 in ", text)
+    held = HELD.search(text)
+    if held:
+        buildings = [_hold_key(key) for key in held.group(1).split(", ")]
+        text = text[: held.start(1)] + _and(buildings) + text[held.end(1) :]
+    shared = SHARED.search(text)
+    if shared:
+        who = shared.group(1).split(" and ")
+        text = (
+            text[: shared.start(1)]
+            + ", ".join(who[:-1])
+            + " and "
+            + who[-1]
+            + text[shared.end(1) :]
+        )
+
+    def seat_of(found: re.Match) -> str:
+        seat = seats.get(CIV_BY_NAME[found.group(1)])
+        return found.group(1) if seat is None else f"{{seat:{seat}}}"
+
+    return CIV_WORDS.sub(seat_of, text)
 
 
 def _cards(cards: list[str]) -> str:
@@ -229,7 +310,10 @@ def _cards(cards: list[str]) -> str:
 def build_label(move: dict, view: dict | None) -> str:
     """A purchase with its price: "Build a city in Latium (Roma): costs 3, paying ..."."""
     item = move["item"]
-    label = f"Build {item_name(item)}" if item in GREAT_CARDS else f"Build a {item_name(item)}"
+    if item in GREAT_CARDS:
+        label = f"Build {'the ' if item in WONDER_IDS else ''}{item_name(item)}"
+    else:
+        label = f"Build a {item_name(item)}"
     if "province" in move:
         label += f" in {PROVINCE[move['province']]['name']}"
     if "site" in move:
@@ -247,6 +331,28 @@ def build_label(move: dict, view: dict | None) -> str:
     return label + f", paying {_cards(move['pay'])}"
 
 
+def _civ_seat(civ: str, view: dict | None) -> str:
+    """A civilisation as a label names it: its player's placeholder, or its name when
+    no seat plays it (a neutral)."""
+    for player in (view or {}).get("players") or []:
+        if player.get("civ") == civ:
+            return f"{{seat:{player['seat']}}}"
+    return CIV[civ]["name"]
+
+
+def _hold_key(key: str) -> str:
+    kind, _, site = key.partition(":")
+    if kind == "city":
+        return f"the city of {site}"
+    if kind == "caravan":
+        return f"the {site} caravan"
+    return f"the {kind}"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def move_label(move: dict, view: dict | None = None) -> str:
     kind = move.get("type")
     if kind == "choose_civ":
@@ -256,9 +362,9 @@ def move_label(move: dict, view: dict | None = None) -> str:
     if kind == "end_setup":
         return "End the set-up"
     if kind == "choose_title_holder":
-        return f"Give the {TITLE_NAMES[move['title']]} title to seat {move['seat'] + 1}"
+        return f"Give the {TITLE_NAMES[move['title']]} title to {{seat:{move['seat']}}}"
     if kind == "choose_good":
-        return f"Take {move['good']} (Temple of Artemis)"
+        return f"Take 1 {move['good']} (Temple of Artemis)"
     if kind == "set_trade":
         return (
             f"Trade {move['n']} card{'s' if move['n'] != 1 else ''} each"
@@ -268,29 +374,32 @@ def move_label(move: dict, view: dict | None = None) -> str:
     if kind == "offer":
         return f"Offer {_cards(move['cards'])}"
     if kind == "take":
-        return f"Take {move['card']} from seat {move['from_seat'] + 1}"
+        return f"Take 1 {move['card']} from {{seat:{move['from_seat']}}}"
     if kind == "compensate":
-        return f"Give {move['card']} to seat {move['to_seat'] + 1}"
+        return f"Give 1 {move['card']} to {{seat:{move['to_seat']}}}"
     if kind == "name_builder":
-        return f"Seat {move['seat'] + 1} builds next"
+        return f"{{seat:{move['seat']}}} builds next"
     if kind == "exchange":
-        return f"Swap {move['give']} for {move['get']} (Cleopatra)"
+        return f"Swap 1 {move['give']} for 1 {move['get']} (Cleopatra)"
     if kind == "end_build":
         return "End building"
     if kind == "keep":
         return f"Keep {_cards(move['cards'])}"
     if kind == "name_warrior":
-        return f"Seat {move['seat'] + 1} goes to war next"
+        return f"{{seat:{move['seat']}}} goes to war next"
     if kind == "launch":
         return f"Put to sea from {space_name(move['province'])} into {space_name(move['sea'])}"
     if kind == "move":
         return f"Move a {move['unit']} from {space_name(move['from'])} to {space_name(move['to'])}"
     if kind == "attack":
-        return f"Attack {CIV[move['target']]['name']} in {space_name(move['space'])}"
+        return f"Attack {_civ_seat(move['target'], view)} in {space_name(move['space'])}"
     if kind == "pillage":
         return f"Pillage {space_name(move['province'])}"
     if kind == "hold":
-        return f"Hold {', '.join(move['buildings'])} in {space_name(move['province'])}"
+        held = (
+            _and([_hold_key(key) for key in move["buildings"]]) if move["buildings"] else "nothing"
+        )
+        return f"Hold {held} in {space_name(move['province'])}"
     if kind == "end_war":
         return "End the war turn"
     return str(kind)

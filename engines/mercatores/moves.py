@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from engines.api import MalformedMove
+from engines.api import MalformedMove, article
 from engines.mercatores.data import (
     CARDS,
     GOODS_KINDS,
@@ -185,7 +185,7 @@ def check_field(move: Mapping[str, Any], name: str, kind: type) -> None:
         ok = isinstance(value, kind)
     if not ok:
         wanted = FIELD_WORDS[name]
-        raise MalformedMove(f"The field {name!r} of a {move['type']} move must be {wanted}.")
+        raise MalformedMove(f"The field {name!r} of {article(move['type'])} move must be {wanted}.")
 
 
 def check_shape(move: Any) -> None:
@@ -216,10 +216,10 @@ def check_shape(move: Any) -> None:
     fields = SHAPES[kind]
     extra = sorted(set(move) - set(fields) - {"type"})
     if extra:
-        raise MalformedMove(f"A {kind} move has no field {extra[0]!r}.")
+        raise MalformedMove(f"{article(kind).capitalize()} move has no field {extra[0]!r}.")
     for name, field_type in fields.items():
         if name not in move:
-            raise MalformedMove(f"A {kind} move needs the field {name!r}.")
+            raise MalformedMove(f"{article(kind).capitalize()} move needs the field {name!r}.")
         check_field(move, name, field_type)
     named = {"trade": lambda: [move["give"], *move["take"]], "load": lambda: move["cards"]}
     check_cards(move, named.get(kind, lambda: [move["card"]])())

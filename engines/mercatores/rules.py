@@ -14,7 +14,6 @@ from engines.mercatores.data import (
     CARDS,
     GOODS_NAMES,
     GOODS_OF,
-    SEAT_NAMES,
 )
 from engines.mercatores.moves import check_shape, legal_moves, something_pays, take_count
 from engines.mercatores.scoring import cash_value, result
@@ -49,7 +48,7 @@ def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> S
     if state.phase == OVER:
         raise IllegalMove("The game is over: no more moves.")
     if seat not in to_move(state):
-        raise IllegalMove(f"It is not your turn: {SEAT_NAMES[state.turn]} is to move.")
+        raise IllegalMove(f"It is not your turn: {{seat:{state.turn}}} is to move.")
     if move["type"] != state.step:
         raise IllegalMove(wrong_step(state, seat, move["type"]))
     if state.step == TRADE:

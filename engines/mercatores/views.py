@@ -128,8 +128,9 @@ def view(state: State, seat: int | None) -> dict:
 def describe(
     before: State, seat: int, move: Mapping[str, Any], after: State, viewer: int | None
 ) -> list[str]:
-    """History lines; every card named here lies face up (market or resources)."""
-    name = SEAT_NAMES[seat]
+    """History lines; every card named here lies face up (market or resources). Players
+    are named by seat placeholders (``{seat:N}``), which the server fills."""
+    name = who(seat)
     kind = move["type"]
     if kind == "trade":
         lines = [
@@ -143,7 +144,7 @@ def describe(
     if kind == "load":
         lines = [
             f"{name} loads {listing([card_label(card) for card in move['cards']])} "
-            f"({len(before.resources[seat]) + len(move['cards'])} cards in resources)."
+            f"({plural(len(before.resources[seat]) + len(move['cards']), 'card')} in resources)."
         ]
         return lines + investment_turn_end(before, seat, after)
     if kind == "tax":
@@ -153,8 +154,14 @@ def describe(
     return lines + profit_turn_end(before, after)
 
 
+def who(seat: int) -> str:
+    """A seat as text names it: a placeholder the server fills with the player's name
+    and colour ("Ann (Red)")."""
+    return f"{{seat:{seat}}}"
+
+
 def cash_line(state: State, seat: int, move: Mapping[str, Any]) -> str:
-    name = SEAT_NAMES[seat]
+    name = who(seat)
     count, coins = cash_value(state, seat, move)
     paid = f"{coins} coin{'' if coins == 1 else 's'}" if coins else "nothing"
     if "pile" in move:
@@ -169,8 +176,8 @@ def cash_line(state: State, seat: int, move: Mapping[str, Any]) -> str:
         own = len(pile(state.resources[seat], goods))
         other = move["opponent"]
         counted = (
-            f"{own} own and {count - own} of {SEAT_NAMES[other]}'s {GOODS_NAMES[goods]} "
-            f"make {count}"
+            f"{own} of their own and {count - own} of {who(other)} "
+            f"make {plural(count, GOODS_NAMES[goods] + ' card')}"
         )
     return f"{name} cashes in {info['name']}: {counted}, for {paid}."
 
@@ -183,7 +190,7 @@ def investment_turn_end(before: State, seat: int, after: State) -> list[str]:
     if before.end != END_BY_CARDS and after.end == END_BY_CARDS:
         count = len(after.resources[seat])
         lines.append(
-            f"{SEAT_NAMES[seat]} has {count} cards in resources and takes the Captain and "
+            f"{who(seat)} has {plural(count, 'card')} in resources and takes the Captain and "
             "the Unloading card: every other player takes one more turn."
         )
     elif not before.end and after.end == END_BY_DECK:
@@ -199,8 +206,8 @@ def investment_turn_end(before: State, seat: int, after: State) -> list[str]:
 def captain_by_count(state: State) -> str:
     """Who takes the Captain when the deck ran out: most cards, ties to the earliest seat."""
     counts = [len(cards) for cards in state.resources]
-    best = [SEAT_NAMES[seat] for seat, count in enumerate(counts) if count == max(counts)]
-    captain = SEAT_NAMES[state.captain]
+    best = [who(seat) for seat, count in enumerate(counts) if count == max(counts)]
+    captain = who(state.captain)
     if len(best) == 1:
         return (
             f"{captain} has the most cards in resources and takes the Captain and Unloading card."
@@ -216,7 +223,7 @@ def profit_turn_end(before: State, after: State) -> list[str]:
     if after.phase == OVER:
         return round_start_lines(after)
     if after.round != before.round:
-        return [f"The Unloading card passes to {SEAT_NAMES[after.unloading]}."] + (
+        return [f"The Unloading card passes to {who(after.unloading)}."] + (
             round_start_lines(after)
         )
     return []
@@ -226,16 +233,16 @@ def round_start_lines(state: State) -> list[str]:
     if state.phase == OVER:
         winners = result(state).winners
         best = max(scores(state))
-        names = " and ".join(SEAT_NAMES[seat] for seat in winners)
+        names = listing([who(seat) for seat in winners])
         won = (
-            f"{names} wins with {best} coins"
+            f"{names} wins with {plural(best, 'coin')}"
             if len(winners) == 1
-            else (f"{names} share the win with {best} coins each")
+            else (f"{names} share the win with {plural(best, 'coin')} each")
         )
         return [f"Every player's resources are empty: the game is over. {won}."]
-    opener = f"Profit round {state.round}: {SEAT_NAMES[state.turn]} starts"
+    opener = f"Profit round {state.round}: {who(state.turn)} starts"
     if state.turn != state.round_start:
-        holder = SEAT_NAMES[state.round_start]
+        holder = who(state.round_start)
         return [f"{opener} ({holder} holds the Unloading card but has no resources left)."]
     return [f"{opener} with the Unloading card."]
 
@@ -303,7 +310,7 @@ def coins_text(coins: int) -> str:
     return plural(coins, "coin") if coins else "nothing"
 
 
-def counted(found: Mapping[str, Any]) -> str:
+def counted(found: Mapping[str, Any], partner: bool = False) -> str:
     """What a pile or special card counts: "6 Corn cards", "3 kinds of goods", "9 ships"."""
     thing, count = found["thing"], found["count"]
     if thing in GOODS_NAMES:
@@ -314,7 +321,9 @@ def counted(found: Mapping[str, Any]) -> str:
     if info["kind"] == "quay":
         return plural(count, "ship")
     goods = plural(count, f"{GOODS_NAMES[info['goods']]} card")
-    return f"{goods} (yours and {SEAT_NAMES[found['opponent']]}'s)"
+    if partner:  # a load's preview names the opponent it counts with
+        return f"{goods} together with {who(found['opponent'])}"
+    return f"{goods} (yours and theirs)"
 
 
 def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
@@ -328,7 +337,7 @@ def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
             name = GOODS_NAMES[item["thing"]]
             parts.append(f"{name} pile of {item['count']} pays {coins_text(item['coins'])}")
         else:
-            parts.append(f"counts {counted(item)}, pays {coins_text(item['coins'])}")
+            parts.append(f"counts {counted(item, True)}, pays {coins_text(item['coins'])}")
     return "; ".join(parts) + " now"
 
 
@@ -359,7 +368,7 @@ def base_label(move: Mapping[str, Any]) -> str:
     if kind == "cash":
         label = f"Cash in {CARDS[move['special']]['name']}"
         if "opponent" in move:
-            label += f" with {SEAT_NAMES[move['opponent']]}"
+            label += f" with {who(move['opponent'])}"
         return label
     return str(kind)
 

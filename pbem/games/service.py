@@ -28,7 +28,7 @@ from pbem.eventlog import chance as chance_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
 from pbem.eventlog.seeds import open_seed, seal_seed
 from pbem.eventlog.store import EventStore, Head, game_engine
-from pbem.games import listing, portable, upgrade
+from pbem.games import listing, names, portable, upgrade
 from pbem.games import roster as roster_mod
 from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
@@ -343,7 +343,9 @@ class GameService:
             try:
                 after = engine.apply(head.state, seat, dict(move), recording)
             except IllegalMove as error:
-                raise Rejected(error.reason) from None
+                raise Rejected(
+                    self._named(session, game_id, engine, head.state, error.reason)
+                ) from None
             now = timestamp(self.clock())
             row = self.store.new_row(
                 game_id,
@@ -370,6 +372,16 @@ class GameService:
                 self._finish_transition(session, game, engine, rows, head.state, after, due)
             self.store.commit(session, game_id, head.seq)
             return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
+
+    @staticmethod
+    def _named(session: Session, game_id: str, engine: Engine, state: Any, reason: str) -> str:
+        """An engine's refusal with the seats it names filled in (:mod:`pbem.games.names`)."""
+        if not names.has_placeholder(reason):
+            return reason
+        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
+        return names.fill(
+            reason, [seat.name for seat in seats], names.marks_of(engine.view(state, None))
+        )
 
     def submit_move_by_token(
         self, token: str, move: Any, expected_seq: int, actor: str = ""

@@ -33,7 +33,7 @@ from engines.api import Engine
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
-from pbem.games import results
+from pbem.games import names, results
 from pbem.games.admin_lines import describe_admin
 from pbem.games.outcomes import Transition
 from pbem.games.roster import Roster, mover
@@ -287,13 +287,19 @@ def history(
         else:
             after = fold(engine, [row], Folded(state, row["seq"] - 1)).state
         if row["kind"] in MOVE_KINDS:
-            lines.extend(engine.describe(state, row["seat"], row["payload"]["move"], after, viewer))
             roster = kept.at(row["seq"])
             if roster is None:
                 if not today:
                     seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
                     today.append(or_seats(None, seats, game))
                 roster = today[0]
+            lines.extend(
+                names.fill_lines(
+                    engine.describe(state, row["seat"], row["payload"]["move"], after, viewer),
+                    roster.names,
+                    partial(marks_after, engine, after),
+                )
+            )
             made_by = mover(roster, row)
             if made_by is not None and made_by.note:
                 lines.append(made_by.note)
@@ -303,6 +309,11 @@ def history(
                 lines.append(line)
         state = after
     return lines, state
+
+
+def marks_after(engine: Engine, state: Any) -> list[str]:
+    """The seats' civilisations or colours as the public view of ``state`` names them."""
+    return names.marks_of(engine.view(state, None))
 
 
 def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> None:

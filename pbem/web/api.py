@@ -12,6 +12,7 @@ from flask import Blueprint, jsonify, request
 
 from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
+from pbem.games import names
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
 
@@ -44,12 +45,18 @@ def seat_answer(token: str) -> dict:
     due = seat.seat in head.engine.to_move(head.state)
     legal = head.engine.legal_moves(head.state, seat.seat) if due else []
     view = head.engine.view(head.state, seat.seat)
+    seat_names = [row.name for row in service.seats(seat.game_id)]
+    marks = names.marks_of(view)
     return {
         **game_summary(head.game),
         "seat": seat.seat,
         "view": view,
         "legal_moves": [
-            {"move": move, "label": head.engine.move_label(move, view)} for move in legal
+            {
+                "move": move,
+                "label": names.fill(head.engine.move_label(move, view), seat_names, marks),
+            }
+            for move in legal
         ],
     }
 

@@ -15,7 +15,7 @@ from markupsafe import escape
 
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
-from pbem.games import rescue
+from pbem.games import names, rescue
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
 from pbem.mail import render
@@ -44,11 +44,14 @@ def mentions(value, place: str) -> bool:
     return value == place
 
 
-def move_groups(engine, moves: list[dict], view: dict) -> list[dict]:
-    """Legal moves grouped by type, each with its readable label and its JSON."""
+def move_groups(engine, moves: list[dict], view: dict, seat_names: list[str]) -> list[dict]:
+    """Legal moves grouped by type, each with its readable label (the seats it names
+    filled with today's holders) and its JSON."""
     groups: dict[str, list[dict]] = {}
+    marks = names.marks_of(view)
     for move in moves:
-        entry = {"label": engine.move_label(move, view), "json": json.dumps(move, sort_keys=True)}
+        label = names.fill(engine.move_label(move, view), seat_names, marks)
+        entry = {"label": label, "json": json.dumps(move, sort_keys=True)}
         groups.setdefault(str(move.get("type")), []).append(entry)
     return [{"type": kind, "moves": entries} for kind, entries in groups.items()]
 
@@ -73,7 +76,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         view=view,
         players=players(view, tail.seats),
         board=board_template(game.engine),
-        groups=move_groups(engine, picked or legal, view),
+        groups=move_groups(engine, picked or legal, view, tail.names),
         pick=pick if picked else "",
         due=due,
         seq=game.head_seq,

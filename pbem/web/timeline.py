@@ -19,6 +19,7 @@ from sqlmodel import col, select
 from engines.api import Engine
 from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.eventlog.store import game_engine
+from pbem.games import names
 from pbem.games.admin_lines import describe_admin
 from pbem.games.roster import Roster, mover
 from pbem.games.roster_log import Rosters, or_seats, rosters
@@ -72,7 +73,11 @@ def row_lines(
     who = roster.name(seat)
     kind = row["kind"]
     if kind in MOVE_KINDS:
-        lines = engine.describe(before, seat, row["payload"]["move"], after, viewer)
+        lines = names.fill_lines(
+            engine.describe(before, seat, row["payload"]["move"], after, viewer),
+            roster.names,
+            lambda: names.marks_of(engine.view(after, None)),
+        )
         made_by = mover(roster, row)
         return lines + ([made_by.note] if made_by is not None and made_by.for_person else [])
     if kind == "created":

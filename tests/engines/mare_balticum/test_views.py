@@ -51,13 +51,13 @@ def test_describe_says_what_each_action_did():
         )
 
     assert lines({"type": "sail", "to": "bornholm"}) == [
-        "Red puts a new vessel out to Bornholm Basin."
+        "{seat:0} puts a new vessel out to Bornholm Basin."
     ]
     assert lines({"type": "fish", "area": "gulf_gdansk", "kind": "salmon"}) == [
-        "Red fishes salmon in Gulf of Gdańsk (to the hold)."
+        "{seat:0} fishes salmon in Gulf of Gdańsk (to the hold)."
     ]
     assert lines({"type": "take_contract", "contract": "c3"}) == [
-        "Red takes contract c3 (salmon + cod + 2 amber)."
+        "{seat:0} takes contract c3 (salmon + cod + 2 amber)."
     ]
 
 
@@ -76,7 +76,7 @@ def test_describe_hides_a_secret_choice_from_others_and_reveals_the_tokens_toget
     )
     move = {"type": "produce", "token": 2, "kind": "herring"}
     after = ENGINE.apply(state, 0, move, ScriptedChance([]))
-    assert ENGINE.describe(state, 0, move, after, 1) == ["Red has chosen a production token."]
+    assert ENGINE.describe(state, 0, move, after, 1) == ["{seat:0} has chosen a production token."]
     assert ENGINE.describe(state, 0, move, after, 0) == [
         "You play x2 face down on your herring market space."
     ]
@@ -87,12 +87,12 @@ def test_describe_hides_a_secret_choice_from_others_and_reveals_the_tokens_toget
     final = ENGINE.apply(after, 2, tax, ScriptedChance([]))
     seen = ENGINE.describe(after, 2, tax, final, 1)
     assert "You placed x0 on your cod market space." in seen
-    assert "Green pays the tax, discarding 2 amber from the warehouse." in seen
+    assert "{seat:2} pays the tax, discarding 2 amber from the warehouse." in seen
     if version == 1:
-        assert "Red places x2 face down on a market space." in seen
+        assert "{seat:0} places x2 face down on a market space." in seen
         assert not any("herring" in line for line in seen)
     else:  # the space is seen at the table, the number is not
-        assert "Red places a number token face down on their herring market space." in seen
+        assert "{seat:0} places a number token face down on their herring market space." in seen
         assert not any("x2" in line for line in seen)
 
 
@@ -102,7 +102,7 @@ def test_describe_tells_the_refill_and_the_drawn_time_token():
     draws = outcomes_for(state.bag, ["amber", "time"])
     after = ENGINE.apply(state, 0, {"type": "end_turn"}, ScriptedChance(draws))
     assert ENGINE.describe(state, 0, {"type": "end_turn"}, after, None) == [
-        "Red's turn ends.",
+        "{seat:0} ends their turn.",
         "Refill: Bornholm Basin gets amber.",
         "A passage of time token is drawn (1 of 6) while refilling Bornholm Basin.",
         "Every player now plays a production token in secret.",

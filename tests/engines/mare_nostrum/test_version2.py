@@ -222,7 +222,9 @@ def test_the_occupier_chooses_which_buildings_its_legions_hold():
         "rome": {"papyrus": 1},
     }
     assert {"type": "end_war"} in V2.legal_moves(after, ROME)
-    assert "Rome's legions in Aegyptus hold caravan:papyrus." in V2.describe(
+    # The log keeps its words; a reader gets the seat and the building in words.
+    assert ["Rome's legions in Aegyptus hold caravan:papyrus.", None] in after["log"]
+    assert "The legions of {seat:2} in Aegyptus hold the papyrus caravan." in V2.describe(
         state,
         ROME,
         {"type": "hold", "province": "aegyptus", "buildings": ["caravan:papyrus"]},

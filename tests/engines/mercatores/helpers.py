@@ -5,8 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from engines.mercatores.data import CARD_ORDER, CARDS, GOODS, GOODS_OF
+from engines.mercatores.data import CARD_ORDER, CARDS, GOODS, GOODS_OF, SEAT_NAMES
 from engines.mercatores.state import INVESTMENT, PROFIT, TRADE, State, ordered
+from pbem.games.names import fill
+
+
+def as_read(lines: list[str]) -> list[str]:
+    """History lines as the server fills them, each player named by their colour."""
+    return [fill(line, SEAT_NAMES) for line in lines]
 
 
 def position(

@@ -10,7 +10,7 @@ from engines.api import IllegalMove, ScriptedChance, SeededChance
 from engines.mercatores import ENGINE
 from engines.mercatores.data import CARD_ORDER
 from engines.mercatores.state import END_BY_CARDS, END_BY_DECK, INVESTMENT, LOAD, PROFIT, TRADE
-from tests.engines.mercatores.helpers import check_cards_accounted, goods, position
+from tests.engines.mercatores.helpers import as_read, check_cards_accounted, goods, position
 
 NO_DRAWS = ScriptedChance([])
 
@@ -306,7 +306,7 @@ def test_empty_deck_tie_for_most_cards_goes_to_the_earliest_seat():
     after = ENGINE.apply(state, 2, move, NO_DRAWS)
     assert after.phase == PROFIT
     assert after.captain == 0  # all three hold 3 cards: the tie goes to Red, seat 0
-    assert ENGINE.describe(state, 2, move, after, None)[1:] == [
+    assert as_read(ENGINE.describe(state, 2, move, after, None))[1:] == [
         "The investment phase is over: hands and market are discarded.",
         "Red, Blue and Green hold the most cards in resources (3); the tie goes to Red, "
         "first in seat order, who takes the Captain and the Unloading card.",

@@ -75,7 +75,7 @@ def test_every_load_label_says_what_its_piles_would_pay_once_loaded(seats, seed)
                 found = SPECIAL_PART.search(label)
                 assert found, label
                 card = move["cards"][0]
-                if "yours and" in label:
+                if "together with" in label:
                     values = [
                         cash_value(after, seat, {"type": "cash", "special": card, "opponent": o})
                         for o in range(seats)

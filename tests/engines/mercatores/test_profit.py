@@ -8,7 +8,7 @@ from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import ENGINE
 from engines.mercatores.data import CARDS
 from engines.mercatores.state import CASH, OVER, TAX
-from tests.engines.mercatores.helpers import check_cards_accounted, goods, profit_position
+from tests.engines.mercatores.helpers import as_read, check_cards_accounted, goods, profit_position
 
 NO_DRAWS = ScriptedChance([])
 
@@ -58,7 +58,7 @@ def test_example_warehouse_with_three_different_goods_pays_one():
     state = profit_position(2, [own, goods("cocoa", 1)])
     after = cash(state, 0, special="w1")
     assert after.coins[0] == 1 and "w1" not in after.resources[0]
-    assert ENGINE.describe(state, 0, {"type": "cash", "special": "w1"}, after, 1)[0] == (
+    assert as_read(ENGINE.describe(state, 0, {"type": "cash", "special": "w1"}, after, 1))[0] == (
         "Red cashes in Warehouse: 3 kinds of goods, for 1 coin."
     )
 
@@ -204,7 +204,7 @@ def test_nothing_that_pays_is_discarded_for_nothing():
     state = profit_position(2, [goods("corn", 2) + ["t9"], goods("cocoa", 1)])
     after = cash(state, 0, pile="corn")
     assert after.coins[0] == 0 and after.resources[0] == ("t9",)
-    lines = ENGINE.describe(state, 0, {"type": "cash", "pile": "corn"}, after, None)
+    lines = as_read(ENGINE.describe(state, 0, {"type": "cash", "pile": "corn"}, after, None))
     assert lines[0] == "Red cashes in 2 Corn for nothing."
 
 
@@ -228,7 +228,7 @@ def test_unloading_card_passes_left_after_each_round_and_its_holder_starts():
     before = state
     state = cash(state, 2, pile="tobacco")
     assert (state.unloading, state.round, state.turn, state.step) == (1, 2, 1, CASH)
-    lines = ENGINE.describe(before, 2, {"type": "cash", "pile": "tobacco"}, state, 0)
+    lines = as_read(ENGINE.describe(before, 2, {"type": "cash", "pile": "tobacco"}, state, 0))
     assert "The Unloading card passes to Blue." in lines
 
 

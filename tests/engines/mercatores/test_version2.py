@@ -13,7 +13,7 @@ import pytest
 from engines.api import IllegalMove, ScriptedChance, SeededChance, resolve_options
 from engines.mercatores import ENGINE
 from engines.mercatores.state import END_BY_CARDS, END_BY_DECK, INVESTMENT, PROFIT, dump_state
-from tests.engines.mercatores.helpers import check_cards_accounted, goods, profit_position
+from tests.engines.mercatores.helpers import as_read, check_cards_accounted, goods, profit_position
 from tests.engines.mercatores.test_investment import deck_running_out, load, trade
 
 V1 = ENGINE.at_version(1)
@@ -82,7 +82,7 @@ def test_the_first_to_fifteen_takes_the_captain_even_after_the_deck_ran_out():
     move = {"type": "load", "way": "one_kind", "cards": ["cotton-02", "cotton-03"]}
     state = ENGINE.apply(state, 1, move, NO_DRAWS)
     assert len(state.resources[1]) == 15
-    lines = ENGINE.describe(before, 1, move, state, None)
+    lines = as_read(ENGINE.describe(before, 1, move, state, None))
     assert any("Blue has 15 cards in resources and takes the Captain" in line for line in lines)
     # Blue takes the Captain and Unloading card; Red gets the one more turn
     assert (state.end, state.captain, state.unloading) == (END_BY_CARDS, 1, 1)

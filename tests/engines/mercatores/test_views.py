@@ -173,7 +173,7 @@ def test_move_labels_are_short_and_distinct():
         move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng)
         state = ENGINE.apply(state, seat, move, SeededChance(rng.randrange(1000)))
     assert ENGINE.move_label({"type": "cash", "special": "t3", "opponent": 1}) == (
-        "Cash in Trade Route: Cotton with Blue"
+        "Cash in Trade Route: Cotton with {seat:1}"
     )
     assert ENGINE.move_label({"type": "trade", "give": "corn-07", "take": ["w1", "q5"]}) == (
         "Give Corn (1 ship), take Warehouse and Quay (left + right)"

@@ -1,0 +1,70 @@
+"""Players by name in every line a player reads: the one place seat placeholders are filled.
+
+Engines write a seat in labels, history lines and refusals as a placeholder (see
+:mod:`engines.api`): ``{seat:N}`` is seat N's holder with the seat's civilisation or
+colour, "Ann (Rome)"; ``{name:N}`` the holder's name alone. ``N`` counts from 0, as the
+engine's seats do. The names are the roster's as of the event a line tells of (or the
+seat rows of today, for labels of legal moves and refusals); the marks come from the
+engine's view (:func:`marks_of`). A placeholder naming no seat of the game reads
+"player N" (counting from 1), never a raw brace.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+PLACEHOLDER = re.compile(r"\{(seat|name):(-?\d{1,6})\}")
+
+
+def marks_of(view: Mapping[str, Any] | None) -> list[str]:
+    """Each seat's civilisation or colour as the engine's view names it ("" for none):
+    a player's ``colour``, else their ``name`` unless the view says no civilisation has
+    been chosen for the seat yet (``"civ": None``)."""
+    marks = []
+    for player in (view or {}).get("players") or []:
+        if not isinstance(player, Mapping):
+            marks.append("")
+            continue
+        mark = player.get("colour")
+        if not mark and ("civ" not in player or player.get("civ")):
+            mark = player.get("name")
+        marks.append(str(mark) if mark else "")
+    return marks
+
+
+def fill(text: str, names: Sequence[str], marks: Sequence[str] = ()) -> str:
+    """``text`` with each seat placeholder replaced by the seat's name (and mark)."""
+    if "{" not in text:
+        return text
+
+    def named(found: re.Match) -> str:
+        kind, seat = found.group(1), int(found.group(2))
+        if not 0 <= seat < len(names) or not names[seat]:
+            return f"player {seat + 1}"
+        name = str(names[seat])
+        mark = str(marks[seat]) if seat < len(marks) and marks[seat] else ""
+        if kind == "name" or not mark or mark == name:
+            return name
+        return f"{name} ({mark})"
+
+    return PLACEHOLDER.sub(named, text)
+
+
+def has_placeholder(text: str) -> bool:
+    return PLACEHOLDER.search(text) is not None
+
+
+def fill_lines(
+    lines: Iterable[str],
+    names: Sequence[str],
+    marks: Sequence[str] | Callable[[], Sequence[str]] = (),
+) -> list[str]:
+    """Every line filled; ``marks`` may be a function, called only when a line needs it
+    (so the view behind it is built only then)."""
+    lines = list(lines)
+    if not any(has_placeholder(line) for line in lines):
+        return lines
+    found = marks() if callable(marks) else marks
+    return [fill(line, names, found) for line in lines]
