@@ -67,6 +67,7 @@ from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
 from pbem.games import rescue
 from pbem.games import roster as roster_mod
+from pbem.games.names import fill_lines, marks_of
 from pbem.games.policy import check_policy
 from pbem.games.roster import Roster
 from pbem.games.roster_log import or_seats, rosters
@@ -155,14 +156,26 @@ def public_payload(row: Mapping[str, Any]) -> dict:
     return {key: value for key, value in row["payload"].items() if "email" not in key}
 
 
-def seat_entry(engine: Engine, row: Mapping[str, Any], before: Any, after: Any, seat: int) -> dict:
+def seat_entry(
+    engine: Engine,
+    row: Mapping[str, Any],
+    before: Any,
+    after: Any,
+    seat: int,
+    names: Sequence[str] = (),
+) -> dict:
     """One event as ``seat`` may know it: receipts (hash, prev_hash), the seat's own
-    moves, and every move's lines as that seat saw them. State hashes are left out:
-    they are keyed by the unrevealed seed and would only be checkable at the end."""
+    moves, and every move's lines as that seat saw them, players named as the roster
+    had them at that event (``names``). State hashes are left out: they are keyed by the
+    unrevealed seed and would only be checkable at the end."""
     entry = {name: row[name] for name in ("seq", "kind", "seat", "created_at", "prev_hash", "hash")}
     if row["kind"] in MOVE_KINDS:
         move = row["payload"]["move"]
-        entry["lines"] = engine.describe(before, row["seat"], move, after, seat)
+        entry["lines"] = fill_lines(
+            engine.describe(before, row["seat"], move, after, seat),
+            names,
+            lambda: marks_of(engine.view(after, seat)),
+        )
         if row["seat"] == seat:
             entry["move"] = move
     else:
@@ -204,8 +217,18 @@ def export_chunks(
         if seat is None:
             built = _more_rows(built, rows)
         else:
+            kept = rosters(session, game)
+
+            def names_at(at: int) -> list[str]:
+                return or_seats(kept.at(at), seats, game).names
+
             built = _more_entries(
-                built, rows, engine, seat, lambda at: store.state_at(session, game, engine, at)
+                built,
+                rows,
+                engine,
+                seat,
+                lambda at: store.state_at(session, game, engine, at),
+                names_at,
             )
         seed = service._seed(session, game_id).hex() if full and game.status != "finished" else None
         personal = personal_section(session, game, seats) if full and seat is None else None
@@ -238,7 +261,9 @@ def _more_rows(built: Built, rows: Sequence[dict]) -> Built:
     return built.extended(rows[-1]["seq"], rows[-1]["hash"], [dumps(row) for row in rows])
 
 
-def _more_entries(built: Built, rows: Sequence[dict], engine: Engine, seat: int, state_at) -> Built:
+def _more_entries(
+    built: Built, rows: Sequence[dict], engine: Engine, seat: int, state_at, names_at
+) -> Built:
     if not rows:
         return built
     earlier = dict(built.earlier)
@@ -258,7 +283,7 @@ def _more_entries(built: Built, rows: Sequence[dict], engine: Engine, seat: int,
             state = apply_event(engine, state, row, earlier)
         earlier[row["seq"]] = state
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
-        entries.append(dumps(seat_entry(engine, row, before, state, seat)))
+        entries.append(dumps(seat_entry(engine, row, before, state, seat, names_at(row["seq"]))))
         if row["kind"] not in MOVE_KINDS:
             engine = engine_after(engine, row)
     return built.extended(rows[-1]["seq"], rows[-1]["hash"], entries, earlier)

@@ -142,3 +142,15 @@ def test_mail_history_lines_name_each_seat_as_its_holder_then(runtime):
     assert not any("Dee" in line for line in earlier)
     assert any(f"Dee ({civ})" in line for line in later)
     assert not any(SEAT_NUMBER.search(line) for line in earlier + later)
+
+
+def test_a_seat_export_names_the_players_in_its_lines(client, runtime):
+    created, head, seat, legal = nostrum_until(
+        runtime, lambda state, seat, legal: any(move["type"] == "name_builder" for move in legal)
+    )
+    exported = runtime.service.export_game(created.game_id, seat=seat)
+    lines = [line for entry in exported["events"] for line in entry.get("lines", [])]
+    assert lines and not any(SEAT_NUMBER.search(line) for line in lines)
+    assert any(f"{NAMES[0]} ({civ_of(head, 0)})" in line for line in lines)
+    download = client.get(f"/play/{created.tokens[seat]}/export.json").get_data(as_text=True)
+    assert "{seat:" not in download and "{name:" not in download
