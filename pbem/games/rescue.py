@@ -363,6 +363,11 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
             outbox.start_turn(clock, game.policy, utc(runtime.clock()))
         seat_rules.clear_votes(session, game.id, row.seat)
         session.delete(offer)
+        if not returning and game.creator_seat == row.seat:
+            # Creating the game was the person's, not the seat's: a newcomer at the
+            # creator's seat does not inherit the game's settings (the operator keeps them).
+            game.creator_seat = None
+            session.add(game)
         if returning:
             # The former player holds the seat again: no longer one of its former players.
             for former in session.exec(

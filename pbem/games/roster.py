@@ -17,7 +17,8 @@ What each event does to the roster:
 ``seat_left``       the player left: a bot plays the seat and it is open to newcomers
 ``seat_offered``    the seat waits for a newcomer (its player's link is retired)
 ``seat_taken``      a newcomer (or the former player, ``returning``) holds the seat:
-                    ``payload["new_name"]``, a person, no longer open
+                    ``payload["new_name"]``, a person, no longer open; a newcomer at
+                    the creator's seat leaves the game without a creator
 ``seat_replaced``   the same as ``seat_taken`` (older logs)
 ``seat_reclaimed``  the seat's player plays it again instead of the bot
 ``policy_changed``  the deadline policy is now ``payload["policy"]``
@@ -217,6 +218,9 @@ def apply(roster: Roster | None, row: Mapping[str, Any]) -> Roster | None:
             raise RosterError(f"a {kind} event names nobody")
         returning = payload.get("returning") is True
         holder = Holder(name, False, "normal", False, holder.person + (0 if returning else 1))
+        if not returning and roster.creator == seat:
+            # The creator is a person: a newcomer at their seat does not become it.
+            roster = replace(roster, creator=None)
     elif kind == "seat_reclaimed":
         holder = replace(holder, bot=False, level="normal")
     seats = list(roster.seats)

@@ -248,3 +248,18 @@ def test_the_deadline_passed_while_waiting_acts_when_the_policy_says_so(runtime,
     assert sweep(runtime).deadlines == 1
     assert runtime.service.events(game)[-1]["actor"] == "deadline"
     assert datetime(2026, 3, 3, 9, 1, tzinfo=UTC) == clock.now
+
+
+def test_a_newcomer_at_the_creators_seat_does_not_inherit_the_games_settings(runtime, clock):
+    from pbem.games import rescue
+
+    game = new_game(runtime, seats=3).game_id
+    invited = rescue.invite_replacement(runtime, game, 0, "Dee", "dee@example.net")
+    rescue.take_seat(runtime, invited.token)
+    assert runtime.service.game(game).creator_seat is None
+    head = runtime.service.head(game).seq
+    with pytest.raises(NotAllowed):
+        control.pause_game(runtime, game, by=0)
+    assert runtime.service.head(game).seq == head
+    control.pause_game(runtime, game)  # the operator still can
+    assert runtime.service.game(game).paused_at is not None

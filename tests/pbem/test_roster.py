@@ -105,3 +105,10 @@ def test_malformed_roster_events_are_refused(bad):
 def test_malformed_first_rosters_are_refused(roster):
     with pytest.raises(RosterError):
         initial({"seats": 3, "roster": roster})
+
+
+def test_a_newcomer_at_the_creators_seat_does_not_become_the_creator():
+    rows = [created(creator=0), event("seat_offered", 0)]
+    assert fold([*rows, event("seat_taken", 0, new_name="Ann", returning=True)]).creator == 0
+    assert fold([*rows, event("seat_taken", 0, new_name="Dee", returning=False)]).creator is None
+    assert fold([*rows[:1], event("seat_taken", 1, new_name="Dee")]).creator == 0
