@@ -189,7 +189,7 @@ def entry(
         "kind": row["kind"],
         "seat": row["seat"],
         "who": made_by.who if made_by is not None else "",
-        "at": str(row["created_at"])[:16].replace("T", " "),
+        "at": str(row["created_at"])[:16].replace("T", " ") + " UTC",
         "lines": row_lines(engine, row, before, after, viewer, roster),
     }
 
