@@ -161,8 +161,6 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
         move = _closer(me["fleet"], sails, targets)
         if move:
             return move
-    if endgame and scoring_hold and actions == 3 and not _last_turn(view):
-        return {"type": "end_turn"}
 
     # Otherwise sail onto the goods worth most, moving a vessel that lies idle.
     move = _best_sail(view, sails, values, held)

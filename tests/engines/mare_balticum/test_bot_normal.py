@@ -102,3 +102,22 @@ def test_easy_is_the_first_bot():
     assert ENGINE.bot_move(view, legal, random.Random(4), level="easy") == bot.choose_move(
         view, legal, random.Random(4)
     )
+
+
+def test_bots_near_the_end_still_act_so_the_clock_runs_out():
+    """Four normal bots with both modules once all waited for the end at the start of
+    every turn near it; the time tokens are drawn only as the sea is fished, so the end
+    never came (seeds 14, 15 and 37 ran past round 700). Now every such game ends."""
+    options = {"demand_management": True, "trade_contracts": True}
+    for seed in (14, 15, 37):
+        rng = random.Random(seed)
+        state = ENGINE.setup(4, options, SeededChance(seed))
+        for _ in range(6000):
+            due = sorted(ENGINE.to_move(state))
+            if not due:
+                break
+            seat = rng.choice(due)
+            legal = ENGINE.legal_moves(state, seat)
+            move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng)
+            state = ENGINE.apply(state, seat, move, SeededChance(rng.randrange(1 << 30)))
+        assert ENGINE.result(state) is not None, seed
