@@ -129,7 +129,7 @@ def seat_mail(runtime, number: int, name: str, deadline=None, game=None, **extra
 
 
 def plain(name: str, number: int, **context) -> dict:
-    """A context built by hand, as :mod:`pbem.rescue` builds its notices."""
+    """A context built by hand, as :mod:`pbem.games.rescue` builds its notices."""
     return {
         "context": {"title": "Friday at Anna's", "game_id": GAME_ID, "name": name, **context},
         "recipient": PLAYERS[name][0],
