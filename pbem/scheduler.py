@@ -48,6 +48,7 @@ from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail
 from pbem.mail.models import Heartbeat, Mail, SeatClock, utc
 from pbem.models import Game, Seat
+from pbem.words import sentence
 
 log = logging.getLogger(__name__)
 
@@ -276,17 +277,13 @@ def _deadline_mails(
             "deadline",
             key,
             late="your turn" if mine else f"{late.name}'s turn",
-            outcome=_sentence(
+            outcome=sentence(
                 outcomes[policy].format(
                     name="you" if mine else late.name,
                     whose="your" if mine else f"{late.name}'s",
                 )
             ),
         )
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _bot_turn(runtime: Any, clock: SeatClock) -> None:

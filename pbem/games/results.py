@@ -8,19 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
-def join_names(names: Sequence[str]) -> str:
-    """ "Ann", "Ann and Bo", "Ann, Bo and Cy"."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def sentence(text: str) -> str:
-    """A phrase as a sentence: a capital first letter and one full stop."""
-    text = text.strip().rstrip(".")
-    return f"{text[:1].upper()}{text[1:]}." if text else ""
+from pbem.words import join_names, sentence
 
 
 def shown(value: Any) -> str:

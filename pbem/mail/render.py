@@ -22,6 +22,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from pbem import seal as sealing
 from pbem.config import ROOT
+from pbem.words import join_names, sentence
 
 TEMPLATES = ROOT / "templates" / "email"
 
@@ -87,28 +88,15 @@ def render(kind: str, context: dict[str, Any]) -> tuple[str, str, str]:
 # Words -------------------------------------------------------------------------------
 
 
-def sentence(text: Any) -> str:
-    """``text`` as one sentence: a capital first letter and exactly one closing stop
-    ("red wins with 6 coins" and "Red wins with 6 coins." both end as the latter)."""
-    text = str(text or "").strip()
-    if not text:
-        return ""
-    text = text[:1].upper() + text[1:]
-    return text if text[-1] in ".!?" else f"{text}."
-
-
 def names(items: Any) -> str:
     """A list of names in prose: "Ben", "Ben and Cleo", "Ben, Cleo and Dan (a bot)".
     An item is a name or a mapping with ``name`` and ``bot``."""
-    words = []
-    for item in items or []:
-        if isinstance(item, dict):
-            words.append(f"{item['name']} (a bot)" if item.get("bot") else str(item["name"]))
-        else:
-            words.append(str(item))
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
+    return join_names(
+        (f"{item['name']} (a bot)" if item.get("bot") else str(item["name"]))
+        if isinstance(item, dict)
+        else str(item)
+        for item in items or []
+    )
 
 
 def _amount(value: Any, unit: str) -> str:
