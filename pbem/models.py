@@ -80,6 +80,8 @@ class Game(SQLModel, table=True):
     # Set while the game's creator has paused the whole game (an event in the log says
     # so): no moves, deadlines or reminders until it is resumed.
     paused_at: datetime | None = None
+    # A private game is never listed (lobby, `pbem games`); its spectators need its link.
+    private: bool = False
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None
@@ -106,6 +108,8 @@ class Seat(SQLModel, table=True):
     # digest at; None: reminders whenever they fall due, the digest at 08:00.
     mail_hour: int | None = None
     notify: str = Field(default="every_turn", max_length=16)
+    # How table talk reaches this seat by mail: "at_once", "digest" or "off".
+    talk_mail: str = Field(default="at_once", max_length=16)
     created_at: datetime
 
 

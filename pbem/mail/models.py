@@ -162,6 +162,37 @@ class FormerPlayer(SQLModel, table=True):
     left_at: datetime
 
 
+class MailAddress(SQLModel, table=True):
+    """What the server knows about one mail address across games: the generation of its
+    signed "my games" link (raising it revokes every older link) and whether mail to it
+    bounces (a delivery report says so; no more mail goes to it until it is cleared).
+    Personal data: only in a full export."""
+
+    __tablename__ = "mail_addresses"
+
+    address: str = Field(primary_key=True, max_length=320)
+    games_link_generation: int = 0
+    bouncing_since: datetime | None = None
+    bounce_detail: str = Field(default="", max_length=500)
+    updated_at: datetime
+
+
+class InboundMessage(SQLModel, table=True):
+    """One message taken in by `pbem receive` or the LMTP listener, keyed by the hash of
+    its Message-ID, so that the same message never applies twice."""
+
+    __tablename__ = "inbound_messages"
+    __table_args__ = (Index("ix_inbound_messages_game", "game_id", "received_at"),)
+
+    message_key: str = Field(primary_key=True, max_length=64)
+    received_at: datetime
+    sender: str = Field(default="", max_length=320)
+    game_id: str | None = Field(default=None, max_length=32)
+    seat: int | None = None
+    outcome: str = Field(default="", max_length=32)
+    detail: str = Field(default="", max_length=500)
+
+
 class Heartbeat(SQLModel, table=True):
     """The worker's last sign of life, for the health page."""
 
