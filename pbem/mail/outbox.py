@@ -103,6 +103,13 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 f"invitation:{game.id}:{number}:{game.head_seq}",
                 due=number in transition.due_after,
                 deadline=clocks[number].deadline_at,
+                **(
+                    inbound_context(
+                        runtime, session, game, transition.engine, transition.after, seat
+                    )
+                    if number in transition.due_after and not seat.is_bot
+                    else {}
+                ),
                 players=[
                     {"name": other.name, "bot": other.is_bot}
                     for other_number, other in sorted(seats.items())
@@ -641,6 +648,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
             raise ValueError(f"game {game.id} has no event {upto}")
         token = seat_token(session, runtime, seat)
         newcomer = is_newcomer(session, game.id, seat.seat)
+        by_mail = inbound_context(runtime, session, game, engine, state, seat)
     settings = settings_link(runtime, seat) if seat.token_hash else ""
     context = seat_context(runtime, game, seat, token, settings, deadline)
     context.update(
@@ -650,6 +658,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         phase=str(engine.view(state, None).get("phase", ""))[:200],
         lines=lines,
         others=list(recipe.get("others") or []),
+        **by_mail,
     )
     subject, text, html, unsubscribe = sealed_render(runtime, mail.kind, context, settings)
     mail.subject, mail.body_text, mail.body_html, mail.unsubscribe = (
@@ -658,6 +667,24 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         html,
         unsubscribe,
     )
+
+
+def inbound_context(
+    runtime: Any, session: Session, game: Game, engine: Engine, state: Any, seat: Seat
+) -> dict[str, Any]:
+    """With replies by mail on (``mail.reply_address``): the seat's legal moves with
+    their codes and the players whose mail bounces (for the creator); see
+    :mod:`pbem.mail.inbound`."""
+    from pbem.mail.inbound import receive, tags
+
+    if tags.reply_address_config(runtime.config) is None:
+        return {}
+    seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
+    listed = receive.moves.numbered(engine, state, seat.seat, [row.name for row in seats])
+    return {
+        **receive.move_context(game.engine, listed),
+        "bouncing": receive.bouncing_names(session, game, seats, seat),
+    }
 
 
 def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:
