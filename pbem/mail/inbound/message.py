@@ -189,23 +189,50 @@ def body_text(message: EmailMessage) -> str:
 
 QUOTE_HEADER = re.compile(
     r"^(on\s.+wrote:|am\s.+schrieb.*:|le\s.+a écrit\s?:|-+\s*original message\s*-+|"
-    r"from:\s.+|_{5,})\s*$",
+    r"from:\s.+|_{5,}|\*\s.+\[.+\]:)\s*$",
     re.IGNORECASE,
 )
 
 
-def reply_lines(message: EmailMessage) -> list[str]:
-    """The first paragraph of the reply's own text (quoted text and signatures
-    stripped), one entry per non-empty line."""
-    text = EmailReplyParser.parse_reply(body_text(message).replace("\r\n", "\n"))
+def first_paragraph(text: str) -> list[str]:
+    """The first paragraph of the text's own lines: quoted lines (``>``), quote
+    headers ("On ... wrote:", Outlook's "From: ..." block, mutt's "* X [date]:", an
+    attribution line ending in ":" just above a quote) are passed over; a signature
+    separator or a quote after the paragraph ends it."""
+    rows = [row.rstrip() for row in text.replace("\r\n", "\n").split("\n")]
     lines: list[str] = []
-    for raw in text.split("\n"):
+    for index, raw in enumerate(rows):
         line = raw.strip()
-        if line.startswith(">") or QUOTE_HEADER.match(line) or line in ("--", "-- "):
+        following = next((row.strip() for row in rows[index + 1 :] if row.strip()), "")
+        quoted = line.startswith(">")
+        header = bool(QUOTE_HEADER.match(line)) or (
+            line.endswith(":") and following.startswith(">")
+        )
+        if line in ("--", "__") or raw == "-- " or line.startswith("Sent from my"):
             break
+        if quoted or header:
+            if lines:
+                break
+            if (
+                header
+                and QUOTE_HEADER.match(line)
+                and not quoted
+                and line.lower().startswith(("from:", "-", "_"))
+            ):
+                break  # Outlook: everything after its header block is the original
+            continue
         if not line:
             if lines:
                 break
             continue
         lines.append(line)
     return lines
+
+
+def reply_lines(message: EmailMessage) -> list[str]:
+    """The first paragraph of the reply's own text (see :func:`first_paragraph`), after
+    ``email-reply-parser`` took off quoted text and signatures; when that leaves
+    nothing (an answer written inline, under a quote header), the whole text is read
+    the same way."""
+    text = body_text(message).replace("\r\n", "\n")
+    return first_paragraph(EmailReplyParser.parse_reply(text)) or first_paragraph(text)
