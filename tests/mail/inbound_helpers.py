@@ -36,7 +36,7 @@ def text_of(message) -> str:
 def listed_moves(message) -> dict[str, int]:
     """label -> code of the moves a mail lists."""
     text = text_of(message)
-    if "Your moves" not in text:
+    if "Your moves." not in text:
         return {}
     return {label.strip(): int(code) for code, label in LISTED.findall(text)}
 

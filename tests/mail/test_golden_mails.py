@@ -25,6 +25,7 @@ from sqlmodel import Session
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
 from pbem.mail import outbox, render
 from pbem.mail.dispatch import build_message
+from pbem.mail.inbound import moves
 from pbem.mail.models import FormerPlayer, Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
@@ -225,6 +226,31 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
         "your_turn__player": (
             "your_turn",
             seat_mail(runtime, 0, "Anna", DEADLINE, lines=LINES, others=["Cleo"]),
+        ),
+        "answer__player": (
+            "answer",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                headline="your move was made",
+                applied=["Offer coin, oil"],
+                refusal="",
+                lines=LINES[1:],
+                next_up="It is your turn again.",
+                move_groups=moves.groups(
+                    [
+                        moves.Listed(1, "Take 1 coin from Ben (Carthage)", "take", {}),
+                        moves.Listed(2, "Take 1 wine from Cleo (Babylon)", "take", {}),
+                    ]
+                ),
+                written=[],
+                bouncing=["Dan"],
+            ),
+        ),
+        "answer_stranger__other": (
+            "answer_stranger",
+            plain("Ben", 1, sender="ben@example.org"),
         ),
         "your_turn__newcomer": (
             "your_turn",
@@ -455,6 +481,8 @@ NAMES = [
     "invitation__other",
     "your_turn__player",
     "your_turn__newcomer",
+    "answer__player",
+    "answer_stranger__other",
     "reminder__player",
     "reminder__newcomer",
     "deadline__player",
