@@ -8,6 +8,7 @@ from pbem.errors import Rejected
 from pbem.eventlog.audit import audit_game
 from pbem.games import rescue
 from pbem.games.portable import export_chunks
+from pbem.mail.inbound.receive import flag_bouncing_players
 from pbem.web.present import board_template, players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,
@@ -34,11 +35,13 @@ def spectate(game_id: str):
     tail = load_tail(game_id, reach=HISTORY_LINES)
     game, engine = tail.game, tail.engine
     view = engine.view(tail.states[game.head_seq], None)
+    shown = players(view, tail.seats)
+    flag_bouncing_players(runtime(), shown, tail.seats)  # "mail bounces" by a player's name
     return render_template(
         "game.html",
         game=game,
         view=view,
-        players=players(view, tail.seats),
+        players=shown,
         board=board_template(game.engine),
         lines=recent_lines(tail, None, 0),
         scores=final_scores(game, engine, None),

@@ -414,6 +414,17 @@ def move_context(engine_slug: str, listed: list[moves.Listed]) -> dict[str, Any]
     }
 
 
+def flag_bouncing_players(runtime: Any, shown: list[dict], seats: list[Any]) -> None:
+    """Sets ``bouncing`` on each player of a page's list whose mail bounces."""
+    with runtime.service.reading() as session:
+        found = bouncing(session, [getattr(seat, "email", "") or "" for seat in seats])
+    if not found:
+        return
+    by_seat = {seat.seat: (getattr(seat, "email", "") or "").lower() for seat in seats}
+    for player in shown:
+        player["bouncing"] = by_seat.get(player["seat"], "") in found
+
+
 def bouncing_names(session: Any, game: Game, seats: list[Seat], reader: Seat) -> list[str]:
     """For the game's creator: the players whose mail bounces (others: none)."""
     if game.creator_seat is None or reader.seat != game.creator_seat:
