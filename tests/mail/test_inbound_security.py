@@ -140,3 +140,22 @@ def test_not_your_turn_and_several_lines(runtime):
     assert taken.outcome == "partly" and taken.applied == ["Start in Riga"]
     assert "no longer your turn" in taken.detail
     assert len(moves(runtime)) == 1
+
+
+def test_a_message_over_a_megabyte_is_ignored(runtime):
+    """Over 1 MB: `pbem receive` takes it and drops it (no move, no answer); the LMTP
+    listener refuses it (552: at MAIL FROM when the client declares its SIZE, else at
+    DATA) without keeping it."""
+    address = anna_address(runtime)
+    big = reply(address, "2\n\n" + ("padding " * 20 + "\n") * 7000)
+    assert len(big) > 1024 * 1024
+    taken = receive.take(runtime, big, [address])
+    assert (taken.status, taken.outcome) == (0, "too_big")
+    listener, port = start_lmtp(runtime)
+    try:
+        with pytest.raises((smtplib.SMTPSenderRefused, smtplib.SMTPDataError)) as refused:
+            send_lmtp(port, big, address)
+        assert refused.value.smtp_code == 552
+    finally:
+        listener.stop()
+    assert moves(runtime) == [] and answers(runtime) == []

@@ -6,7 +6,8 @@ Each recipient is checked at ``RCPT TO`` (an address that is not ours, or a tag 
 does not verify, answers ``550 5.1.1``); after ``DATA`` the message is taken once per
 recipient (:func:`pbem.mail.inbound.receive.take`) and LMTP's answer is one line per
 recipient: ``250`` taken, ``550`` no such address, ``451`` try again later. Messages
-over 1 MB are refused at ``DATA`` by the size limit (``552``), so they are never read.
+over 1 MB are refused by the size limit (``552``, at ``MAIL FROM`` when the client
+declares its ``SIZE``, else at ``DATA``), so they are never kept.
 """
 
 from __future__ import annotations
