@@ -1,7 +1,7 @@
 """Replies by mail that must change nothing: a forged tag, a reply from another
 address, a replayed message, a reply to a turn that is over, and a reply to a seat
 since given to someone else. Each is refused (or not even taken), no event is
-appended, and nothing of the game is told to a stranger."""
+appended, and nothing of the game is told to a stranger. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ GAME = "secure0001"
 
 
 @pytest.fixture
-def runtime(sqlite_db, tmp_path, clock):
-    runtime = reply_runtime(sqlite_db, tmp_path, clock, None)
+def runtime(db, tmp_path, clock):
+    runtime = reply_runtime(db, tmp_path, clock, None)
     specs = [
         SeatSpec("Anna", "anna@example.org"),
         SeatSpec("Ben", "ben@example.org"),
@@ -159,3 +159,20 @@ def test_a_message_over_a_megabyte_is_ignored(runtime):
     finally:
         listener.stop()
     assert moves(runtime) == [] and answers(runtime) == []
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"\x00\xff\xfe garbage \r\n\r\n\x80",
+        b"From: anna@example.org\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\n",
+        b'From: =?utf-8?q?broken\r\nSubject: =?x?y?z?=\r\nMessage-ID: <\r\n\r\n{"type": 1}\r\n',
+        b"From: anna@example.org\r\nContent-Type: multipart/report; report-type=delivery-status;"
+        b" boundary=b\r\n\r\n--b\r\nContent-Type: message/delivery-status\r\n\r\n\r\n--b--\r\n",
+    ],
+)
+def test_malformed_mail_is_answered_without_a_traceback(runtime, raw):
+    taken = receive.take(runtime, raw, [anna_address(runtime)])
+    assert taken.status in (0, 67)
+    assert moves(runtime) == []
