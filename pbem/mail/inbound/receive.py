@@ -30,7 +30,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import col, select
 
-from pbem.errors import PbemError
+from pbem.errors import Conflict, PbemError
 from pbem.eventlog.store import game_engine
 from pbem.games import names
 from pbem.games.roster import SEAT_KINDS
@@ -302,27 +302,48 @@ def _reply(
     applied: list[str] = []
     refusal = ""
     for line in lines:
-        head = service.head(game.id)
-        if head.game.status != "active" or seat.seat not in head.engine.to_move(head.state):
-            refusal = f'"{line}" was not applied: it is no longer your turn.'
-            break
-        try:
-            move = moves.resolve(line, mail_list, head.engine, head.state, seat.seat, seat_names)
-            view = head.engine.view(head.state, seat.seat)
-            label = names.fill(head.engine.move_label(move, view), seat_names, names.marks_of(view))
-            service.submit_move(game.id, seat.seat, move, head.seq, actor="mail")
-        except moves.Unreadable as error:
-            refusal = error.reason
-            break
-        except PbemError as error:
-            refusal = f'"{line}" was not applied: {error.message}'
+        label, refusal = _apply_line(runtime, game.id, seat.seat, line, mail_list, seat_names)
+        if refusal:
             break
         applied.append(label)
     if applied:
         service.play_bots(game.id)
     answer(runtime, tag, key, applied, refusal)
     outcome = "applied" if applied and not refusal else ("partly" if applied else "refused")
-    return Taken(EX_OK, outcome, refusal, applied)
+    return Taken(EX_OK, outcome, refusal or "; ".join(applied), applied)
+
+
+def _apply_line(
+    runtime: Any,
+    game_id: str,
+    seat: int,
+    line: str,
+    mail_list: list[moves.Listed],
+    seat_names: list[str],
+) -> tuple[str, str]:
+    """Makes the move one line names: (its label, "") or ("", why not). A move that
+    lost the race with another seat's (the game moved on between reading and writing)
+    is read again against the new head, once."""
+    service = runtime.service
+    for attempt in (1, 2):
+        head = service.head(game_id)
+        if head.game.status != "active" or seat not in head.engine.to_move(head.state):
+            return "", f'"{line}" was not applied: it is no longer your turn.'
+        try:
+            move = moves.resolve(line, mail_list, head.engine, head.state, seat, seat_names)
+            view = head.engine.view(head.state, seat)
+            label = names.fill(head.engine.move_label(move, view), seat_names, names.marks_of(view))
+            service.submit_move(game_id, seat, move, head.seq, actor="mail")
+        except moves.Unreadable as error:
+            return "", error.reason
+        except Conflict:
+            if attempt == 1:
+                continue
+            return "", f'"{line}" was not applied: the game moved on meanwhile; try again.'
+        except PbemError as error:
+            return "", f'"{line}" was not applied: {error.message}'
+        return label, ""
+    return "", ""
 
 
 def _refuse(runtime: Any, tag: tags.Tag, key: str, reason: str, outcome: str = "refused") -> Taken:
