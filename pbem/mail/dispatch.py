@@ -415,7 +415,7 @@ def purge(runtime: Any, now: datetime) -> int:
     failed_before = utc(now) - timedelta(days=float(config.get("failed_retention_days", 90)))
     old = or_(
         and_(col(Mail.status) == "sent", col(Mail.sent_at) < sent_before),
-        and_(col(Mail.status) == "failed", col(Mail.created_at) < failed_before),
+        and_(col(Mail.status).in_(("failed", "bouncing")), col(Mail.created_at) < failed_before),
     )
     with Session(runtime.db) as session:
         result = session.exec(
