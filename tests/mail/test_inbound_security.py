@@ -176,3 +176,21 @@ def test_malformed_mail_is_answered_without_a_traceback(runtime, raw):
     taken = receive.take(runtime, raw, [anna_address(runtime)])
     assert taken.status in (0, 67)
     assert moves(runtime) == []
+
+
+def test_without_a_reply_address_mail_has_no_reply_to_and_nothing_is_taken(
+    sqlite_db, tmp_path, clock
+):
+    from pbem.mail.dispatch import build_message
+    from tests.mail.conftest import make_runtime
+
+    runtime = make_runtime(sqlite_db, tmp_path, clock)
+    specs = [SeatSpec("Anna", "anna@example.org"), SeatSpec("Ben", "ben@example.org")]
+    runtime.service.create_game("mercatores", specs, seed=b"off" * 11, game_id="off0000001")
+    with Session(runtime.db) as session:
+        invitation = session.exec(select(Mail).where(Mail.recipient == "anna@example.org")).one()
+    message = build_message(runtime, invitation)
+    assert message["Reply-To"] is None
+    assert "Your moves." not in message.get_body(preferencelist=("plain",)).get_content()
+    address = "play+off0000001.0.0.aaaaaaaaaaaaaaaa@pbem.test"
+    assert receive.take(runtime, reply(address, "1"), [address]).status == 67

@@ -83,9 +83,16 @@ def numbered(engine: Any, state: Any, seat: int, seat_names: list[str]) -> list[
     """The list a mail shows: each legal move with its code (empty when not due)."""
     if seat not in engine.to_move(state):
         return []
+    found = labelled(engine, state, seat, seat_names)
+    if len(found) > GROUP_OVER:
+        # Grouped by kind in the mail: number them in that order, so codes ascend.
+        first: dict[str, int] = {}
+        for index, (_, move) in enumerate(found):
+            first.setdefault(str(move.get("type", "")), index)
+        found.sort(key=lambda entry: first[str(entry[1].get("type", ""))])
     return [
         Listed(number, label, str(move.get("type", "")), move)
-        for number, (label, move) in enumerate(labelled(engine, state, seat, seat_names), 1)
+        for number, (label, move) in enumerate(found, 1)
     ]
 
 
