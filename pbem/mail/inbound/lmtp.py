@@ -19,6 +19,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 
+from pbem.mail import outbox
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound import receive, tags
 
@@ -67,7 +68,7 @@ def _ours(runtime: Any, address: str) -> bool:
         local = address.rpartition("@")[0]
         if "+" not in local:
             return True  # the bare reply address: delivery reports and the like
-        return tags.read_tag(runtime.config, runtime.secret_key, address) is not None
+        return tags.read_tag(runtime.config, outbox.secret(runtime), address) is not None
     return bool(receive._our_addresses(runtime, [address]))
 
 
