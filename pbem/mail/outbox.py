@@ -776,13 +776,21 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
             raise ValueError(f"game {game.id} has no event {upto}")
         token = seat_token(session, runtime, seat)
         newcomer = is_newcomer(session, game.id, seat.seat)
+        holders = [
+            row.name
+            for row in session.exec(
+                select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))
+            )
+        ]
+    public = engine.view(state, None)
+    phase = names.fill(str(public.get("phase", "")), holders, names.marks_of(public))
     settings = settings_link(runtime, seat) if seat.token_hash else ""
     context = seat_context(runtime, game, seat, token, settings, deadline)
     context.update(
         newcomer=newcomer,
         head_hash=event.hash,
         head_seq=upto,
-        phase=str(engine.view(state, None).get("phase", ""))[:200],
+        phase=phase[:200],
         lines=lines,
         others=list(recipe.get("others") or []),
     )
