@@ -83,7 +83,7 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
         players=players(view, shown),
         board=board_template(game.engine),
         entry=step_entry(
-            game, engine, viewer, at, seats[viewer].timezone if viewer is not None else "UTC"
+            game, engine, viewer, at, seats[viewer].timezone if viewer is not None else None
         ),
         chart=chart(series),
     )

@@ -39,10 +39,11 @@ def event_lines(
     state: Any,
     viewer: int | None,
     roster_at: Callable[[int], Roster],
-    zone: str = "UTC",
+    zone: str | None = None,
 ) -> list[dict[str, Any]]:
     """History entries for ``rows``, folded from ``state`` (the state before the first);
-    ``roster_at(seq)`` is the roster once event ``seq`` happened; times in ``zone``."""
+    ``roster_at(seq)`` is the roster once event ``seq`` happened; times in ``zone`` (None:
+    a reader without a seat, see :func:`entry`)."""
     entries = []
     earlier: dict[int, Any] = {}
     if rows:
@@ -167,9 +168,9 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
     return Tail(game, engine, seats, rows, states, kept)
 
 
-def recent_lines(tail: Tail, viewer: int | None, since: int, zone: str = "UTC") -> list[dict]:
+def recent_lines(tail: Tail, viewer: int | None, since: int, zone: str | None = None) -> list[dict]:
     """What happened after event ``since`` (at most the last few dozen events), newest
-    first, with times in ``zone`` (a seat's own; UTC for a spectator)."""
+    first, with times in ``zone`` (a seat's own; None for a spectator: UTC)."""
     first = max(since, tail.game.head_seq - HISTORY_LINES, 0) + 1
     entries = [
         entry(
@@ -193,18 +194,21 @@ def entry(
     after: Any,
     viewer: int | None,
     roster: Roster,
-    zone: str = "UTC",
+    zone: str | None = None,
 ) -> dict[str, Any]:
     """One event as a history line: ``who`` names the mover of a move as of the event
     (the seat's holder then, marked "(bot)" for a bot seat); ``at`` is when, in ``zone``
-    and named (:func:`pbem.zones.stamp`), ``at_iso`` the same in UTC for ``<time>``."""
+    and named (:func:`pbem.zones.stamp`), ``at_iso`` the same in UTC for ``<time>``.
+    Without a zone (a reader without a seat) ``at`` is in UTC and ``local`` is set: the
+    page's script may show it in the browser's zone instead."""
     made_by = mover(roster, row) if row["kind"] in MOVE_KINDS else None
     return {
         "seq": row["seq"],
         "kind": row["kind"],
         "seat": row["seat"],
         "who": made_by.who if made_by is not None else "",
-        "at": zones.stamp(str(row["created_at"]), zone),
+        "at": zones.stamp(str(row["created_at"]), zone or "UTC"),
+        "local": zone is None,
         "at_iso": zones.iso_utc(str(row["created_at"])),
         "lines": row_lines(engine, row, before, after, viewer, roster),
     }
@@ -228,7 +232,9 @@ def roster_seats(roster: Roster) -> list[SimpleNamespace]:
     ]
 
 
-def step_entry(game: Game, engine: Engine, viewer: int | None, seq: int, zone: str = "UTC") -> dict:
+def step_entry(
+    game: Game, engine: Engine, viewer: int | None, seq: int, zone: str | None = None
+) -> dict:
     """One event's entry for the history page, its time in ``zone``."""
     service = runtime().service
     rows = service.events(game.id, after=seq - 1, upto=seq)
