@@ -694,7 +694,8 @@ def defer_seat_mail(
         recipe["quiet"] = quiet.total_seconds()
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
     now = utc(runtime.clock())
-    if quiet > timedelta(0) and supersede(session, game.id, seat.seat, kind, body, now + quiet):
+    waiting = quiet > timedelta(0)
+    if waiting and supersede(session, game.id, seat.seat, seat.email, kind, body, now + quiet):
         return None
     subject = render.SUBJECTS[kind].format(title=game.title)[:300]
     mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
@@ -704,10 +705,17 @@ def defer_seat_mail(
 
 
 def supersede(
-    session: Session, game_id: str, seat: int, kind: str, body: str, send_at: datetime
+    session: Session,
+    game_id: str,
+    seat: int,
+    recipient: str,
+    kind: str,
+    body: str,
+    send_at: datetime,
 ) -> bool:
-    """Puts a new recipe into the seat's waiting mail of ``kind`` (still pending, never
-    tried, not yet rendered), to go at ``send_at``: True when there was one. The update
+    """Puts a new recipe into the seat's waiting mail of ``kind`` to ``recipient``
+    (still pending, never tried, not yet rendered), to go at ``send_at``: True when
+    there was one. The update
     is conditional, so a row the dispatcher claimed meanwhile is left alone (and a new
     row is written instead)."""
     waiting = session.exec(
@@ -715,6 +723,7 @@ def supersede(
         .where(
             Mail.game_id == game_id,
             Mail.seat == seat,
+            Mail.recipient == recipient,
             Mail.kind == kind,
             Mail.status == "pending",
             Mail.attempts == 0,
@@ -735,8 +744,9 @@ def supersede(
 
 def unwanted(runtime: Any, mail: Mail) -> str:
     """Why a waiting "your turn" mail (one recorded with a quiet window) should not go
-    now: the game ended or is no longer running, a bot plays the seat, the player turned
-    these mails off, moved since, or is no longer due. "" when it should go."""
+    now: the game ended or is no longer running, a bot plays the seat, someone else
+    holds it, the player turned these mails off, moved since, or is no longer due. ""
+    when it should go."""
     recipe = json.loads(mail.body_text[len(DEFERRED) :])
     if not recipe.get("quiet"):
         return ""
@@ -749,6 +759,8 @@ def unwanted(runtime: Any, mail: Mail) -> str:
             return "the game is over"
         if seat.is_bot:
             return "a bot plays the seat now"
+        if seat.email.strip().lower() != mail.recipient.strip().lower():
+            return "the seat has another player now"
         if seat.notify != "every_turn":
             return "the player turned these mails off"
         if seat.last_move_seq is not None and seat.last_move_seq > int(recipe["upto"]):

@@ -94,6 +94,22 @@ def test_turns_beginning_within_a_window_make_one_mail(quiet, clock, mailbox):
     assert mailbox.to(address(1 - now_due), "your turn") == []
 
 
+def test_a_seat_handed_to_a_bot_in_the_window_gets_no_mail(quiet, clock, mailbox):
+    from pbem.games.rescue import hand_to_bot
+
+    created = new_game(quiet, seats=2)
+    dispatch(quiet)
+    take_turn(quiet, created.game_id)
+    due = due_seat(quiet, created.game_id)
+    hand_to_bot(quiet, created.game_id, due, by=due)
+    clock.advance(minutes=WINDOW)
+    dispatch(quiet)
+    assert mailbox.to(address(due), "your turn") == []
+    [dropped] = [row for row in rows(quiet) if row.seat == due]
+    assert dropped.status == "dropped"
+    assert dropped.last_error == "dropped: a bot plays the seat now"
+
+
 def test_a_mail_already_claimed_is_not_superseded(quiet, clock, mailbox):
     created = new_game(quiet, seats=2)
     dispatch(quiet)
