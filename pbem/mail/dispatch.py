@@ -8,7 +8,10 @@ out, with the same Message-ID.
 
 A mail whose lines need the game's history (``your_turn``) is recorded by the move
 only as what to render (:func:`outbox.defer_seat_mail`); it is rendered here, before
-it is sent, and its body (links sealed) kept on the row.
+it is sent, and its body (links sealed) kept on the row. Such a mail recorded with a
+quiet window (``mail.quiet_minutes``) is first checked: one no longer wanted (the
+player moved meanwhile, the turn passed, the game ended) is marked ``dropped`` with
+``last_error`` "dropped: <why>" and never sent.
 
 One bad mail never holds up the others. A temporary failure (an SMTP 4xx answer, a
 connection that fails) is retried with exponential backoff (capped at an hour) until
@@ -67,6 +70,7 @@ class DispatchReport:
     sent: int = 0
     retried: int = 0
     failed: int = 0
+    dropped: int = 0
 
 
 def build_message(runtime: Any, mail: Mail) -> EmailMessage:
@@ -277,6 +281,10 @@ def _send_one(
         _mark(connection, mail, owner, status="bouncing", last_error="bouncing: address bounces")
         return "failed"
     try:
+        reason = outbox.unwanted(runtime, mail) if deferred else ""
+        if reason:
+            _mark(connection, mail, owner, status="dropped", last_error=f"dropped: {reason}")
+            return "dropped"
         message = build_message(runtime, mail)
     except Exception as error:  # noqa: BLE001 - any row that cannot be built is failed
         _give_up(connection, mail, owner, now, f"unbuildable: {_describe(error)}")

@@ -223,6 +223,19 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 ],
             ),
         ),
+        "invitation__player_already": (
+            "invitation",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                DEADLINE,
+                due=True,
+                already=True,
+                movers=["Dan"],
+                players=[*players, {"name": "Dan", "bot": True}],
+            ),
+        ),
         "your_turn__player": (
             "your_turn",
             seat_mail(runtime, 0, "Anna", DEADLINE, lines=LINES, others=["Cleo"]),
@@ -479,6 +492,7 @@ def golden_html(message) -> str:
 NAMES = [
     "invitation__player",
     "invitation__other",
+    "invitation__player_already",
     "your_turn__player",
     "your_turn__newcomer",
     "answer__player",
