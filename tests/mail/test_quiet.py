@@ -64,7 +64,8 @@ def test_a_player_who_moved_in_the_window_gets_no_mail(quiet, clock, mailbox):
     quiet.service.submit_move(created.game_id, due, {"type": "roll"}, head.seq)
     clock.advance(minutes=WINDOW)
     report = dispatch(quiet)
-    assert report.dropped >= 1 and report.sent == 0
+    # (The roll may end the turn by chance: the other seat's mail may then go.)
+    assert report.dropped >= 1
     assert mailbox.to(address(due), "your turn") == []
     dropped = [row for row in rows(quiet) if row.seat == due]
     assert [row.status for row in dropped] == ["dropped"]
