@@ -158,6 +158,7 @@ class MareNostrum:
     title = "Mare Nostrum"
     versions: tuple[int, ...] = (1, 2)
     bot_levels: tuple[str, ...] = ("easy", "normal")
+    resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
     min_seats = 3
     max_seats = 5
 

@@ -33,7 +33,7 @@ from engines.api import Engine
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
-from pbem.games import names, results
+from pbem.games import names, results, seat_rules
 from pbem.games.admin_lines import describe_admin
 from pbem.games.outcomes import Transition
 from pbem.games.roster import Roster, mover
@@ -256,7 +256,11 @@ def _game_over(
         (row["payload"]["seed"] for row in transition.events if row["kind"] == "seed_revealed"),
         "",
     )
-    over = game_over_context(game, [seats[number].name for number in sorted(seats)])
+    resigned = seat_rules.resigned_seats(session, game.id)
+    over = game_over_context(
+        game,
+        [seats[n].name + (" (resigned)" if n in resigned else "") for n in sorted(seats)],
+    )
     told = set()
     for number, seat in seats.items():
         key = f"game_over:{game.id}:{number}"

@@ -227,7 +227,13 @@ def roster_seats(roster: Roster) -> list[SimpleNamespace]:
     """The seats as ``roster`` has them, in the form of seat rows (for the players list
     of a history step: who held each seat then)."""
     return [
-        SimpleNamespace(seat=number, name=holder.name, is_bot=holder.bot, bot_level=holder.level)
+        SimpleNamespace(
+            seat=number,
+            name=holder.name,
+            is_bot=holder.bot,
+            bot_level=holder.level,
+            resigned=holder.resigned,
+        )
         for number, holder in enumerate(roster.seats)
     ]
 
