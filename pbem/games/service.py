@@ -105,8 +105,10 @@ class GameService:
         seed: bytes | None = None,
         game_id: str | None = None,
         version: int | None = None,
+        private: bool = False,
     ) -> CreatedGame:
         """Creates a game: event 0 with the seed's commitment, one token per human seat.
+        A ``private`` game is not listed (its pages open by their links only).
 
         The game plays on ``version`` of the engine to its end (the newest when None).
         """
@@ -194,6 +196,7 @@ class GameService:
                 head_hash=row["hash"],
                 policy=policy,
                 creator_seat=creator_seat,
+                private=bool(private),
                 created_at=now,
                 updated_at=now,
             )

@@ -110,6 +110,7 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                     if number in transition.due_after and not seat.is_bot
                     else {}
                 ),
+                private=bool(game.private) and number == game.creator_seat,
             )
     elif transition.finished:
         _game_over(session, runtime, transition, seats)
