@@ -39,7 +39,7 @@ from pbem.games.outcomes import Transition
 from pbem.games.roster import Roster, mover
 from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tokens import hash_token
-from pbem.mail import render
+from pbem.mail import games_link, render
 from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
 from pbem.models import Event, Game, Seat
 
@@ -611,7 +611,9 @@ def enqueue(
     """Renders a mail and adds it to the outbox in the open transaction.
 
     Links to a seat or its settings are stored sealed (:func:`render.seal_links`): the
-    outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`)."""
+    outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`).
+    The footer's link to the recipient's games is the address's own (``my_games``)."""
+    context = {"my_games": games_link.address_link(runtime, session, recipient), **context}
     subject, text, html, unsubscribe = sealed_render(runtime, kind, context, unsubscribe)
     mail = new_mail(runtime, kind, key, recipient, subject, text, html, unsubscribe, game_id, seat)
     session.add(mail)
@@ -819,6 +821,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
                 select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))
             )
         ]
+        my_games = games_link.address_link(runtime, session, mail.recipient)
     public = engine.view(state, None)
     phase = names.fill(str(public.get("phase", "")), holders, names.marks_of(public))
     settings = settings_link(runtime, seat) if seat.token_hash else ""
@@ -831,6 +834,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         lines=lines,
         others=list(recipe.get("others") or []),
         **by_mail,
+        my_games=my_games,
     )
     subject, text, html, unsubscribe = sealed_render(runtime, mail.kind, context, settings)
     mail.subject, mail.body_text, mail.body_html, mail.unsubscribe = (

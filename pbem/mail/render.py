@@ -37,6 +37,7 @@ SUBJECTS = {
     "seat_link": "{title}: your link to the game",
     "answer": "{title}: {headline}",
     "answer_stranger": "{title}: your mail was not applied",
+    "games_link": "Your games: a new link",
 }
 
 # Keys a template may read that not every caller sets (every other key a template
@@ -59,6 +60,8 @@ OPTIONAL = {
     "written": [],
     "move_count": 0,
     "bouncing": [],
+    # The footer's link to the recipient's games (pbem.mail.games_link; set by the outbox).
+    "my_games": "",
 }
 
 _environment: Environment | None = None
