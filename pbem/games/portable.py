@@ -294,7 +294,7 @@ def _more_entries(
 # The personal section of a full export ------------------------------------------------
 
 NOTIFY = ("every_turn", "digest", "none")
-FORMER_REASONS = ("left", "offered", "replaced")
+FORMER_REASONS = ("left", "offered", "replaced", "resigned")
 CLOCK_TIMES = ("turn_since", "remind_at", "deadline_at", "paused_until")
 SEAT_KEYS = {"seat", "email", "timezone", "mail_hour", "notify", "clock"}
 CLOCK_KEYS = {*CLOCK_TIMES, "reminders", "vacation_days_used"}

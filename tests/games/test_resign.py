@@ -206,3 +206,23 @@ def test_resigning_through_the_web_asks_first_and_checks_everything(runtime, app
     assert stale.status_code == 422 and b"over" in stale.data
     with Session(runtime.db) as session:
         assert session.exec(select(Mail).where(Mail.kind == "game_over")).first() is not None
+
+
+def test_a_resignation_survives_export_and_import(runtime, tmp_path, clock):
+    from pbem.db import init_db, make_engine
+    from tests.mail.conftest import make_runtime
+
+    created = new_game(runtime, seats=3)
+    game = created.game_id
+    rescue.resign(runtime, game, 2, by=2)
+    exported = runtime.service.export_game(game, full=True)
+    other = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
+    init_db(other)
+    elsewhere = make_runtime(other, tmp_path / "elsewhere", clock)
+    assert elsewhere.service.import_game(exported) == game
+    seat = elsewhere.service.seats(game)[2]
+    assert seat.is_bot and not seat.email
+    with pytest.raises(NotAllowed, match="resigned"):
+        rescue.reclaim(elsewhere, game, 2, by=None)
+    assert elsewhere.service.verify_game(game).ok
+    other.dispose()
