@@ -220,7 +220,7 @@ def resign(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueOutco
             game,
             row,
             f"former:seat_resigned:{game_id}:{seat}:{game.head_seq}",
-            "You resigned",
+            "Your resignation is recorded",
             [
                 f"You resigned from {game.title}, as you asked; your link no longer opens "
                 "the seat.",

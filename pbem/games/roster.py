@@ -313,20 +313,26 @@ def same_holders(left: Roster, right: Roster) -> bool:
 @dataclass(frozen=True)
 class Mover:
     """Who made a move, as history reads it: the seat's holder's name, whether a bot
-    holds the seat, and whether a bot played this move for the person who holds it
-    (a deadline's automatic move, or a move whose actor is "bot")."""
+    holds the seat, whether a bot played this move for the person who holds it
+    (a deadline's automatic move, or a move whose actor is "bot"), and whether the
+    seat's player resigned (a bot plays it to the end)."""
 
     name: str
     bot: bool = False
     for_person: bool = False
+    resigned: bool = False
 
     @property
     def who(self) -> str:
+        if self.resigned:
+            return f"{self.name} (resigned)"
         return f"{self.name} (bot)" if self.bot else self.name
 
     @property
     def note(self) -> str:
         """The mark after a move's lines ("" for a person's own move)."""
+        if self.resigned:
+            return f"(played by a bot for {self.name}, who resigned)"
         if self.for_person:
             return f"(played by a bot for {self.name})"
         if self.bot:
@@ -343,6 +349,8 @@ def mover(roster: Roster | None, row: Mapping[str, Any]) -> Mover | None:
     if not 0 <= seat < len(roster.seats):
         return None
     holder = roster.seats[seat]
+    if holder.resigned:
+        return Mover(holder.name, bot=True, resigned=True)
     if holder.bot:
         return Mover(holder.name, bot=True)
     by_bot = row.get("kind") == "auto_move" or row.get("actor") == "bot"

@@ -305,6 +305,7 @@ def _game_over(
             "game_over",
             key,
             seat_name=current.name if current is not None else "",
+            resigned=former.reason == "resigned",
             lines=history(session, runtime, game, transition.engine, None, start)[0],
             seed=seed,
             **over,

@@ -79,7 +79,7 @@ def test_a_resigned_seat_is_a_bot_to_the_end_and_nobody_can_move_it(runtime, mai
     assert runtime.service.head(game).seq == head
     # Everybody is told: Ben without a link, the others with the history line.
     dispatch(runtime)
-    told = mailbox.to("ben@example.org", "You resigned")
+    told = mailbox.to("ben@example.org", "Your resignation is recorded")
     assert len(told) == 1 and tokens[1] not in part(told[0], "plain")
     for other in ("anna@example.org", "cleo@example.org"):
         (notice,) = mailbox.to(other, "A player resigns")
@@ -95,6 +95,8 @@ def test_a_resigned_seat_is_a_bot_to_the_end_and_nobody_can_move_it(runtime, mai
     finish(runtime, game)
     dispatch(runtime)
     (over,) = mailbox.to("ben@example.org", "is over")
+    assert "(played by a bot for Ben, who resigned)" in part(over, "plain")
+    assert "You resigned from" in part(over, "plain") and "You resigned from" in part(over, "html")
     assert "Ben (resigned)" in part(over, "plain")
     (anna_over,) = mailbox.to("anna@example.org", "is over")
     assert "Ben (resigned)" in part(anna_over, "plain")
