@@ -597,6 +597,10 @@ def mail_former(
     )
 
 
+# Mails whose recipient need not hold any seat: no link to "all your games" in them.
+NO_GAMES_LINK = frozenset({"answer_stranger"})
+
+
 def enqueue(
     session: Session,
     runtime: Any,
@@ -613,8 +617,10 @@ def enqueue(
 
     Links to a seat or its settings are stored sealed (:func:`render.seal_links`): the
     outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`).
-    The footer's link to the recipient's games is the address's own (``my_games``)."""
-    context = {"my_games": games_link.address_link(runtime, session, recipient), **context}
+    The footer's link to the recipient's games is the address's own (``my_games``),
+    except in a refusal to someone who holds no seat (:data:`NO_GAMES_LINK`)."""
+    if kind not in NO_GAMES_LINK:
+        context = {"my_games": games_link.address_link(runtime, session, recipient), **context}
     subject, text, html, unsubscribe = sealed_render(runtime, kind, context, unsubscribe)
     mail = new_mail(runtime, kind, key, recipient, subject, text, html, unsubscribe, game_id, seat)
     session.add(mail)

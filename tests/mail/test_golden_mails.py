@@ -475,7 +475,9 @@ def former_mail_context(former: FormerPlayer, over: dict) -> dict:
 
 
 def message_of(runtime, kind: str, case: dict):
-    context = {"my_games": my_games_of(runtime, case["recipient"]), **case["context"]}
+    context = dict(case["context"])
+    if kind not in outbox.NO_GAMES_LINK:
+        context = {"my_games": my_games_of(runtime, case["recipient"]), **context}
     subject, text, html = render.render(kind, context)
     mail = Mail(
         key="golden",
