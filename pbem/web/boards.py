@@ -20,6 +20,7 @@ depends on telling colours apart.
 from __future__ import annotations
 
 import importlib
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -118,7 +119,7 @@ def place_name(slug: str, place: str) -> str:
 # --- text, shapes and boxes -------------------------------------------------------------
 
 NARROW = set("fijlrtI.,;:'!|() ")
-WIDE = set("mwMW")
+WIDE = set("mwMWØ")
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
@@ -134,7 +135,7 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
             width += 0.72
         else:
             width += 0.62
-    return width * size * (1.1 if bold else 1.0) + 2
+    return width * size * (1.14 if bold else 1.0) + 2
 
 
 def shape_path(shape: str, x: float, y: float, w: float, h: float) -> str:
@@ -295,6 +296,21 @@ def candidates(box: Sequence[float], w: float, h: float) -> Iterable[tuple[float
         yield x1 - w, y1 + gap
 
 
+def farther(box: Sequence[float], w: float, h: float, reach: int = 160) -> Iterable[tuple]:
+    """More top-left corners for a crowded place's name: a grid around the chip, nearest
+    first (tried only when no position of :func:`candidates` is free)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    corners = [
+        (cx + dx - w / 2, cy + dy - h / 2)
+        for dx in range(-reach, reach + 1, 8)
+        for dy in range(-reach, reach + 1, 6)
+    ]
+    yield from sorted(
+        corners,
+        key=lambda corner: (math.hypot(corner[0] + w / 2 - cx, corner[1] + h / 2 - cy), corner),
+    )
+
+
 def place_labels(nodes: list[dict], width: float, height: float) -> None:
     """Gives every node a ``label`` box: the first candidate that touches no chip, no
     name placed before it and no edge; the most crowded places choose first."""
@@ -315,7 +331,7 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
         h = size * 1.3
         own = chip_box(node, 1)
         best, best_cost = None, math.inf
-        for x, y in candidates(own, w, h):
+        for x, y in itertools.chain(candidates(own, w, h), farther(own, w, h)):
             box = (x, y, x + w, y + h)
             cost = outside(box, width, height) * 1000
             cost += sum(overlap(box, other) for other in placed) * 10
