@@ -709,6 +709,54 @@ BUILDINGS = ("city", "temple", "caravan", "market")
 UNITS = ("legion", "fortress", "trireme")
 PIECES = ("control_marker", "legion", "trireme", "fortress")
 
+# Drawing hints only (no rule reads them): where the board draws each province and sea,
+# as (latitude, longitude) in degrees, near the region's ancient heart.
+GEO: dict[str, tuple[float, float]] = {
+    "hispania": (39.6, -3.8),
+    "gallia": (44.6, 3.2),
+    "sardinia": (40.1, 9.0),
+    "etruria": (43.3, 11.3),
+    "latium": (41.9, 12.9),
+    "magna_graecia": (40.3, 16.3),
+    "sicilia": (37.5, 14.2),
+    "illyria": (44.0, 17.8),
+    "mauretania": (33.8, -5.0),
+    "numidia": (35.6, 5.5),
+    "africa": (35.6, 9.9),
+    "tripolitania": (31.6, 13.2),
+    "cyrenaica": (32.0, 21.6),
+    "marmarica": (30.6, 26.2),
+    "aegyptus": (30.4, 30.9),
+    "thebais": (26.6, 32.6),
+    "nabataea": (29.9, 35.8),
+    "judaea": (31.8, 35.2),
+    "phoenicia": (33.9, 35.9),
+    "syria": (35.6, 37.6),
+    "mesopotamia": (36.6, 41.6),
+    "babylonia": (32.5, 44.4),
+    "susiana": (32.2, 48.2),
+    "cilicia": (37.1, 34.6),
+    "cappadocia": (38.9, 35.6),
+    "asia": (38.6, 28.6),
+    "thracia": (41.8, 26.4),
+    "macedonia": (40.8, 22.0),
+    "attica": (38.2, 23.8),
+    "peloponnesus": (37.4, 22.2),
+    "creta": (35.2, 24.9),
+    "rhodus": (36.2, 28.0),
+    "cyprus": (35.1, 33.3),
+    "s1": (38.6, 3.2),
+    "s2": (40.0, 12.0),
+    "s3": (36.4, 12.6),
+    "s4": (42.9, 15.0),
+    "s5": (37.0, 18.6),
+    "s6": (38.9, 25.2),
+    "s7": (43.3, 34.0),
+    "s8": (34.0, 20.6),
+    "s9": (33.1, 28.2),
+    "s10": (33.6, 33.6),
+}
+
 PROVINCE = {province["id"]: province for province in PROVINCES}
 SEA = {sea["id"]: sea for sea in SEAS}
 CIV = {civ["id"]: civ for civ in CIVS}

@@ -21,7 +21,7 @@ from pbem.games.takeback import take_back, target_in
 from pbem.mail import render
 from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
-from pbem.web import csrf
+from pbem.web import boards, csrf
 from pbem.web.games import render_history
 from pbem.web.present import board_template, players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, with_phase_named
@@ -65,7 +65,12 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     legal = engine.legal_moves(state, seat.seat) if due else []
     pick = request.args.get("pick", "")
     picked = [move for move in legal if mentions(move, pick)] if pick else []
+    if pick and due and not picked and not message:
+        message = f"No move names {boards.place_name(game.engine, pick)} now; here is every move."
     since = seat.last_move_seq - 1 if seat.last_move_seq else 0
+    before = (
+        tail.states.get(max(seat.last_move_seq, min(tail.states))) if seat.last_move_seq else None
+    )
     can_take_back = target_in(
         engine, game.status, game.head_seq, tail.rows, tail.states.__getitem__, seat.seat
     )
@@ -85,6 +90,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         message=message,
         token=request.view_args["token"],
         deadline_slot=DEADLINE_SLOT,
+        changed=boards.changed_places(before and engine.view(before, seat.seat), view),
     )
     return page, status
 
@@ -118,7 +124,8 @@ def page(token: str):
     except NotFound:
         return not_a_seat(token)
     created = bool(request.args.get("created"))
-    key = (token, head_hash, request.args.get("pick", ""), created, seat.timezone)
+    zoom = request.args.get("zoom", "")
+    key = (token, head_hash, request.args.get("pick", ""), created, seat.timezone, zoom)
     html = PAGES.get(key)
     if html is None:
         message = "Your game is set up; invitations are on their way." if created else ""

@@ -338,16 +338,17 @@ def test_mare_nostrum_map_names_every_place_with_its_owner_buildings_and_caravan
         label, title = groups[pid]
         assert label == title and label.startswith(nostrum.PROVINCE[pid]["name"] + ": ")
         if shown["marker"] in names:
-            assert f"controlled by {names[shown['marker']]} (" in label
+            assert f": {names[shown['marker']]} (" in label and "'s control marker" in label
         for goods in shown["caravans"]:
-            assert goods in label.split("caravans producing ")[1]
+            assert goods in label.split(" producing ")[1]
         for site in shown["cities"]:
             assert site in label
         if shown["fortress"]:
-            assert "fortress of" in label
+            assert "'s fortress" in label
     assert 'role="img" aria-label="The Mediterranean' not in html
     legend = html.split('aria-label="Map legend"')[1]
-    assert "fortress" in legend and "(T)</abbr>" in legend and "(M)</abbr>" in legend
+    assert "fortress" in legend and "city with a temple" in legend
+    assert "caravan with a market" in legend
     for civ in view["neutrals"]:
         assert f"{civ.capitalize()} (neutral)" in legend
 
