@@ -13,9 +13,13 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
+from sqlalchemy import and_, bindparam, case
+from sqlalchemy import select as core_select
 from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 
@@ -36,7 +40,8 @@ from pbem.games.policy import check_policy
 from pbem.games.roster import Holder, Roster
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
-from pbem.models import Event, Game, GameSecret, Seat
+from pbem.mail.models import SeatClock
+from pbem.models import Event, Game, GameSecret, Seat, Snapshot
 from pbem.validate import clean_name
 
 
@@ -60,6 +65,57 @@ class CreatedGame:
     game_id: str
     tokens: list[str | None]
     commitment: str
+
+
+@dataclass
+class LoadedGame:
+    """What a move reads, as plain rows: the game, its sealed seed, the seats (in seat
+    order) and the clocks the seats have."""
+
+    game: SimpleNamespace
+    seed: str
+    seats: list[SimpleNamespace]
+    clocks: dict[int, SimpleNamespace]
+
+
+_GAMES, _SEATS, _CLOCKS = Game.__table__, Seat.__table__, SeatClock.__table__
+_EVENTS, _SNAPSHOTS, _SECRETS = Event.__table__, Snapshot.__table__, GameSecret.__table__
+_GAME_COLUMNS = [column.key for column in _GAMES.columns]
+_SEAT_COLUMNS = [column.key for column in _SEATS.columns]
+_CLOCK_COLUMNS = [column.key for column in _CLOCKS.columns]
+_MOVE_QUERY = (
+    core_select(
+        *[
+            (
+                case((_SEATS.c.seat == 0, column), else_=None).label(f"g_{column.key}")
+                if column.key == "head_state"
+                else column.label(f"g_{column.key}")
+            )
+            for column in _GAMES.columns
+        ],
+        _SECRETS.c.seed.label("seed"),
+        *[column.label(f"s_{column.key}") for column in _SEATS.columns],
+        *[column.label(f"c_{column.key}") for column in _CLOCKS.columns],
+    )
+    .select_from(
+        _GAMES.join(_SECRETS, _SECRETS.c.game_id == _GAMES.c.id)
+        .join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+        .outerjoin(
+            _CLOCKS, and_(_CLOCKS.c.game_id == _SEATS.c.game_id, _CLOCKS.c.seat == _SEATS.c.seat)
+        )
+    )
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .order_by(_SEATS.c.seat)
+)
+_SEAT_UPDATE = (
+    _SEATS.update()
+    .where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
+    .values(
+        due=bindparam("due"),
+        due_since=bindparam("due_since"),
+        last_move_seq=bindparam("last_move_seq"),
+    )
+)
 
 
 class GameService:
@@ -319,13 +375,14 @@ class GameService:
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
             raise BadInput("The move must say which event it was based on (a whole number).")
         with self.session() as session:
-            head, stored_seed = self.store.head_and_seed(session, game_id)
-            game, engine = head.game, head.engine
-            if head.seq != expected_seq:
+            loaded = self._load_for_move(session, game_id)
+            game = loaded.game
+            engine = game_engine(game)
+            if game.head_seq != expected_seq:
                 duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
                 if duplicate is not None:
                     return duplicate
-                raise Conflict("The game moved on since this page was shown.", head.seq)
+                raise Conflict("The game moved on since this page was shown.", game.head_seq)
             if game.status != "active":
                 raise Rejected("This game is over; no more moves can be made.")
             if game.paused_at is not None:
@@ -334,23 +391,33 @@ class GameService:
                 )
             if not 0 <= seat < game.seat_count:
                 raise NotFound("There is no such seat in this game.")
-            due = engine.to_move(head.state)
+            if game.head_state is not None:
+                state = engine.load(game.head_state)
+            else:
+                state = self.store.state_at(session, game, engine, game.head_seq)
+            due = engine.to_move(state)
             if seat not in due:
                 raise Rejected("It is not your turn.")
-            seq = head.seq + 1
-            recording_seed = open_seed(self.secret_key, game_id, stored_seed)
+            seq = game.head_seq + 1
+            recording_seed = open_seed(self.secret_key, game_id, loaded.seed)
             recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
             try:
-                after = engine.apply(head.state, seat, dict(move), recording)
+                after = engine.apply(state, seat, dict(move), recording)
             except IllegalMove as error:
                 raise Rejected(
-                    self._named(session, game_id, engine, head.state, error.reason)
+                    names.fill(
+                        error.reason,
+                        [row.name for row in loaded.seats],
+                        names.marks_of(engine.view(state, None)),
+                    )
+                    if names.has_placeholder(error.reason)
+                    else error.reason
                 ) from None
             now = timestamp(self.clock())
             row = self.store.new_row(
                 game_id,
                 seq,
-                head.hash,
+                game.head_hash,
                 kind,
                 seat,
                 {"move": dict(move)},
@@ -359,19 +426,135 @@ class GameService:
                 actor,
                 now,
             )
+            if engine.to_move(after):
+                # The common case: the game goes on. Plain statements, no unit of work.
+                self._append_move(session, loaded, engine, row, state, after, due)
+                self.store.commit(session, game_id, seq - 1)
+                return MoveOutcome(row["seq"], after, row["hash"], events=[row])
+            # The game ends: the seed is revealed in a second event, and the read model
+            # and the listeners (the result mails) go through the full path.
+            orm_game = self.store.game(session, game_id)
             rows, states = [row], [after]
-            if not engine.to_move(after):
-                reveal = self._reveal_row(
-                    session, engine, game_id, seq + 1, row["hash"], after, now
-                )
-                rows.append(reveal)
-                states.append(after)
+            rows.append(
+                self._reveal_row(session, engine, game_id, seq + 1, row["hash"], after, now)
+            )
+            states.append(after)
             # Everything is written in one flush at the commit (a lost race surfaces there).
             with session.no_autoflush:
                 self.store.add_rows(session, engine, rows, states, flush=False)
-                self._finish_transition(session, game, engine, rows, head.state, after, due)
-            self.store.commit(session, game_id, head.seq)
+                self._finish_transition(session, orm_game, engine, rows, state, after, due)
+            self.store.commit(session, game_id, seq - 1)
             return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
+
+    def _load_for_move(self, session: Session, game_id: str) -> LoadedGame:
+        """The game row, its stored seed, its seats and their clocks in one query (the
+        game's columns ride on seat 0's row only, so a large head state is read once)."""
+        if not isinstance(game_id, str):
+            raise NotFound("There is no such game.")
+        found = session.connection().execute(_MOVE_QUERY, {"game_id": game_id}).all()
+        if not found:
+            raise NotFound("There is no such game.")
+        first = found[0]._mapping
+        game = SimpleNamespace(**{name: first[f"g_{name}"] for name in _GAME_COLUMNS})
+        seats, clocks = [], {}
+        for found_row in found:
+            values = found_row._mapping
+            seat = SimpleNamespace(**{name: values[f"s_{name}"] for name in _SEAT_COLUMNS})
+            seats.append(seat)
+            if values["c_seat"] is not None:
+                clocks[seat.seat] = SimpleNamespace(
+                    **{name: values[f"c_{name}"] for name in _CLOCK_COLUMNS}
+                )
+        return LoadedGame(game, first["seed"], seats, clocks)
+
+    def _append_move(
+        self,
+        session: Session,
+        loaded: LoadedGame,
+        engine: Engine,
+        row: dict,
+        before: Any,
+        after: Any,
+        due_before: frozenset[int],
+    ) -> None:
+        """Writes a move that does not end the game with Core statements: the event (and
+        its snapshot when one is due), the game's head, the seats whose turn or last move
+        changed (one batched UPDATE), then calls the listeners with the seats and clocks
+        already read."""
+        connection = session.connection()
+        game = loaded.game
+        try:
+            connection.execute(_EVENTS.insert(), [row])
+        except IntegrityError:
+            self.store._lost_race(session, game.id, row["seq"] - 1)
+        if row["seq"] % self.store.snapshot_every == 0:
+            connection.execute(
+                _SNAPSHOTS.insert(),
+                [
+                    {
+                        "game_id": game.id,
+                        "seq": row["seq"],
+                        "engine_version": engine.version,
+                        "state": engine.dump(after),
+                    }
+                ],
+            )
+        now = self.clock()
+        due_after = engine.to_move(after)
+        values: dict[str, Any] = {
+            "head_seq": row["seq"],
+            "head_hash": row["hash"],
+            "head_state": engine.dump(after),
+            "updated_at": now,
+        }
+        if set(due_after) != set(game.to_move or []):
+            values["turn_started_at"] = now
+        if sorted(due_after) != list(game.to_move or []):
+            values["to_move"] = sorted(due_after)
+        phase = str(engine.view(after, None).get("phase", ""))[:200]
+        if phase != game.phase:
+            values["phase"] = phase
+        connection.execute(_GAMES.update().where(_GAMES.c.id == game.id).values(**values))
+        for name, value in values.items():
+            setattr(game, name, value)
+        changed = []
+        for seat in loaded.seats:
+            was = (seat.due, seat.due_since, seat.last_move_seq)
+            is_due = seat.seat in due_after
+            if is_due and (not seat.due or seat.seat not in due_before):
+                seat.due_since = now
+            if not is_due:
+                seat.due_since = None
+            seat.due = is_due
+            if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
+                seat.last_move_seq = row["seq"]
+            if (seat.due, seat.due_since, seat.last_move_seq) != was:
+                changed.append(
+                    {
+                        "b_game": game.id,
+                        "b_seat": seat.seat,
+                        "due": seat.due,
+                        "due_since": seat.due_since,
+                        "last_move_seq": seat.last_move_seq,
+                    }
+                )
+        if changed:
+            connection.execute(_SEAT_UPDATE, changed)
+        transition = Transition(
+            game,
+            engine,
+            [row],
+            before,
+            after,
+            frozenset(due_before),
+            frozenset(due_after),
+            False,
+            None,
+            loaded.seats,
+            clocks=loaded.clocks,
+        )
+        for listener in self.listeners:
+            listener(session, transition)
 
     @staticmethod
     def _named(session: Session, game_id: str, engine: Engine, state: Any, reason: str) -> str:

@@ -24,9 +24,10 @@ import secrets
 from collections import Counter
 from datetime import datetime, timedelta
 from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from engines.api import Engine
@@ -77,10 +78,18 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
     now = utc(runtime.clock())
     loaded = transition.seats or session.exec(select(Seat).where(Seat.game_id == game.id))
     seats = {row.seat: row for row in loaded}
-    clocks = {
-        row.seat: row for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
-    }
+    if transition.clocks is not None:
+        # The move read the clocks with the game (plain rows): write back only what
+        # changed, in plain statements.
+        clocks = _keep_clocks(session, game.id, seats, transition, newly_due, now)
+    else:
+        clocks = {
+            row.seat: row
+            for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
+        }
     for number, seat in seats.items():
+        if transition.clocks is not None:
+            break
         clock = clocks.get(number)
         if clock is None:
             clock = clocks[number] = SeatClock(game_id=game.id, seat=number)
@@ -127,6 +136,61 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 others=[seats[other].name for other in sorted(transition.due_after - {number})],
                 deadline=clocks[number].deadline_at,
             )
+
+
+_CLOCK_FIELDS = ("turn_since", "remind_at", "deadline_at", "reminders")
+_CLOCK_UPDATE = (
+    SeatClock.__table__.update()
+    .where(
+        SeatClock.__table__.c.game_id == bindparam("b_game"),
+        SeatClock.__table__.c.seat == bindparam("b_seat"),
+    )
+    .values({name: bindparam(name) for name in _CLOCK_FIELDS})
+)
+
+
+def _keep_clocks(
+    session: Session,
+    game_id: str,
+    seats: dict[int, Any],
+    transition: Transition,
+    newly_due: frozenset[int],
+    now: datetime,
+) -> dict[int, Any]:
+    """The seats' clocks moved on for this batch (a move that does not end the game):
+    the changed ones written in one batched UPDATE, missing ones inserted."""
+    clocks = dict(transition.clocks or {})
+    changed, missing = [], []
+    for number, seat in seats.items():
+        clock = clocks.get(number)
+        if clock is None:
+            clock = clocks[number] = SimpleNamespace(
+                game_id=game_id,
+                seat=number,
+                turn_since=None,
+                remind_at=None,
+                deadline_at=None,
+                reminders=0,
+                paused_until=None,
+                vacation_days_used=0.0,
+            )
+            missing.append(clock)
+        was = tuple(getattr(clock, name) for name in _CLOCK_FIELDS)
+        if number not in transition.due_after:
+            stop_turn(clock)
+        elif number in newly_due and not seat.is_bot:
+            start_turn(clock, transition.game.policy, now)
+        if clock in missing:
+            continue
+        if tuple(getattr(clock, name) for name in _CLOCK_FIELDS) != was:
+            values = {name: getattr(clock, name) for name in _CLOCK_FIELDS}
+            changed.append({"b_game": game_id, "b_seat": number, **values})
+    connection = session.connection()
+    if changed:
+        connection.execute(_CLOCK_UPDATE, changed)
+    if missing:
+        connection.execute(SeatClock.__table__.insert(), [vars(clock) for clock in missing])
+    return clocks
 
 
 def turns_begun(transition: Transition) -> frozenset[int]:
@@ -619,7 +683,11 @@ def defer_seat_mail(
     subject = render.SUBJECTS[kind].format(title=game.title)[:300]
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
     mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
-    session.add(mail)
+    # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
+    columns = [column.key for column in Mail.__table__.columns if column.key != "id"]
+    session.connection().execute(
+        Mail.__table__.insert(), [{name: getattr(mail, name) for name in columns}]
+    )
     return mail
 
 
