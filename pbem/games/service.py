@@ -107,6 +107,20 @@ _MOVE_QUERY = (
     .where(_GAMES.c.id == bindparam("game_id"))
     .order_by(_SEATS.c.seat)
 )
+_HEAD_COLUMNS = (
+    "head_seq",
+    "head_hash",
+    "head_state",
+    "to_move",
+    "phase",
+    "turn_started_at",
+    "updated_at",
+)
+_HEAD_UPDATE = (
+    _GAMES.update()
+    .where(_GAMES.c.id == bindparam("b_game"))
+    .values({name: bindparam(name) for name in _HEAD_COLUMNS})
+)
 _SEAT_UPDATE = (
     _SEATS.update()
     .where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
@@ -501,20 +515,17 @@ class GameService:
             )
         now = self.clock()
         due_after = engine.to_move(after)
+        started = set(due_after) != set(game.to_move or [])
         values: dict[str, Any] = {
             "head_seq": row["seq"],
             "head_hash": row["hash"],
             "head_state": engine.dump(after),
+            "to_move": sorted(due_after),
+            "phase": str(engine.view(after, None).get("phase", ""))[:200],
+            "turn_started_at": now if started else game.turn_started_at,
             "updated_at": now,
         }
-        if set(due_after) != set(game.to_move or []):
-            values["turn_started_at"] = now
-        if sorted(due_after) != list(game.to_move or []):
-            values["to_move"] = sorted(due_after)
-        phase = str(engine.view(after, None).get("phase", ""))[:200]
-        if phase != game.phase:
-            values["phase"] = phase
-        connection.execute(_GAMES.update().where(_GAMES.c.id == game.id).values(**values))
+        connection.execute(_HEAD_UPDATE, {"b_game": game.id, **values})
         for name, value in values.items():
             setattr(game, name, value)
         changed = []
