@@ -442,7 +442,11 @@ class GameService:
             )
             if engine.to_move(after):
                 # The common case: the game goes on. Plain statements, no unit of work.
-                self._append_move(session, loaded, engine, row, state, after, due)
+                try:
+                    self._append_move(session, loaded, engine, row, state, after, due)
+                except IntegrityError:
+                    # Another writer appended this seq first (or its mail record).
+                    self.store._lost_race(session, game_id, seq - 1)
                 self.store.commit(session, game_id, seq - 1)
                 return MoveOutcome(row["seq"], after, row["hash"], events=[row])
             # The game ends: the seed is revealed in a second event, and the read model
@@ -497,10 +501,7 @@ class GameService:
         already read."""
         connection = session.connection()
         game = loaded.game
-        try:
-            connection.execute(_EVENTS.insert(), [row])
-        except IntegrityError:
-            self.store._lost_race(session, game.id, row["seq"] - 1)
+        connection.execute(_EVENTS.insert(), [row])
         if row["seq"] % self.store.snapshot_every == 0:
             connection.execute(
                 _SNAPSHOTS.insert(),
@@ -566,16 +567,6 @@ class GameService:
         )
         for listener in self.listeners:
             listener(session, transition)
-
-    @staticmethod
-    def _named(session: Session, game_id: str, engine: Engine, state: Any, reason: str) -> str:
-        """An engine's refusal with the seats it names filled in (:mod:`pbem.games.names`)."""
-        if not names.has_placeholder(reason):
-            return reason
-        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
-        return names.fill(
-            reason, [seat.name for seat in seats], names.marks_of(engine.view(state, None))
-        )
 
     def submit_move_by_token(
         self, token: str, move: Any, expected_seq: int, actor: str = ""
