@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -46,6 +47,7 @@ VIEW_BUDGET = 1_000
 CATCH_UP_LAG = 100
 CATCH_UP_GAMES = 20
 CATCH_UP_DAYS = 2
+CATCH_UP_SECONDS = 2.0
 
 log = logging.getLogger(__name__)
 
@@ -204,11 +206,13 @@ def catch_up(
     now: datetime | None = None,
     games: int = CATCH_UP_GAMES,
     lag: int = CATCH_UP_LAG,
+    seconds: float = CATCH_UP_SECONDS,
 ) -> int:
     """The worker's share: verifies (and keeps) the logs of recently changed games whose
     mark is ``lag`` events or more behind the head, or that ended since it was kept, the
-    furthest behind first. Returns how many games it checked; a failure is logged and
-    does not stop the others."""
+    furthest behind first, for about ``seconds`` at most (the next sweep goes on).
+    Returns how many games it checked; a failure is logged and does not stop the others."""
+    began = time.monotonic()
     since = (now or service.clock()) - timedelta(days=CATCH_UP_DAYS)
     behind = Game.head_seq - func.coalesce(AuditMark.seq, -1)
     with service.reading() as session:
@@ -227,14 +231,18 @@ def catch_up(
             .limit(games)
         )
         found = list(session.exec(query))
+    checked = 0
     for game_id in found:
+        if checked and time.monotonic() - began > seconds:
+            break
+        checked += 1
         try:
             audit = audit_game(service, game_id)
             if not audit.report.ok:
                 log.warning("audit of %s fails: %s", game_id, audit.report.summary())
         except Exception:  # noqa: BLE001 - one broken game must not stop the others
             log.exception("audit catch-up: %s", game_id)
-    return len(found)
+    return checked
 
 
 def _rows(session: Session, game_id: str, first: int, last: int) -> list[dict]:

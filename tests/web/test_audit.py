@@ -231,9 +231,9 @@ def test_the_worker_keeps_long_games_marks_current(runtime, applied):
     short_id = pig_game(runtime, target=10**6).game_id
     play(service, long_id, 12)
     play(service, short_id, 3)
-    assert catch_up(service, lag=10) == 1
+    assert catch_up(service, lag=10, seconds=60) == 1
     assert mark_of(service, long_id).seq == 12 and mark_of(service, short_id) is None
-    assert catch_up(service, lag=10) == 0  # nothing behind any more
+    assert catch_up(service, lag=10, seconds=60) == 0  # nothing behind any more
     play(service, long_id, 2)
     applied.clear()
     view = audit_game(service, long_id, budget=1_000)
@@ -244,6 +244,18 @@ def test_the_worker_keeps_long_games_marks_current(runtime, applied):
     assert service.game(ended_id).status == "finished"
     assert audit_game(service, ended_id, budget=3).partial
     assert not mark_of(service, ended_id).whole_at_end
-    assert catch_up(service, lag=1) == 2  # and the short game, at this lag
+    assert catch_up(service, lag=1, seconds=60) == 2  # and the short game, at this lag
     assert mark_of(service, ended_id).whole_at_end
-    assert catch_up(service, lag=1) == 0
+    assert catch_up(service, lag=1, seconds=60) == 0
+
+
+def test_the_worker_stops_after_its_time_and_goes_on_next_sweep(runtime):
+    from pbem.eventlog.audit import catch_up
+
+    service = runtime.service
+    ids = [pig_game(runtime, target=10**6).game_id for _ in range(3)]
+    for game_id in ids:
+        play(service, game_id, 3)
+    assert catch_up(service, lag=2, seconds=0) == 1  # at least one game each sweep
+    assert catch_up(service, lag=2, seconds=60) == 2
+    assert all(mark_of(service, game_id).seq == 3 for game_id in ids)
