@@ -4,6 +4,11 @@ listing and engine upgrades through thin methods over their own modules
 
 Each use case loads what it needs, asks the engine, and appends events in one
 transaction with the read model (and, through listeners, the outbox) updated alongside.
+
+A move, the hot path, reads the game, its seed, its seats and their clocks in one query
+and writes with plain Core statements (no unit of work): the event, the game's head, the
+seats that changed, and through the mail listener the clocks that changed and what to
+mail (rendered later by the dispatcher). A move that ends the game takes the full path.
 """
 
 from __future__ import annotations
