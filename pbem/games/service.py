@@ -85,9 +85,15 @@ class LoadedGame:
 
 _GAMES, _SEATS, _CLOCKS = Game.__table__, Seat.__table__, SeatClock.__table__
 _EVENTS, _SNAPSHOTS, _SECRETS = Event.__table__, Snapshot.__table__, GameSecret.__table__
-_GAME_COLUMNS = [column.key for column in _GAMES.columns]
-_SEAT_COLUMNS = [column.key for column in _SEATS.columns]
-_CLOCK_COLUMNS = [column.key for column in _CLOCKS.columns]
+# The columns a move and its listeners use (the game's times and result, a seat's creation,
+# a clock's vacation days are left out: a move that ends the game reads the full rows).
+_GAME_COLUMNS = [
+    column.key
+    for column in _GAMES.columns
+    if column.key not in ("created_at", "finished_at", "result", "options")
+]
+_SEAT_COLUMNS = [column.key for column in _SEATS.columns if column.key != "created_at"]
+_CLOCK_COLUMNS = [column.key for column in _CLOCKS.columns if column.key != "vacation_days_used"]
 _MOVE_QUERY = (
     core_select(
         *[
@@ -97,10 +103,11 @@ _MOVE_QUERY = (
                 else column.label(f"g_{column.key}")
             )
             for column in _GAMES.columns
+            if column.key in _GAME_COLUMNS
         ],
         _SECRETS.c.seed.label("seed"),
-        *[column.label(f"s_{column.key}") for column in _SEATS.columns],
-        *[column.label(f"c_{column.key}") for column in _CLOCKS.columns],
+        *[_SEATS.c[name].label(f"s_{name}") for name in _SEAT_COLUMNS],
+        *[_CLOCKS.c[name].label(f"c_{name}") for name in _CLOCK_COLUMNS],
     )
     .select_from(
         _GAMES.join(_SECRETS, _SECRETS.c.game_id == _GAMES.c.id)
@@ -112,6 +119,8 @@ _MOVE_QUERY = (
     .where(_GAMES.c.id == bindparam("game_id"))
     .order_by(_SEATS.c.seat)
 )
+_EVENT_INSERT = _EVENTS.insert()
+_SNAPSHOT_INSERT = _SNAPSHOTS.insert()
 _HEAD_COLUMNS = (
     "head_seq",
     "head_hash",
@@ -506,10 +515,10 @@ class GameService:
         already read."""
         connection = session.connection()
         game = loaded.game
-        connection.execute(_EVENTS.insert(), [row])
+        connection.execute(_EVENT_INSERT, [row])
         if row["seq"] % self.store.snapshot_every == 0:
             connection.execute(
-                _SNAPSHOTS.insert(),
+                _SNAPSHOT_INSERT,
                 [
                     {
                         "game_id": game.id,

@@ -139,6 +139,7 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
 
 
 _CLOCK_FIELDS = ("turn_since", "remind_at", "deadline_at", "reminders")
+_CLOCK_INSERT = SeatClock.__table__.insert()
 _CLOCK_UPDATE = (
     SeatClock.__table__.update()
     .where(
@@ -189,7 +190,7 @@ def _keep_clocks(
     if changed:
         connection.execute(_CLOCK_UPDATE, changed)
     if missing:
-        connection.execute(SeatClock.__table__.insert(), [vars(clock) for clock in missing])
+        connection.execute(_CLOCK_INSERT, [vars(clock) for clock in missing])
     return clocks
 
 
@@ -656,6 +657,10 @@ def is_deferred(mail: Mail) -> bool:
     return not mail.body_html and mail.body_text.startswith(DEFERRED)
 
 
+_MAIL_INSERT = Mail.__table__.insert()
+_MAIL_COLUMNS = [column.key for column in Mail.__table__.columns if column.key != "id"]
+
+
 def defer_seat_mail(
     session: Session,
     runtime: Any,
@@ -684,9 +689,8 @@ def defer_seat_mail(
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
     mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
     # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
-    columns = [column.key for column in Mail.__table__.columns if column.key != "id"]
     session.connection().execute(
-        Mail.__table__.insert(), [{name: getattr(mail, name) for name in columns}]
+        _MAIL_INSERT, [{name: getattr(mail, name) for name in _MAIL_COLUMNS}]
     )
     return mail
 
