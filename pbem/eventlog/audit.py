@@ -111,6 +111,9 @@ def audit_game(service: Any, game_id: str, budget: int | None = None) -> Audit:
                 # Another view of the same game kept its (equally verified) mark first.
                 session.rollback()
     report.states = []
+    if audit.partial and report.ok:
+        # The hash the check reached is not the game's head yet.
+        report.message = report.message.replace("; head hash ", "; the hash where it stopped ", 1)
     return audit
 
 

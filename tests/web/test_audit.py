@@ -196,6 +196,7 @@ def test_a_view_replays_at_most_its_budget_and_goes_on_from_there(
     first = client.get(f"/games/{game_id}/audit")
     assert first.status_code == 200 and "8 events verified" in first.text
     assert "events 0–7, replayed from the start" in first.text
+    assert "the hash where it stopped" in first.text and "head hash" not in first.text
     assert "Events 8–19 (12 of 20)" in first.text
     assert len(applied) == 7 and mark_of(service, game_id).seq == 7
     applied.clear()
