@@ -130,7 +130,7 @@ def run(url: str, runs: int, connect_args: dict | None = None) -> None:
             game_id = bulk_game(service, length - 1)
             games[length] = (game_id, service.rotate_token(game_id, 0))
         began = time.perf_counter()
-        caught = catch_up(service)
+        caught = catch_up(service, seconds=600)  # as the worker would have over the games
         worker = time.perf_counter() - began
         results = measure(client, service, games, runs)
     db.dispose()
