@@ -776,6 +776,12 @@ class GameService:
             game.finished_at = now
         session.add(game)
         seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
+        if names.has_placeholder(game.phase):  # the player to act, by name (and colour)
+            game.phase = names.fill(
+                game.phase,
+                [seat.name for seat in sorted(seats, key=lambda seat: seat.seat)],
+                names.marks_of(engine.view(after, None)),
+            )[:200]
         changed = []
         for seat in seats:
             was = (seat.due, seat.due_since, seat.last_move_seq)

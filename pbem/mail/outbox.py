@@ -28,7 +28,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import bindparam, func
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, select, update
 
 from engines.api import Engine
 from pbem.errors import TooMany
@@ -110,13 +110,15 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 seat,
                 "invitation",
                 f"invitation:{game.id}:{number}:{game.head_seq}",
-                due=number in transition.due_after,
+                **invitation_context(seats, number, number in transition.due_after),
                 deadline=clocks[number].deadline_at,
-                players=[
-                    {"name": other.name, "bot": other.is_bot}
-                    for other_number, other in sorted(seats.items())
-                    if other_number != number
-                ],
+                **(
+                    inbound_context(
+                        runtime, session, game, transition.engine, transition.after, seat
+                    )
+                    if number in transition.due_after and not seat.is_bot
+                    else {}
+                ),
             )
     elif transition.finished:
         _game_over(session, runtime, transition, seats)
@@ -124,6 +126,8 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
         for number in sorted(newly_due):
             seat = seats[number]
             if seat.notify != "every_turn":
+                continue
+            if invitation_says_due(session, runtime, game, seat, seats, clocks[number], transition):
                 continue
             defer_seat_mail(
                 session,
@@ -135,6 +139,7 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 start=history_start(game, seat),
                 others=[seats[other].name for other in sorted(transition.due_after - {number})],
                 deadline=clocks[number].deadline_at,
+                quiet=quiet_window(runtime),
             )
 
 
@@ -192,6 +197,85 @@ def _keep_clocks(
     if missing:
         connection.execute(_CLOCK_INSERT, [vars(clock) for clock in missing])
     return clocks
+
+
+def invitation_context(seats: dict[int, Seat], number: int, due: bool) -> dict[str, Any]:
+    """What an invitation says beyond every seat mail's context: the other players, and
+    whether the seat is due (``due``)."""
+    return {
+        "due": due,
+        "already": False,
+        "movers": [],
+        "players": [
+            {"name": other.name, "bot": other.is_bot}
+            for other_number, other in sorted(seats.items())
+            if other_number != number
+        ],
+    }
+
+
+def invitation_says_due(
+    session: Session,
+    runtime: Any,
+    game: Game,
+    seat: Seat,
+    seats: dict[int, Seat],
+    clock: SeatClock,
+    transition: Any,
+) -> bool:
+    """When a seat's turn begins before its invitation went out (bots moved first), the
+    invitation is rendered again to say "it is already your turn" (with the deadline)
+    and is the only mail: True. False when the invitation was sent (or is being sent):
+    a "your turn" mail is due as usual. Only while bots alone have moved: once a person
+    has played, the game is under way and the turn gets its own mail."""
+    if any(other.last_move_seq is not None and not other.is_bot for other in seats.values()):
+        return False
+    invitation = session.exec(
+        select(Mail).where(
+            Mail.game_id == game.id,
+            Mail.seat == seat.seat,
+            Mail.kind == "invitation",
+            Mail.status == "pending",
+            Mail.attempts == 0,
+        )
+    ).first()
+    if invitation is None:
+        return False
+    token = seat_token(session, runtime, seat)
+    settings = settings_link(runtime, seat) if seat.token_hash else ""
+    context = {
+        **seat_context(runtime, game, seat, token, settings, clock.deadline_at),
+        **invitation_context(seats, seat.seat, True),
+        "already": True,
+        "movers": [
+            other.name
+            for _, other in sorted(seats.items())
+            if other.is_bot and other.last_move_seq is not None
+        ],
+        **inbound_context(runtime, session, game, transition.engine, transition.after, seat),
+    }
+    subject, text, html, unsubscribe = sealed_render(runtime, "invitation", context, settings)
+    # The key names the event the seat became due at: a reply's tag names that turn.
+    key = f"invitation:{game.id}:{seat.seat}:{game.head_seq}"
+    result = session.exec(
+        update(Mail)
+        .where(col(Mail.id) == invitation.id, col(Mail.status) == "pending")
+        .values(
+            key=key,
+            subject=subject,
+            body_text=text,
+            body_html=html,
+            unsubscribe=unsubscribe,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)
+
+
+def quiet_window(runtime: Any) -> timedelta:
+    """How long a "your turn" mail waits before it goes (``mail.quiet_minutes``)."""
+    minutes = float(runtime.config["mail"].get("quiet_minutes", 0) or 0)
+    return timedelta(minutes=max(minutes, 0.0))
 
 
 def turns_begun(transition: Transition) -> frozenset[int]:
@@ -672,11 +756,18 @@ def defer_seat_mail(
     start: int,
     others: list[str],
     deadline: datetime | None,
+    quiet: timedelta = timedelta(0),
 ) -> Mail | None:
     """Records a seat's mail whose lines need the game's history (``your_turn``) without
     rendering it: the row holds only the events to describe (after ``start`` up to the
     head) and what the move knew. The dispatcher renders it (:func:`render_deferred`),
-    outside the move's transaction."""
+    outside the move's transaction.
+
+    With a ``quiet`` window the mail waits that long before it goes, and the dispatcher
+    drops it if it is no longer wanted by then (:func:`unwanted`: the player moved, the
+    turn passed). A turn that begins while an earlier mail of the seat still waits
+    supersedes it: that one row now describes this turn, and its wait starts again, so
+    turns that begin within one window of each other make one mail."""
     if seat.is_bot or not seat.email:
         return None
     recipe = {
@@ -685,14 +776,89 @@ def defer_seat_mail(
         "others": others,
         "deadline": deadline.isoformat() if deadline else None,
     }
-    subject = render.SUBJECTS[kind].format(title=game.title)[:300]
+    if quiet > timedelta(0):
+        recipe["quiet"] = quiet.total_seconds()
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
+    now = utc(runtime.clock())
+    waiting = quiet > timedelta(0)
+    if waiting and supersede(session, game.id, seat.seat, seat.email, kind, key, body, now + quiet):
+        return None
+    subject = render.SUBJECTS[kind].format(title=game.title)[:300]
     mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
+    mail.next_attempt_at = now + quiet
     # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
     session.connection().execute(
         _MAIL_INSERT, [{name: getattr(mail, name) for name in _MAIL_COLUMNS}]
     )
     return mail
+
+
+def supersede(
+    session: Session,
+    game_id: str,
+    seat: int,
+    recipient: str,
+    kind: str,
+    key: str,
+    body: str,
+    send_at: datetime,
+) -> bool:
+    """Puts a new recipe into the seat's waiting mail of ``kind`` to ``recipient``
+    (still pending, never tried, not yet rendered), to go at ``send_at``: True when
+    there was one. The row takes the new ``key`` too, so that it names the turn it now
+    describes (a reply's tag names that turn, see :mod:`pbem.mail.inbound.tags`). The update
+    is conditional, so a row the dispatcher claimed meanwhile is left alone (and a new
+    row is written instead)."""
+    waiting = session.exec(
+        select(Mail.id)
+        .where(
+            Mail.game_id == game_id,
+            Mail.seat == seat,
+            Mail.recipient == recipient,
+            Mail.kind == kind,
+            Mail.status == "pending",
+            Mail.attempts == 0,
+            Mail.body_html == "",
+        )
+        .order_by(col(Mail.id).desc())
+    ).first()
+    if waiting is None:
+        return False
+    result = session.exec(
+        update(Mail)
+        .where(col(Mail.id) == waiting, col(Mail.status) == "pending", col(Mail.body_html) == "")
+        .values(key=key[:200], body_text=body, next_attempt_at=send_at)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)
+
+
+def unwanted(runtime: Any, mail: Mail) -> str:
+    """Why a waiting "your turn" mail (one recorded with a quiet window) should not go
+    now: the game ended or is no longer running, a bot plays the seat, someone else
+    holds it, the player turned these mails off, moved since, or is no longer due. ""
+    when it should go."""
+    recipe = json.loads(mail.body_text[len(DEFERRED) :])
+    if not recipe.get("quiet"):
+        return ""
+    with runtime.service.reading() as session:
+        game = session.get(Game, mail.game_id)
+        seat = session.get(Seat, (mail.game_id, mail.seat))
+        if game is None or seat is None:
+            return "the seat is gone"
+        if game.status != "active":
+            return "the game is over"
+        if seat.is_bot:
+            return "a bot plays the seat now"
+        if seat.email.strip().lower() != mail.recipient.strip().lower():
+            return "the seat has another player now"
+        if seat.notify != "every_turn":
+            return "the player turned these mails off"
+        if seat.last_move_seq is not None and seat.last_move_seq > int(recipe["upto"]):
+            return "the player moved since"
+        if not seat.due:
+            return "the seat is no longer due"
+    return ""
 
 
 def render_deferred(runtime: Any, mail: Mail) -> None:
@@ -713,15 +879,25 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
             raise ValueError(f"game {game.id} has no event {upto}")
         token = seat_token(session, runtime, seat)
         newcomer = is_newcomer(session, game.id, seat.seat)
+        by_mail = inbound_context(runtime, session, game, engine, state, seat)
+        holders = [
+            row.name
+            for row in session.exec(
+                select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))
+            )
+        ]
+    public = engine.view(state, None)
+    phase = names.fill(str(public.get("phase", "")), holders, names.marks_of(public))
     settings = settings_link(runtime, seat) if seat.token_hash else ""
     context = seat_context(runtime, game, seat, token, settings, deadline)
     context.update(
         newcomer=newcomer,
         head_hash=event.hash,
         head_seq=upto,
-        phase=str(engine.view(state, None).get("phase", ""))[:200],
+        phase=phase[:200],
         lines=lines,
         others=list(recipe.get("others") or []),
+        **by_mail,
     )
     subject, text, html, unsubscribe = sealed_render(runtime, mail.kind, context, settings)
     mail.subject, mail.body_text, mail.body_html, mail.unsubscribe = (
@@ -730,6 +906,24 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         html,
         unsubscribe,
     )
+
+
+def inbound_context(
+    runtime: Any, session: Session, game: Game, engine: Engine, state: Any, seat: Seat
+) -> dict[str, Any]:
+    """With replies by mail on (``mail.reply_address``): the seat's legal moves with
+    their codes and the players whose mail bounces (for the creator); see
+    :mod:`pbem.mail.inbound`."""
+    from pbem.mail.inbound import receive, tags
+
+    if tags.reply_address_config(runtime.config) is None:
+        return {}
+    seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
+    listed = receive.moves.numbered(engine, state, seat.seat, [row.name for row in seats])
+    return {
+        **receive.move_context(game.engine, listed),
+        "bouncing": receive.bouncing_names(session, game, seats, seat),
+    }
 
 
 def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:

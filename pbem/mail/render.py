@@ -35,6 +35,8 @@ SUBJECTS = {
     "digest": "Your games waiting for you ({count})",
     "notice": "{title}: {headline}",
     "seat_link": "{title}: your link to the game",
+    "answer": "{title}: {headline}",
+    "answer_stranger": "{title}: your mail was not applied",
 }
 
 # Keys a template may read that not every caller sets (every other key a template
@@ -52,6 +54,11 @@ OPTIONAL = {
     "policy": {},
     "newcomer": False,
     "former": False,
+    # Replies by mail (pbem.mail.inbound): the moves with their codes, written forms.
+    "move_groups": [],
+    "written": [],
+    "move_count": 0,
+    "bouncing": [],
 }
 
 _environment: Environment | None = None

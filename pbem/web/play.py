@@ -24,7 +24,7 @@ from pbem.models import Seat
 from pbem.web import csrf
 from pbem.web.games import render_history
 from pbem.web.present import board_template, players, runtime, seat_and_head
-from pbem.web.timeline import load_tail, recent_lines
+from pbem.web.timeline import load_tail, recent_lines, with_phase_named
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
 
@@ -60,7 +60,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     tail = load_tail(seat.game_id)
     game, engine = tail.game, tail.engine
     state = tail.states[game.head_seq]
-    view = engine.view(state, seat.seat)
+    view = with_phase_named(engine.view(state, seat.seat), tail.names)
     due = seat.seat in engine.to_move(state)
     legal = engine.legal_moves(state, seat.seat) if due else []
     pick = request.args.get("pick", "")
@@ -80,7 +80,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         pick=pick if picked else "",
         due=due,
         seq=game.head_seq,
-        lines=recent_lines(tail, seat.seat, since),
+        lines=recent_lines(tail, seat.seat, since, seat.timezone),
         can_take_back=can_take_back is not None,
         message=message,
         token=request.view_args["token"],
@@ -118,7 +118,7 @@ def page(token: str):
     except NotFound:
         return not_a_seat(token)
     created = bool(request.args.get("created"))
-    key = (token, head_hash, request.args.get("pick", ""), created)
+    key = (token, head_hash, request.args.get("pick", ""), created, seat.timezone)
     html = PAGES.get(key)
     if html is None:
         message = "Your game is set up; invitations are on their way." if created else ""

@@ -25,6 +25,7 @@ from sqlmodel import Session
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
 from pbem.mail import outbox, render
 from pbem.mail.dispatch import build_message
+from pbem.mail.inbound import moves
 from pbem.mail.models import FormerPlayer, Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
@@ -222,9 +223,47 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 ],
             ),
         ),
+        "invitation__player_already": (
+            "invitation",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                DEADLINE,
+                due=True,
+                already=True,
+                movers=["Dan"],
+                players=[*players, {"name": "Dan", "bot": True}],
+            ),
+        ),
         "your_turn__player": (
             "your_turn",
             seat_mail(runtime, 0, "Anna", DEADLINE, lines=LINES, others=["Cleo"]),
+        ),
+        "answer__player": (
+            "answer",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                headline="your move was made",
+                applied=["Offer coin, oil"],
+                refusal="",
+                lines=LINES[1:],
+                next_up="It is your turn again.",
+                move_groups=moves.groups(
+                    [
+                        moves.Listed(1, "Take 1 coin from Ben (Carthage)", "take", {}),
+                        moves.Listed(2, "Take 1 wine from Cleo (Babylon)", "take", {}),
+                    ]
+                ),
+                written=[],
+                bouncing=["Dan"],
+            ),
+        ),
+        "answer_stranger__other": (
+            "answer_stranger",
+            plain("Ben", 1, sender="ben@example.org"),
         ),
         "your_turn__newcomer": (
             "your_turn",
@@ -453,8 +492,11 @@ def golden_html(message) -> str:
 NAMES = [
     "invitation__player",
     "invitation__other",
+    "invitation__player_already",
     "your_turn__player",
     "your_turn__newcomer",
+    "answer__player",
+    "answer_stranger__other",
     "reminder__player",
     "reminder__newcomer",
     "deadline__player",
