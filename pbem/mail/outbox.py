@@ -793,6 +793,37 @@ def defer_seat_mail(
     return mail
 
 
+# supersede's statements, built once (a move that passes the turn runs them).
+_OUTBOX = Mail.__table__
+_WAITING = (
+    select(_OUTBOX.c.id)
+    .where(
+        _OUTBOX.c.game_id == bindparam("b_game"),
+        _OUTBOX.c.seat == bindparam("b_seat"),
+        _OUTBOX.c.recipient == bindparam("b_recipient"),
+        _OUTBOX.c.kind == bindparam("b_kind"),
+        _OUTBOX.c.status == "pending",
+        _OUTBOX.c.attempts == 0,
+        _OUTBOX.c.body_html == "",
+    )
+    .order_by(_OUTBOX.c.id.desc())
+    .limit(1)
+)
+_SUPERSEDE = (
+    _OUTBOX.update()
+    .where(
+        _OUTBOX.c.id == bindparam("b_id"),
+        _OUTBOX.c.status == "pending",
+        _OUTBOX.c.body_html == "",
+    )
+    .values(
+        key=bindparam("key"),
+        body_text=bindparam("body_text"),
+        next_attempt_at=bindparam("next_attempt_at"),
+    )
+)
+
+
 def supersede(
     session: Session,
     game_id: str,
@@ -809,26 +840,17 @@ def supersede(
     describes (a reply's tag names that turn, see :mod:`pbem.mail.inbound.tags`). The update
     is conditional, so a row the dispatcher claimed meanwhile is left alone (and a new
     row is written instead)."""
-    waiting = session.exec(
-        select(Mail.id)
-        .where(
-            Mail.game_id == game_id,
-            Mail.seat == seat,
-            Mail.recipient == recipient,
-            Mail.kind == kind,
-            Mail.status == "pending",
-            Mail.attempts == 0,
-            Mail.body_html == "",
-        )
-        .order_by(col(Mail.id).desc())
-    ).first()
+    if session.autoflush and (session.new or session.dirty):
+        session.flush()  # as the session would before a query: pending mails are seen
+    connection = session.connection()
+    waiting = connection.execute(
+        _WAITING, {"b_game": game_id, "b_seat": seat, "b_recipient": recipient, "b_kind": kind}
+    ).scalar()
     if waiting is None:
         return False
-    result = session.exec(
-        update(Mail)
-        .where(col(Mail.id) == waiting, col(Mail.status) == "pending", col(Mail.body_html) == "")
-        .values(key=key[:200], body_text=body, next_attempt_at=send_at)
-        .execution_options(synchronize_session=False)
+    result = connection.execute(
+        _SUPERSEDE,
+        {"b_id": waiting, "key": key[:200], "body_text": body, "next_attempt_at": send_at},
     )
     return bool(result.rowcount)
 
