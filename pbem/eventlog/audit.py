@@ -38,7 +38,9 @@ from pbem.eventlog.verify import ChainCheck, NeedsFullCheck, VerifyReport, verif
 from pbem.games.roster_log import rosters
 from pbem.models import AuditMark, Event, Game
 
-RECHECK = 256
+# Older events re-hashed per view: a randomly placed stretch this long (so a view of a
+# long game costs about what a view of a short one does).
+RECHECK = 128
 # The most events a page view replays; the rest is left to the worker and later views.
 VIEW_BUDGET = 1_000
 # The worker catches up a game whose mark is this many events behind its head (a shorter
