@@ -24,9 +24,10 @@ import secrets
 from collections import Counter
 from datetime import datetime, timedelta
 from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select, update
 
 from engines.api import Engine
@@ -77,10 +78,18 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
     now = utc(runtime.clock())
     loaded = transition.seats or session.exec(select(Seat).where(Seat.game_id == game.id))
     seats = {row.seat: row for row in loaded}
-    clocks = {
-        row.seat: row for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
-    }
+    if transition.clocks is not None:
+        # The move read the clocks with the game (plain rows): write back only what
+        # changed, in plain statements.
+        clocks = _keep_clocks(session, game.id, seats, transition, newly_due, now)
+    else:
+        clocks = {
+            row.seat: row
+            for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
+        }
     for number, seat in seats.items():
+        if transition.clocks is not None:
+            break
         clock = clocks.get(number)
         if clock is None:
             clock = clocks[number] = SeatClock(game_id=game.id, seat=number)
@@ -133,6 +142,62 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 deadline=clocks[number].deadline_at,
                 quiet=quiet_window(runtime),
             )
+
+
+_CLOCK_FIELDS = ("turn_since", "remind_at", "deadline_at", "reminders")
+_CLOCK_INSERT = SeatClock.__table__.insert()
+_CLOCK_UPDATE = (
+    SeatClock.__table__.update()
+    .where(
+        SeatClock.__table__.c.game_id == bindparam("b_game"),
+        SeatClock.__table__.c.seat == bindparam("b_seat"),
+    )
+    .values({name: bindparam(name) for name in _CLOCK_FIELDS})
+)
+
+
+def _keep_clocks(
+    session: Session,
+    game_id: str,
+    seats: dict[int, Any],
+    transition: Transition,
+    newly_due: frozenset[int],
+    now: datetime,
+) -> dict[int, Any]:
+    """The seats' clocks moved on for this batch (a move that does not end the game):
+    the changed ones written in one batched UPDATE, missing ones inserted."""
+    clocks = dict(transition.clocks or {})
+    changed, missing = [], []
+    for number, seat in seats.items():
+        clock = clocks.get(number)
+        if clock is None:
+            clock = clocks[number] = SimpleNamespace(
+                game_id=game_id,
+                seat=number,
+                turn_since=None,
+                remind_at=None,
+                deadline_at=None,
+                reminders=0,
+                paused_until=None,
+                vacation_days_used=0.0,
+            )
+            missing.append(clock)
+        was = tuple(getattr(clock, name) for name in _CLOCK_FIELDS)
+        if number not in transition.due_after:
+            stop_turn(clock)
+        elif number in newly_due and not seat.is_bot:
+            start_turn(clock, transition.game.policy, now)
+        if clock in missing:
+            continue
+        if tuple(getattr(clock, name) for name in _CLOCK_FIELDS) != was:
+            values = {name: getattr(clock, name) for name in _CLOCK_FIELDS}
+            changed.append({"b_game": game_id, "b_seat": number, **values})
+    connection = session.connection()
+    if changed:
+        connection.execute(_CLOCK_UPDATE, changed)
+    if missing:
+        connection.execute(_CLOCK_INSERT, [vars(clock) for clock in missing])
+    return clocks
 
 
 def invitation_context(seats: dict[int, Seat], number: int, due: bool) -> dict[str, Any]:
@@ -690,6 +755,10 @@ def is_deferred(mail: Mail) -> bool:
     return not mail.body_html and mail.body_text.startswith(DEFERRED)
 
 
+_MAIL_INSERT = Mail.__table__.insert()
+_MAIL_COLUMNS = [column.key for column in Mail.__table__.columns if column.key != "id"]
+
+
 def defer_seat_mail(
     session: Session,
     runtime: Any,
@@ -731,8 +800,42 @@ def defer_seat_mail(
     subject = render.SUBJECTS[kind].format(title=game.title)[:300]
     mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
     mail.next_attempt_at = now + quiet
-    session.add(mail)
+    # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
+    session.connection().execute(
+        _MAIL_INSERT, [{name: getattr(mail, name) for name in _MAIL_COLUMNS}]
+    )
     return mail
+
+
+# supersede's statements, built once (a move that passes the turn runs them).
+_OUTBOX = Mail.__table__
+_WAITING = (
+    select(_OUTBOX.c.id)
+    .where(
+        _OUTBOX.c.game_id == bindparam("b_game"),
+        _OUTBOX.c.seat == bindparam("b_seat"),
+        _OUTBOX.c.recipient == bindparam("b_recipient"),
+        _OUTBOX.c.kind == bindparam("b_kind"),
+        _OUTBOX.c.status == "pending",
+        _OUTBOX.c.attempts == 0,
+        _OUTBOX.c.body_html == "",
+    )
+    .order_by(_OUTBOX.c.id.desc())
+    .limit(1)
+)
+_SUPERSEDE = (
+    _OUTBOX.update()
+    .where(
+        _OUTBOX.c.id == bindparam("b_id"),
+        _OUTBOX.c.status == "pending",
+        _OUTBOX.c.body_html == "",
+    )
+    .values(
+        key=bindparam("key"),
+        body_text=bindparam("body_text"),
+        next_attempt_at=bindparam("next_attempt_at"),
+    )
+)
 
 
 def supersede(
@@ -751,26 +854,17 @@ def supersede(
     describes (a reply's tag names that turn, see :mod:`pbem.mail.inbound.tags`). The update
     is conditional, so a row the dispatcher claimed meanwhile is left alone (and a new
     row is written instead)."""
-    waiting = session.exec(
-        select(Mail.id)
-        .where(
-            Mail.game_id == game_id,
-            Mail.seat == seat,
-            Mail.recipient == recipient,
-            Mail.kind == kind,
-            Mail.status == "pending",
-            Mail.attempts == 0,
-            Mail.body_html == "",
-        )
-        .order_by(col(Mail.id).desc())
-    ).first()
+    if session.autoflush and (session.new or session.dirty):
+        session.flush()  # as the session would before a query: pending mails are seen
+    connection = session.connection()
+    waiting = connection.execute(
+        _WAITING, {"b_game": game_id, "b_seat": seat, "b_recipient": recipient, "b_kind": kind}
+    ).scalar()
     if waiting is None:
         return False
-    result = session.exec(
-        update(Mail)
-        .where(col(Mail.id) == waiting, col(Mail.status) == "pending", col(Mail.body_html) == "")
-        .values(key=key[:200], body_text=body, next_attempt_at=send_at)
-        .execution_options(synchronize_session=False)
+    result = connection.execute(
+        _SUPERSEDE,
+        {"b_id": waiting, "key": key[:200], "body_text": body, "next_attempt_at": send_at},
     )
     return bool(result.rowcount)
 
