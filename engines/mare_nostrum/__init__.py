@@ -129,6 +129,12 @@ SETUP_OPTION = Option(
     "spends 36 build points around their capital.",
     choices=("starting", "experienced"),
 )
+TURN_LIMIT_OPTION = Option(
+    "turn_limit",
+    40,
+    "End the game after this many turns (0: no limit, the game may then go on for "
+    "ever). At the limit the most heroes and wonders win, then the most provinces.",
+)
 OPTIONS_BY_VERSION = {
     1: (
         CIVILISATIONS_OPTION,
@@ -143,12 +149,12 @@ OPTIONS_BY_VERSION = {
     2: (
         CIVILISATIONS_OPTION,
         SETUP_OPTION,
-        Option(
-            "turn_limit",
-            40,
-            "End the game after this many turns (0: no limit, the game may then go on for "
-            "ever). At the limit the most heroes and wonders win, then the most provinces.",
-        ),
+        TURN_LIMIT_OPTION,
+    ),
+    3: (
+        CIVILISATIONS_OPTION,
+        SETUP_OPTION,
+        TURN_LIMIT_OPTION,
     ),
 }
 
@@ -156,12 +162,12 @@ OPTIONS_BY_VERSION = {
 class MareNostrum:
     slug = "mare_nostrum"
     title = "Mare Nostrum"
-    versions: tuple[int, ...] = (1, 2)
+    versions: tuple[int, ...] = (1, 2, 3)
     bot_levels: tuple[str, ...] = ("easy", "normal")
     min_seats = 3
     max_seats = 5
 
-    def __init__(self, version: int = 2) -> None:
+    def __init__(self, version: int = 3) -> None:
         if version not in self.versions:
             raise KeyError(f"Mare Nostrum has no version {version!r}.")
         self.version = version
@@ -234,6 +240,6 @@ class MareNostrum:
 
 
 ENGINE = MareNostrum()
-VERSIONS = {1: MareNostrum(1), 2: ENGINE}
+VERSIONS = {1: MareNostrum(1), 2: MareNostrum(2), 3: ENGINE}
 
 __all__ = ["ENGINE", "MareNostrum"]

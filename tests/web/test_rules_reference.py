@@ -18,6 +18,8 @@ from engines.mercatores import data as merc
 from pbem.games.service import SeatSpec
 from tests.web.conftest import pig_game
 
+NOSTRUM_VERSION = REGISTRY["mare_nostrum"].version  # the page shows the newest rules
+
 GAMES = ["mercatores", "mare_balticum", "mare_nostrum"]
 
 
@@ -186,7 +188,7 @@ def test_mare_nostrum_shows_every_cost_card_effect_site_and_set_up_of_the_data(c
     assert list(provinces) == list(nostrum.PROVINCE_IDS)
     for province in nostrum.PROVINCES:
         cells = provinces[province["id"]]
-        sites = nostrum.city_sites(2, province["id"])
+        sites = nostrum.city_sites(NOSTRUM_VERSION, province["id"])
         assert cells[1] == (", ".join(sites) or "—")
         assert cells[2] == (", ".join(province["resources"]) or "—")
         assert cells[3] == (", ".join(nostrum.SEA[s]["name"] for s in province["coasts"]) or "—")
@@ -209,7 +211,7 @@ def test_mare_nostrum_set_ups_add_up_to_the_rulebook_points_from_the_costs(clien
     assert [t["attrs"]["data-civ"] for t in setups] == [civ["name"] for civ in nostrum.CIVS]
     for civ, shown in zip(nostrum.CIVS, setups, strict=True):
         rows = [row["cells"] for row in shown["rows"][1:]]
-        expected = start_rows(2, civ["id"])
+        expected = start_rows(NOSTRUM_VERSION, civ["id"])
         assert len(rows) == len(expected) + 1
         for cells, row in zip(rows, expected, strict=False):
             assert cells == [row["item"], str(row["count"]), str(row["each"]), str(row["points"])]
