@@ -81,14 +81,15 @@ def test_version_one_and_two_games_play_as_they_always_did(version):
     assert (moves, digest(engine, state)) == GAME_HASHES[version]
 
 
-def points(civ: str) -> int:
-    return sum(row["points"] for row in start_rows(3, civ))
+SET_UPS = [(civ, None) for civ in data.CIV_IDS] + [
+    (civ, seats) for seats, starts in data.STARTS_V3_BY_PLAYERS.items() for civ in starts
+]
 
 
-@pytest.mark.parametrize("civ", data.CIV_IDS)
-def test_each_version_three_set_up_is_worth_36_points_and_keeps_the_rules_facts(civ):
-    begin = data.STARTS_V3[civ]
-    assert points(civ) == 36
+@pytest.mark.parametrize(("civ", "seats"), SET_UPS)
+def test_each_version_three_set_up_is_worth_36_points_and_keeps_the_rules_facts(civ, seats):
+    begin = data.start_of(3, civ, seats)
+    assert sum(row["points"] for row in start_rows(3, civ, seats)) == 36
     capital = data.CIV[civ]["capital"]
     assert capital in begin["provinces"] and len(set(begin["provinces"])) == 3
     assert capital in begin["fortresses"]
@@ -126,9 +127,41 @@ def test_version_three_keeps_the_printed_titles_and_three_provinces_each(seats):
     invariant(state)
 
 
+def test_some_player_counts_start_from_set_ups_of_their_own():
+    assert data.STARTS_V3_BY_PLAYERS[3]["babylon"] != data.STARTS_V3["babylon"]
+    for seats in (3, 4, 5):
+        for civ in data.CIV_IDS:
+            chance = ScriptedChance([0] * 20)
+            state = V3.setup(seats, {**OPTIONS, "civilisations": "choose"}, chance)
+            others = [other for other in data.CIV_IDS if other != civ]
+            for chosen in (civ, *others[: seats - 1]):
+                seat = min(V3.to_move(state))
+                state = V3.apply(state, seat, {"type": "choose_civ", "civ": chosen}, chance)
+            expected = data.STARTS_V3_BY_PLAYERS.get(seats, {}).get(civ, data.STARTS_V3[civ])
+            assert data.start_of(3, civ, seats) is expected
+            assert sorted(controlled(state, civ)) == sorted(expected["provinces"])
+            for pid, site in expected["cities"]:
+                assert site in state["provinces"][pid]["cities"]
+            for pid, site in expected["markets"]:
+                assert state["provinces"][pid]["market"] == site
+            for pid, site in expected["temples"]:
+                assert state["provinces"][pid]["temple"] == site
+            for pid, n in expected["legions"].items():
+                assert state["provinces"][pid]["legions"][civ] == n
+            for sea, n in expected["triremes"].items():
+                assert state["seas"][sea][civ] == n
+
+
 def test_the_rules_reference_shows_the_version_three_set_ups():
     shown = rules_reference(3)
     assert [setup["total"] for setup in shown["setups"]] == [36] * 5
     for setup, civ in zip(shown["setups"], data.CIVS, strict=True):
         begin = data.STARTS_V3[civ["id"]]
         assert setup["cities"] == [site for _, site in begin["cities"]]
+        expected = [
+            seats for seats, starts in data.STARTS_V3_BY_PLAYERS.items() if civ["id"] in starts
+        ]
+        assert [other["players"] for other in setup["by_players"]] == expected
+        for other in setup["by_players"]:
+            assert other["total"] == 36 and other["rows"] != setup["rows"]
+    assert all(not setup["by_players"] for setup in rules_reference(2)["setups"])
