@@ -404,3 +404,16 @@ def test_mercatores_cards_carry_tooltips_and_the_turn_page_previews_payouts(clie
     assert "Legend" in html and "ship symbol" in html
     loads = re.findall(r"Load [^<]* now", html)
     assert len(loads) == len(head.engine.legal_moves(head.state, seat))
+
+
+def test_mare_nostrum_names_the_set_ups_of_their_own_player_counts(client):
+    html = page(client, "mare_nostrum")
+    shown = re.findall(r'<p class="setup-by-players" data-civ="(\w+)" data-players="(\d)">', html)
+    expected = [
+        (nostrum.CIV[civ]["name"], str(players))
+        for civ in nostrum.CIV_IDS
+        for players, starts in sorted(nostrum.STARTS_V3_BY_PLAYERS.items())
+        if civ in starts and NOSTRUM_VERSION >= 3
+    ]
+    assert shown == expected and expected
+    assert "In 3-player games Babylon starts instead from" in html
