@@ -165,3 +165,28 @@ def test_the_rules_reference_shows_the_version_three_set_ups():
         for other in setup["by_players"]:
             assert other["total"] == 36 and other["rows"] != setup["rows"]
     assert all(not setup["by_players"] for setup in rules_reference(2)["setups"])
+
+
+def test_a_version_two_game_plays_to_its_end_after_version_three_ships(sqlite_db):
+    from pbem.eventlog.verify import verify_export
+    from pbem.games.service import GameService, SeatSpec
+
+    service = GameService(sqlite_db, snapshot_every=20)
+    bots = [SeatSpec(f"Bot {i + 1}", is_bot=True, bot_level="normal") for i in range(3)]
+    options = {"turn_limit": 6}
+    old = service.create_game("mare_nostrum", bots, options, version=2)
+    new = service.create_game("mare_nostrum", bots, options)
+    assert service.game(old.game_id).engine_version == 2
+    assert service.game(new.game_id).engine_version == 3
+    service.play_bots(old.game_id, max_moves=30)
+    head = service.head(old.game_id)
+    assert head.engine.version == 2 and head.state["rules_version"] == 2
+    report = {entry["game_id"]: entry for entry in service.check_engines()}
+    assert report[old.game_id]["ok"] and report[old.game_id]["running"] == 2
+    assert report[new.game_id]["ok"] and report[new.game_id]["running"] == 3
+    for created in (old, new):
+        service.play_bots(created.game_id, max_moves=20_000)
+        assert service.game(created.game_id).status == "finished"
+        assert service.verify_game(created.game_id).ok
+        assert verify_export(service.export_game(created.game_id)).ok
+    assert service.game(old.game_id).engine_version == 2
