@@ -38,6 +38,7 @@ SUBJECTS = {
     "answer": "{title}: {headline}",
     "answer_stranger": "{title}: your mail was not applied",
     "games_link": "Your games: a new link",
+    "talk": "{title}: {sender_name} {talk_verb}",
 }
 
 # Keys a template may read that not every caller sets (every other key a template

@@ -14,8 +14,8 @@ from flask import Blueprint, Response, g, redirect, render_template, request, ur
 from markupsafe import escape
 
 from pbem.bounds import INT_MAX
-from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
-from pbem.games import names, rescue
+from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
+from pbem.games import names, rescue, talk
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
 from pbem.mail import render
@@ -91,8 +91,16 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         token=request.view_args["token"],
         deadline_slot=DEADLINE_SLOT,
         changed=boards.changed_places(before and engine.view(before, seat.seat), view),
+        talk=talk.said_for(tail_talk(seat.game_id), tail.names, seat.seat, 50),
+        talk_to=[(number, name) for number, name in enumerate(tail.names) if number != seat.seat],
+        talk_max=talk.MAX_CHARS,
     )
     return page, status
+
+
+def tail_talk(game_id: str) -> list:
+    with runtime().service.reading() as session:
+        return talk.talk_rows(session, game_id)
 
 
 def with_deadline(html: str, seat: Seat) -> str:
@@ -249,3 +257,25 @@ def export(token: str):
         f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'
     )
     return response
+
+
+@bp.post("/talk")
+def say(token: str):
+    """Posts a message to the table, or privately to one seat (``to``: a seat number,
+    empty for the table). Refused with the page and a sentence, nothing sent."""
+    seat = rescue.holder_seat(runtime(), token)
+    chosen = request.form.get("to", "").strip()
+    to = None
+    if chosen:
+        try:
+            to = int(chosen)
+        except ValueError:
+            to = -1
+    try:
+        talk.post(runtime(), seat.game_id, seat.seat, to, request.form.get("text", ""), via="web")
+    except (BadInput, Rejected, NotFound, TooMany) as error:
+        html, status = render_page(
+            seat, f"Your message was not sent: {error.message}", error.status
+        )
+        return with_deadline(csrf.fill(html), seat), status
+    return redirect(url_for("play.page", token=token) + "#talk", code=303)
