@@ -15,6 +15,13 @@ outbox: what was applied and what happened, the new head hash as a receipt and w
 is due next (with the moves again when it is still the player's turn), or the reason
 for a refusal and the legal moves again. A Message-ID is kept hashed in
 ``inbound_messages`` first: the same message never applies twice.
+
+Table talk (:mod:`pbem.games.talk`): from the seat's player (the same ``From`` check),
+a reply whose first line starts with ``say:`` goes to the table and one that starts
+with ``to NAME:`` to NAME alone, at any time. A reply whose first line names no move
+is table talk too, unless it answers a turn of the seat's that is still running (then
+it is refused as before, with a word about ``say:``: a mistyped move is never posted).
+A talk mail's ``Reply-To`` is the seat's tagged address, so answering it talks.
 """
 
 from __future__ import annotations
@@ -313,6 +320,8 @@ def _reply(
         applied.append(label)
     if applied:
         service.play_bots(game.id)
+    elif refusal:
+        refusal += ' To write to the table instead, start your reply with "say:".'
     answer(runtime, tag, key, applied, refusal)
     outcome = "applied" if applied and not refusal else ("partly" if applied else "refused")
     return Taken(EX_OK, outcome, refusal or "; ".join(applied), applied)
@@ -351,7 +360,9 @@ def _talk(
         except PbemError as error:
             return _refuse(runtime, tag, key, error.message)
         text = TO_NAME.sub("", text, count=1)
-    elif _names_a_move(runtime, first, tag, game, seat, seat_names):
+    elif _moving(runtime, tag, game, seat) or _names_a_move(
+        runtime, first, tag, game, seat, seat_names
+    ):
         return None
     try:
         talk_mod.post(runtime, game.id, seat.seat, to, text, via="mail")
@@ -360,6 +371,19 @@ def _talk(
     where = "to the table" if to is None else f"to {seat_names[to]} alone"
     answer(runtime, tag, key, [], "", said=f"your message went {where}")
     return Taken(EX_OK, "talk", f"a message {where}")
+
+
+def _moving(runtime: Any, tag: tags.Tag, game: Game, seat: Seat) -> bool:
+    """Whether the reply answers a turn of the seat's that is still running: then its
+    first line must be a move (a typo is refused, never posted to the table) unless it
+    starts with ``say:`` or ``to NAME:``."""
+    return (
+        game.status == "active"
+        and game.paused_at is None
+        and seat.due
+        and not seat.is_bot
+        and not _older_turn(runtime, tag, seat, game)
+    )
 
 
 def _names_a_move(
