@@ -50,7 +50,8 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from pbem.errors import BadInput, NotFound, TooMany
-from pbem.eventlog.log import SEALED, TALK_KIND
+from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
+from pbem.models import Event, Game, Seat
 
 KIND = TALK_KIND
 MAX_CHARS = 2000
@@ -217,8 +218,6 @@ class Said:
 
 
 def talk_rows(session: Session, game_id: str, after: int = -1, upto: int | None = None) -> list:
-    from pbem.models import Event
-
     query = select(Event).where(
         Event.game_id == game_id, Event.kind == KIND, col(Event.seq) > after
     )
@@ -260,8 +259,6 @@ def said_for(
 
 def messages(service: Any, game_id: str, reader: int | None, limit: int | None = 50) -> list[Said]:
     """The latest messages ``reader`` may read, newest last."""
-    from pbem.models import Seat
-
     with service.reading() as session:
         rows = talk_rows(session, game_id)
         names = [
@@ -333,8 +330,6 @@ def post(runtime: Any, game_id: str, seat: int, to: int | None, text: Any, via: 
     """Posts a message from ``seat`` (to the table, or privately to seat ``to``) as a
     ``talk`` event, and writes the talk mails of the players who want them at once.
     Bad input is refused with nothing changed."""
-    from pbem.models import Seat
-
     service = runtime.service
     text = clean_text(text)
     with service.reading() as session:
@@ -365,7 +360,6 @@ def mail_audience(
     """One ``talk`` mail to each reader who wants table talk at once: the addressee of
     a private message, or every other person at the table."""
     from pbem.mail import outbox
-    from pbem.models import Seat
 
     if not hasattr(runtime, "config"):
         return
@@ -388,3 +382,67 @@ def mail_audience(
             talk_verb="wrote to you privately" if to is not None else "said to the table",
             said=text,
         )
+
+
+# The daily digest ---------------------------------------------------------------
+
+
+def digest_entries(session: Session, now: Any) -> dict[str, tuple[Any, list[dict[str, Any]]]]:
+    """For each address with a seat whose talk comes in the digest: (its most recently
+    created such seat, [{"title", "said": [lines]}]) with the messages of the last 24
+    hours it may read (its own left out), per game. Addresses with no such message are
+    left out."""
+    seats = list(
+        session.exec(
+            select(Seat).where(
+                Seat.talk_mail == "digest",
+                Seat.is_bot == False,  # noqa: E712 - a SQL comparison
+                Seat.email != "",
+            )
+        )
+    )
+    if not seats:
+        return {}
+    since = timestamp(now - timedelta(days=1))
+    games = sorted({seat.game_id for seat in seats})
+    rows: dict[str, list] = {}
+    for event in session.exec(
+        select(Event)
+        .where(
+            col(Event.game_id).in_(games),
+            Event.kind == KIND,
+            col(Event.created_at) >= since,
+            col(Event.created_at) <= timestamp(now),
+        )
+        .order_by(col(Event.game_id), col(Event.seq))
+    ):
+        rows.setdefault(event.game_id, []).append(event)
+    if not rows:
+        return {}
+    titles = {
+        game.id: game.title for game in session.exec(select(Game).where(col(Game.id).in_(games)))
+    }
+    names: dict[str, list[str]] = {}
+    for seat in session.exec(select(Seat).where(col(Seat.game_id).in_(list(rows)))):
+        found = names.setdefault(seat.game_id, [])
+        found.extend([""] * (seat.seat + 1 - len(found)))
+        found[seat.seat] = seat.name
+    found_by: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
+    for seat in sorted(seats, key=lambda row: (row.created_at, row.game_id)):
+        lines = [
+            history_line(
+                {"kind": KIND, "seat": event.seat, "payload": event.payload},
+                names[seat.game_id],
+                seat.seat,
+            )
+            for event in rows.get(seat.game_id, [])
+            if event.seat != seat.seat
+            and may_read({"seat": event.seat, "payload": event.payload}, seat.seat)
+        ]
+        if not lines:
+            continue
+        address = seat.email.lower()
+        _, entries = found_by.get(address, (seat, []))
+        entries.append({"title": titles.get(seat.game_id, ""), "said": lines})
+        found_by[address] = (seat, entries)
+    return found_by
