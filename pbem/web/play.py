@@ -259,6 +259,26 @@ def export(token: str):
     return response
 
 
+@bp.get("/talk")
+def talk_page(token: str, message: str = "", status: int = 200):
+    """Table talk on a page of its own (the turn page reloads itself while others move,
+    which would lose a message being written)."""
+    seat = rescue.holder_seat(runtime(), token)
+    game = runtime().service.game(seat.game_id)
+    seat_names = [row.name for row in runtime().service.seats(seat.game_id)]
+    return render_template(
+        "talk_page.html",
+        game=game,
+        seat=seat,
+        message=message,
+        token=token,
+        talk=talk.said_for(tail_talk(seat.game_id), seat_names, seat.seat, 50),
+        talk_to=[(number, name) for number, name in enumerate(seat_names) if number != seat.seat],
+        talk_max=talk.MAX_CHARS,
+        talk_page=True,
+    ), status
+
+
 @bp.post("/talk")
 def say(token: str):
     """Posts a message to the table, or privately to one seat (``to``: a seat number,
@@ -271,11 +291,13 @@ def say(token: str):
             to = int(chosen)
         except ValueError:
             to = -1
+    back = "play.talk_page" if request.form.get("from") == "talk" else "play.page"
     try:
         talk.post(runtime(), seat.game_id, seat.seat, to, request.form.get("text", ""), via="web")
     except (BadInput, Rejected, NotFound, TooMany) as error:
-        html, status = render_page(
-            seat, f"Your message was not sent: {error.message}", error.status
-        )
+        message = f"Your message was not sent: {error.message}"
+        if back == "play.talk_page":
+            return talk_page(token, message, error.status)
+        html, status = render_page(seat, message, error.status)
         return with_deadline(csrf.fill(html), seat), status
-    return redirect(url_for("play.page", token=token) + "#talk", code=303)
+    return redirect(url_for(back, token=token) + "#talk", code=303)

@@ -203,3 +203,25 @@ def test_the_public_export_of_a_finished_game_has_no_private_text_and_verifies(r
     assert b"SECRET-NOTE" not in client.get(f"/games/{game}/export.json").data
     audit = client.get(f"/games/{game}/audit").get_data(as_text=True)
     assert "SECRET-NOTE" not in audit
+
+
+def test_while_the_page_reloads_itself_the_form_is_on_a_page_of_its_own(runtime, game, app):
+    client = app.test_client()
+    ben = game.tokens[1]  # Anna moves first: Ben's turn page reloads itself
+    page = client.get(f"/play/{ben}").get_data(as_text=True)
+    assert 'http-equiv="refresh"' in page and "Write a message" in page
+    assert 'id="talk-text"' not in page
+    own = client.get(f"/play/{ben}/talk").get_data(as_text=True)
+    assert 'id="talk-text"' in own and 'http-equiv="refresh"' not in own
+    token = re.search(r'name="csrf_token" value="([^"]+)"', own).group(1)
+    sent = client.post(
+        f"/play/{ben}/talk", data={"text": "Hi", "to": "", "from": "talk", "csrf_token": token}
+    )
+    assert sent.status_code == 303 and sent.headers["Location"].endswith(f"/play/{ben}/talk#talk")
+    refused = client.post(
+        f"/play/{ben}/talk", data={"text": " ", "from": "talk", "csrf_token": token}
+    )
+    assert refused.status_code == 400 and "Your message was not sent" in refused.get_data(
+        as_text=True
+    )
+    assert client.get(f"/play/{'y' * 43}/talk").status_code == 404
