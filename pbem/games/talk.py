@@ -446,3 +446,20 @@ def digest_entries(session: Session, now: Any) -> dict[str, tuple[Any, list[dict
         entries.append({"title": titles.get(seat.game_id, ""), "said": lines})
         found_by[address] = (seat, entries)
     return found_by
+
+
+def head_past_talk(service: Any, game_id: str, seq: int, most: int = 200) -> int | None:
+    """The head's seq when every event after ``seq`` is table talk (a move prepared at
+    ``seq`` still stands: talk changes no state), else None."""
+    with service.reading() as session:
+        kinds = list(
+            session.exec(
+                select(Event.seq, Event.kind)
+                .where(Event.game_id == game_id, col(Event.seq) > seq)
+                .order_by(col(Event.seq))
+                .limit(most + 1)
+            )
+        )
+    if not kinds or len(kinds) > most or any(kind != KIND for _, kind in kinds):
+        return None
+    return kinds[-1][0]

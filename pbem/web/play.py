@@ -223,7 +223,14 @@ def move(token: str):
     seq = form_seq()
     chosen = form_move(request.form)
     try:
-        service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
+        try:
+            service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
+        except Conflict:
+            # Only table talk since the page was shown: the move still stands.
+            past = talk.head_past_talk(service, seat.game_id, seq)
+            if past is None:
+                raise
+            service.submit_move(seat.game_id, seat.seat, chosen, past, actor="web")
     except (Conflict, Rejected) as error:
         return refused(seat, error)
     return after_move(seat)

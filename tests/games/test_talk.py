@@ -225,3 +225,29 @@ def test_while_the_page_reloads_itself_the_form_is_on_a_page_of_its_own(runtime,
         as_text=True
     )
     assert client.get(f"/play/{'y' * 43}/talk").status_code == 404
+
+
+def test_a_move_prepared_before_someone_talked_still_stands(runtime, game, app):
+    client = app.test_client()
+    anna = game.tokens[0]
+    page = client.get(f"/play/{anna}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    seq = runtime.service.head(game.game_id).seq
+    talk.post(runtime, game.game_id, 1, None, "Roll, Anna!")
+    moved = client.post(
+        f"/play/{anna}/move",
+        data={"move": '{"type": "roll"}', "seq": str(seq), "csrf_token": token},
+    )
+    assert moved.status_code == 303
+    assert runtime.service.events(game.game_id)[-1]["kind"] == "move"
+    # A real change since (a move) still makes a stale form refused.
+    assert talk.head_past_talk(runtime.service, game.game_id, seq) is None
+    assert talk.head_past_talk(runtime.service, game.game_id, seq + 2) is None  # the head
+    head = runtime.service.head(game.game_id)
+    if 0 in head.engine.to_move(head.state):
+        runtime.service.submit_move(game.game_id, 0, {"type": "roll"}, head.seq)
+        stale = client.post(
+            f"/play/{anna}/move",
+            data={"move": '{"type": "stop"}', "seq": str(head.seq), "csrf_token": token},
+        )
+        assert "moved on" in stale.get_data(as_text=True)
