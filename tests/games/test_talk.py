@@ -26,6 +26,11 @@ def csrf(client, path: str) -> str:
     return re.search(rb'name="csrf_token" value="([^"]+)"', page.data).group(1).decode()
 
 
+def mails_of(runtime, kind: str) -> list[Mail]:
+    with Session(runtime.db) as session:
+        return list(session.exec(select(Mail).where(Mail.kind == kind).order_by(Mail.id)))
+
+
 def talk_mails(runtime) -> list[Mail]:
     with Session(runtime.db) as session:
         return list(session.exec(select(Mail).where(Mail.kind == "talk").order_by(Mail.id)))
@@ -194,6 +199,10 @@ def test_the_public_export_of_a_finished_game_has_no_private_text_and_verifies(r
             break
         take_turn(runtime, game, rolls=3)
     assert runtime.service.game(game).status == "finished"
+    over = [mail.key for mail in mails_of(runtime, "game_over")]
+    talk.post(runtime, game, 0, 1, "SECRET-NOTE after the end")
+    talk.post(runtime, game, 1, None, "gg")
+    assert [mail.key for mail in mails_of(runtime, "game_over")] == over  # told once
     client = app.test_client()
     public = client.get(f"/games/{game}/export.json")
     assert b"SECRET-NOTE" not in public.data and b"good luck" in public.data
