@@ -49,6 +49,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from pbem import zones
 from pbem.errors import BadInput, NotFound, TooMany
 from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
 from pbem.models import Event, Game, Seat
@@ -194,6 +195,7 @@ class Said:
     sender_name: str
     to_name: str
     reader: int | None
+    zone: str = "UTC"
 
     @property
     def private(self) -> bool:
@@ -214,7 +216,8 @@ class Said:
 
     @property
     def when(self) -> str:
-        return self.created_at[:16].replace("T", " ") + " UTC"
+        """When it was said, in the reader's zone, named."""
+        return zones.stamp(self.created_at, self.zone)
 
 
 def talk_rows(session: Session, game_id: str, after: int = -1, upto: int | None = None) -> list:
@@ -227,9 +230,10 @@ def talk_rows(session: Session, game_id: str, after: int = -1, upto: int | None 
 
 
 def said_for(
-    rows: list, names: list[str], reader: int | None, limit: int | None = None
+    rows: list, names: list[str], reader: int | None, limit: int | None = None, zone: str = "UTC"
 ) -> list[Said]:
-    """The messages of ``rows`` that ``reader`` may read (None: a spectator), oldest first."""
+    """The messages of ``rows`` that ``reader`` may read (None: a spectator), oldest
+    first, their times in ``zone``."""
     shown = []
     for event in rows:
         row = {"seat": event.seat, "payload": event.payload or {}, "kind": KIND}
@@ -252,6 +256,7 @@ def said_for(
                 name(event.seat),
                 name(to),
                 reader,
+                zone or "UTC",
             )
         )
     return shown[-limit:] if limit else shown

@@ -158,6 +158,8 @@ def test_the_turn_page_form_posts_and_shows_talk_by_audience(runtime, game, app)
     assert "You to Ben (private)" in pages["anna"] and "Psst, Ben" in pages["anna"]
     assert "Anna (private to you)" in pages["ben"] and "Psst, Ben" in pages["ben"]
     assert pages["ben"].index("Hello all") < pages["ben"].index("Psst, Ben")  # newest last
+    section = pages["anna"].split('id="talk"')[1].split("</section>")[0]
+    assert "2026-03-02 10:00 CET" in section  # in Anna's zone (Europe/Berlin)
     history = client.get(f"/play/{cleo}/history").get_data(as_text=True)
     assert "Psst" not in history
     spectator = client.get(f"/games/{game.game_id}").get_data(as_text=True)
