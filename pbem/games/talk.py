@@ -57,6 +57,7 @@ from pbem.models import Event, Game, Seat
 KIND = TALK_KIND
 MAX_CHARS = 2000
 PER_HOUR = 30
+READ_AT_MOST = 1000
 SALT_BYTES = 16
 PREFERENCES = ("at_once", "digest", "off")
 PREFERENCE_WORDS = {
@@ -220,13 +221,16 @@ class Said:
         return zones.stamp(self.created_at, self.zone)
 
 
-def talk_rows(session: Session, game_id: str, after: int = -1, upto: int | None = None) -> list:
-    query = select(Event).where(
-        Event.game_id == game_id, Event.kind == KIND, col(Event.seq) > after
+def talk_rows(session: Session, game_id: str, most: int = READ_AT_MOST) -> list:
+    """The game's latest ``most`` talk events, oldest first (a page shows the latest
+    ones a reader may read among them)."""
+    query = (
+        select(Event)
+        .where(Event.game_id == game_id, Event.kind == KIND)
+        .order_by(col(Event.seq).desc())
+        .limit(most)
     )
-    if upto is not None:
-        query = query.where(col(Event.seq) <= upto)
-    return list(session.exec(query.order_by(col(Event.seq))))
+    return list(reversed(session.exec(query).all()))
 
 
 def said_for(

@@ -142,9 +142,12 @@ def test_the_turn_page_form_posts_and_shows_talk_by_audience(runtime, game, app)
     anna, ben, cleo = game.tokens
     token = csrf(client, f"/play/{anna}")
     answer = client.post(
-        f"/play/{anna}/talk", data={"text": "Hello all", "to": "", "csrf_token": token}
+        f"/play/{anna}/talk",
+        data={"text": "Hello all", "to": "", "seat": "2", "from_seat": "2", "csrf_token": token},
     )
     assert answer.status_code == 303
+    # The link's seat is the sender, whatever the form claims.
+    assert runtime.service.events(game.game_id)[-1]["seat"] == 0
     answer = client.post(
         f"/play/{anna}/talk", data={"text": "Psst, Ben", "to": "1", "csrf_token": token}
     )
@@ -163,7 +166,8 @@ def test_the_turn_page_form_posts_and_shows_talk_by_audience(runtime, game, app)
     history = client.get(f"/play/{cleo}/history").get_data(as_text=True)
     assert "Psst" not in history
     spectator = client.get(f"/games/{game.game_id}").get_data(as_text=True)
-    assert "Psst" not in spectator
+    assert "Psst" not in spectator and "Hello all" in spectator
+    assert 'id="talk-text"' not in spectator  # a spectator has no form to post with
 
 
 def test_the_form_refuses_without_csrf_bad_text_and_a_stranger(runtime, game, app):
