@@ -16,7 +16,9 @@ Time of day (see :mod:`pbem.zones`): a reminder that falls due outside the seat'
 preferred hour (``Seat.mail_hour``, in the seat's zone) moves forward to the next
 occurrence of that hour; no reminder goes out in the last 12 hours before the deadline
 (the deadline mail follows soon); each address's digest goes out once per local day at
-its hour (08:00 when none is set). A paused game (``Game.paused_at``) gets no reminders,
+its hour (08:00 when none is set), with the table talk of the last 24 hours for the
+seats whose ``talk_mail`` is ``digest`` (:mod:`pbem.games.talk`; a digest of talk
+alone is a ``talk_digest``). A paused game (``Game.paused_at``) gets no reminders,
 deadlines, digest entries or bot moves; a seat on vacation gets no digest entries.
 
 ``pbem worker`` runs :func:`run_worker`; ``pbem serve`` runs :func:`start_background`.
@@ -43,7 +45,7 @@ from sqlmodel import Session, col, select, update
 from pbem import zones
 from pbem.errors import PbemError
 from pbem.eventlog import audit
-from pbem.games import rescue
+from pbem.games import rescue, talk
 from pbem.mail import outbox, render
 from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail
@@ -354,24 +356,28 @@ def _digests(runtime: Any, now: datetime) -> int:
         for seat, game, clock in rows:
             if seat.email:
                 by_address.setdefault(seat.email.lower(), []).append((seat, game, clock))
+        said = talk.digest_entries(session, now)  # table talk for the digest
         keys: dict[str, str] = {}
-        for address, entries in by_address.items():
-            day = digest_day(_newest_seat(entries), now)
+        for address in [*by_address, *(name for name in said if name not in by_address)]:
+            entries = by_address.get(address)
+            day = digest_day(_newest_seat(entries) if entries else said[address][0], now)
             if day is not None:
                 keys[address] = f"digest:{address}:{day}"[:200]
         done = set(session.exec(select(Mail.key).where(col(Mail.key).in_(list(keys.values())))))
         count = 0
-        for address, entries in by_address.items():
-            if address not in keys or keys[address] in done:
+        for address in keys:
+            entries = by_address.get(address, [])
+            if keys[address] in done:
                 continue
             waiting = [
                 entry
                 for entry in entries
                 if not (entry[2].paused_until and utc(entry[2].paused_until) > now)
             ]
-            if not waiting:
+            talk_entries = said.get(address, (None, []))[1]
+            if not waiting and not talk_entries:
                 continue
-            first = _newest_seat(entries)
+            first = _newest_seat(entries) if entries else said[address][0]
             games = []
             for seat, game, clock in waiting:
                 token = outbox.seat_token(session, runtime, seat)
@@ -388,7 +394,7 @@ def _digests(runtime: Any, now: datetime) -> int:
             outbox.enqueue(
                 session,
                 runtime,
-                "digest",
+                "digest" if games else "talk_digest",
                 key=keys[address],
                 recipient=first.email,
                 context={
@@ -396,6 +402,7 @@ def _digests(runtime: Any, now: datetime) -> int:
                     "count": len(games),
                     "games": games,
                     "settings": settings,
+                    "talk": talk_entries,
                 },
                 unsubscribe=settings,
             )

@@ -53,9 +53,26 @@ def timestamp(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+# A private table-talk event keeps its text and salt under this payload key, outside
+# the hash: the chain holds the salted commitment to them (see :mod:`pbem.games.talk`).
+TALK_KIND = "talk"
+SEALED = "sealed"
+
+
+def hashed_payload(row: Mapping[str, Any]) -> Any:
+    """The payload as the chain hashes it: a talk event's ``sealed`` part left out."""
+    payload = row["payload"]
+    if row["kind"] == TALK_KIND and isinstance(payload, Mapping) and SEALED in payload:
+        return {key: value for key, value in payload.items() if key != SEALED}
+    return payload
+
+
 def row_hash(row: Mapping[str, Any]) -> str:
-    """sha256(prev_hash || canonical JSON of the row without its own hash)."""
-    body = canonical_json({name: row[name] for name in HASHED_FIELDS})
+    """sha256(prev_hash || canonical JSON of the row without its own hash; a private
+    talk event's sealed text left out, :func:`hashed_payload`)."""
+    body = canonical_json(
+        {name: hashed_payload(row) if name == "payload" else row[name] for name in HASHED_FIELDS}
+    )
     return hashlib.sha256((row["prev_hash"] + body).encode("utf-8")).hexdigest()
 
 

@@ -16,6 +16,10 @@ fails at its seq, and when the log carries a roster the header's roster fields m
 the fold at the head, so a name changed in the header no longer verifies. A log from
 before rosters were logged still verifies; its report says the roster is not in the
 chain (``roster_in_chain``).
+
+Table talk (``talk`` events, :mod:`pbem.games.talk`) never changes the state; a private
+message's text and salt are outside the hash, and where a file carries them they must
+match the commitment the chain holds.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from pbem.eventlog.log import (
     setup_state,
 )
 from pbem.games import roster as roster_mod
+from pbem.games import talk
 from pbem.games.roster import Roster, RosterError
 
 EXPORT_FORMAT = "pbem-export/1"
@@ -379,6 +384,11 @@ class ChainCheck:
             self.roster = roster_mod.apply(self.roster, row)
         except RosterError as error:
             return _bad(seq, f"the event's roster is malformed: {error}", index)
+        if row["kind"] == talk.KIND:
+            size = len(self.roster.seats) if self.roster is not None else None
+            problem = talk.problem(row, size)
+            if problem:
+                return _bad(seq, problem, index)
         if (
             self.resumed
             and row["kind"] == "take_back"
@@ -580,6 +590,10 @@ def verify_receipts(entries: Sequence[Any]) -> VerifyReport:
             roster = roster_mod.apply(roster, entry)
         except RosterError as error:
             return _bad(index, f"the event's roster is malformed: {error}", index)
+        if entry.get("kind") == talk.KIND:
+            problem = talk.problem(entry, len(roster.seats) if roster is not None else None)
+            if problem:
+                return _bad(index, problem, index)
         prev = entry.get("hash", "")
         count += 1
     return VerifyReport(

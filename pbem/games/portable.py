@@ -65,7 +65,7 @@ from pbem.eventlog.log import (
 from pbem.eventlog.seeds import seal_seed
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
-from pbem.games import rescue
+from pbem.games import rescue, talk
 from pbem.games import roster as roster_mod
 from pbem.games.names import fill_lines, marks_of
 from pbem.games.policy import check_policy
@@ -180,6 +180,8 @@ def seat_entry(
         )
         if row["seat"] == seat:
             entry["move"] = move
+    elif row["kind"] == talk.KIND:
+        entry["payload"] = talk.for_reader(row, seat)
     else:
         entry["payload"] = public_payload(row)
     return entry
@@ -206,7 +208,8 @@ def export_chunks(
             select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
         ).all()
         engine = game_engine(game) if seat is not None else None
-        key = (game_id, seat, game.engine_version)
+        # The public file and the operator's full one differ in private talk (kept apart).
+        key = (game_id, seat, game.engine_version, bool(full) and seat is None)
         built = _KEPT.get(key)
         rows: list[dict] = []
         if built is not None and built.seq <= game.head_seq:
@@ -217,7 +220,7 @@ def export_chunks(
         else:
             rows = rows[1:]
         if seat is None:
-            built = _more_rows(built, rows)
+            built = _more_rows(built, rows, full)
         else:
             kept = rosters(session, game)
 
@@ -257,10 +260,12 @@ def export_chunks(
     return built.pieces(dumps(top)[:-1] + ',"events":[', tail)
 
 
-def _more_rows(built: Built, rows: Sequence[dict]) -> Built:
+def _more_rows(built: Built, rows: Sequence[dict], full: bool = False) -> Built:
+    """The public file's entries (private talk sealed away) or the operator's (all)."""
     if not rows:
         return built
-    return built.extended(rows[-1]["seq"], rows[-1]["hash"], [dumps(row) for row in rows])
+    entries = [dumps(talk.redacted_row(row, None, full)) for row in rows]
+    return built.extended(rows[-1]["seq"], rows[-1]["hash"], entries)
 
 
 def _more_entries(

@@ -38,6 +38,8 @@ SUBJECTS = {
     "answer": "{title}: {headline}",
     "answer_stranger": "{title}: your mail was not applied",
     "games_link": "Your games: a new link",
+    "talk": "{title}: {sender_name} {talk_verb}",
+    "talk_digest": "Table talk in your games",
 }
 
 # Keys a template may read that not every caller sets (every other key a template
@@ -62,6 +64,8 @@ OPTIONAL = {
     "bouncing": [],
     # The footer's link to the recipient's games (pbem.mail.games_link; set by the outbox).
     "my_games": "",
+    # Table talk in the daily digest (pbem.games.talk.digest_entries).
+    "talk": [],
 }
 
 _environment: Environment | None = None

@@ -1,7 +1,8 @@
 """Pages of mail: ``/dev/mail`` (the mail a local server sent, shown as it was sent,
 links opened; never in production) and a seat's settings, reached by the
 ``List-Unsubscribe`` link of its mails: which mails, the player's time zone and preferred
-hour, and "end my vacation now" while the seat is on vacation.
+hour, how table talk comes by mail (``seats.talk_mail``), and "end my vacation now"
+while the seat is on vacation.
 
 The same address answers RFC 8058's one-click unsubscribe: a POST whose form is exactly
 ``List-Unsubscribe=One-Click`` (a mail provider sends it, without the site's CSRF token)
@@ -18,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from pbem import zones
 from pbem.errors import BadInput, NotFound
-from pbem.games import rescue
+from pbem.games import rescue, talk
 from pbem.mail import outbox, render
 from pbem.mail.models import Mail, SeatClock, utc
 from pbem.models import Game, Seat
@@ -120,6 +121,10 @@ def settings(game_id: str, seat: int, signature: str):
         if choice not in NOTIFY:
             raise BadInput("Choose one of the offered kinds of mail.")
         changes: dict = {"notify": choice}
+        if "talk_mail" in request.form:
+            if request.form["talk_mail"] not in talk.PREFERENCES:
+                raise BadInput("Choose one of the offered kinds of mail about table talk.")
+            changes["talk_mail"] = request.form["talk_mail"]
         if "timezone" in request.form:
             changes["timezone"] = zones.clean_zone(request.form["timezone"])
         if "mail_hour" in request.form:
@@ -138,6 +143,7 @@ def settings(game_id: str, seat: int, signature: str):
         game=game,
         seat=row,
         choices=NOTIFY,
+        talk_choices=talk.PREFERENCE_WORDS,
         saved=request.args.get("saved", ""),
         zones=zones.zone_names(),
         zone=row.timezone if row.timezone in zones.zone_names() else "UTC",

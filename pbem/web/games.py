@@ -6,7 +6,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 
 from pbem.errors import Rejected
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
-from pbem.games import rescue
+from pbem.games import rescue, talk
 from pbem.games.portable import export_chunks
 from pbem.mail.inbound.receive import flag_bouncing_players
 from pbem.web.present import board_template, players, runtime
@@ -48,6 +48,7 @@ def spectate(game_id: str):
         lines=recent_lines(tail, None, 0),
         scores=final_scores(game, engine, None),
         open_seats=rescue.open_seats(runtime(), game_id) if game.status == "active" else [],
+        talk=talk.messages(runtime().service, game_id, None),  # the table's talk only
     )
 
 

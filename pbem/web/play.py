@@ -14,8 +14,8 @@ from flask import Blueprint, Response, g, redirect, render_template, request, ur
 from markupsafe import escape
 
 from pbem.bounds import INT_MAX
-from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
-from pbem.games import names, rescue
+from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
+from pbem.games import names, rescue, talk
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
 from pbem.mail import render
@@ -91,8 +91,16 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         token=request.view_args["token"],
         deadline_slot=DEADLINE_SLOT,
         changed=boards.changed_places(before and engine.view(before, seat.seat), view),
+        talk=talk.said_for(tail_talk(seat.game_id), tail.names, seat.seat, 50, seat.timezone),
+        talk_to=[(number, name) for number, name in enumerate(tail.names) if number != seat.seat],
+        talk_max=talk.MAX_CHARS,
     )
     return page, status
+
+
+def tail_talk(game_id: str) -> list:
+    with runtime().service.reading() as session:
+        return talk.talk_rows(session, game_id)
 
 
 def with_deadline(html: str, seat: Seat) -> str:
@@ -215,7 +223,14 @@ def move(token: str):
     seq = form_seq()
     chosen = form_move(request.form)
     try:
-        service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
+        try:
+            service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
+        except Conflict:
+            # Only table talk since the page was shown: the move still stands.
+            past = talk.head_past_talk(service, seat.game_id, seq)
+            if past is None:
+                raise
+            service.submit_move(seat.game_id, seat.seat, chosen, past, actor="web")
     except (Conflict, Rejected) as error:
         return refused(seat, error)
     return after_move(seat)
@@ -249,3 +264,47 @@ def export(token: str):
         f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'
     )
     return response
+
+
+@bp.get("/talk")
+def talk_page(token: str, message: str = "", status: int = 200):
+    """Table talk on a page of its own (the turn page reloads itself while others move,
+    which would lose a message being written)."""
+    seat = rescue.holder_seat(runtime(), token)
+    game = runtime().service.game(seat.game_id)
+    seat_names = [row.name for row in runtime().service.seats(seat.game_id)]
+    return render_template(
+        "talk_page.html",
+        game=game,
+        seat=seat,
+        message=message,
+        token=token,
+        talk=talk.said_for(tail_talk(seat.game_id), seat_names, seat.seat, 50, seat.timezone),
+        talk_to=[(number, name) for number, name in enumerate(seat_names) if number != seat.seat],
+        talk_max=talk.MAX_CHARS,
+        talk_page=True,
+    ), status
+
+
+@bp.post("/talk")
+def say(token: str):
+    """Posts a message to the table, or privately to one seat (``to``: a seat number,
+    empty for the table). Refused with the page and a sentence, nothing sent."""
+    seat = rescue.holder_seat(runtime(), token)
+    chosen = request.form.get("to", "").strip()
+    to = None
+    if chosen:
+        try:
+            to = int(chosen)
+        except ValueError:
+            to = -1
+    back = "play.talk_page" if request.form.get("from") == "talk" else "play.page"
+    try:
+        talk.post(runtime(), seat.game_id, seat.seat, to, request.form.get("text", ""), via="web")
+    except (BadInput, Rejected, NotFound, TooMany) as error:
+        message = f"Your message was not sent: {error.message}"
+        if back == "play.talk_page":
+            return talk_page(token, message, error.status)
+        html, status = render_page(seat, message, error.status)
+        return with_deadline(csrf.fill(html), seat), status
+    return redirect(url_for(back, token=token) + "#talk", code=303)

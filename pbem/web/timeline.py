@@ -20,7 +20,7 @@ from engines.api import Engine
 from pbem import zones
 from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.eventlog.store import game_engine
-from pbem.games import names
+from pbem.games import names, talk
 from pbem.games.admin_lines import describe_admin
 from pbem.games.roster import Roster, mover
 from pbem.games.roster_log import Rosters, or_seats, rosters
@@ -98,6 +98,8 @@ def row_lines(
         ]
     if kind == "seed_revealed":
         return ["The game is over: the seed was revealed, so anyone can check every draw."]
+    if kind == talk.KIND:  # table talk: the text only for its audience
+        return [talk.history_line(row, roster.names, viewer)]
     line = describe_admin(row)
     return [line] if line else [f"{kind.replace('_', ' ').capitalize()}: {who}."]
 

@@ -422,6 +422,53 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 "game_id": None,
             },
         ),
+        "talk__player": (
+            "talk",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                sender_name="Ben",
+                private=False,
+                talk_verb="said to the table",
+                said="Who wants grain? I have two,\nand wine for anyone who asks nicely.",
+            ),
+        ),
+        "talk__player_private": (
+            "talk",
+            seat_mail(
+                runtime,
+                2,
+                "Cleo",
+                sender_name="Ben",
+                private=True,
+                talk_verb="wrote to you privately",
+                said="Cleo: Anna is bluffing <b>again</b>.",
+            ),
+        ),
+        "talk_digest__player": (
+            "talk_digest",
+            {
+                "context": {
+                    "name": "Cleo",
+                    "count": 0,
+                    "games": [],
+                    "talk": [
+                        {
+                            "title": "Friday at Anna's",
+                            "said": [
+                                "Anna said to the table: “Good luck, all”",
+                                "Ben said to you (private): “Watch Anna's fleets”",
+                            ],
+                        }
+                    ],
+                    "settings": f"{BASE}/mail/settings/{GAME_ID}/2/sIgNaTuRe0123456789abcd",
+                },
+                "recipient": "cleo@example.org",
+                "settings": f"{BASE}/mail/settings/{GAME_ID}/2/sIgNaTuRe0123456789abcd",
+                "game_id": None,
+            },
+        ),
         "game_over__player": (
             "game_over",
             seat_mail(runtime, 0, "Anna", game=finished, **over),
@@ -528,6 +575,9 @@ NAMES = [
     "seat_link__player",
     "seat_link__newcomer",
     "digest__player",
+    "talk__player",
+    "talk__player_private",
+    "talk_digest__player",
     "game_over__player",
     "game_over__other",
     "game_over__newcomer",

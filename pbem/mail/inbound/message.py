@@ -236,3 +236,31 @@ def reply_lines(message: EmailMessage) -> list[str]:
     the same way."""
     text = body_text(message).replace("\r\n", "\n")
     return first_paragraph(EmailReplyParser.parse_reply(text)) or first_paragraph(text)
+
+
+def own_text(message: EmailMessage) -> str:
+    """The whole of the reply's own text (for table talk): every paragraph above the
+    quote or the signature, quoted lines and quote headers left out."""
+    text = body_text(message).replace("\r\n", "\n")
+    kept: list[str] = []
+    for source in (EmailReplyParser.parse_reply(text), text):
+        rows = source.split("\n")
+        kept = []
+        for index, raw in enumerate(rows):
+            line = raw.strip()
+            following = next((row.strip() for row in rows[index + 1 :] if row.strip()), "")
+            if line in ("--", "__") or raw == "-- " or line.startswith("Sent from my"):
+                break
+            quote = (
+                line.startswith(">")
+                or bool(QUOTE_HEADER.match(line))
+                or (line.endswith(":") and following.startswith(">"))
+            )
+            if quote:
+                if any(kept):
+                    break
+                continue
+            kept.append(raw.rstrip())
+        if any(row.strip() for row in kept):
+            break
+    return "\n".join(kept).strip()

@@ -15,11 +15,19 @@ outbox: what was applied and what happened, the new head hash as a receipt and w
 is due next (with the moves again when it is still the player's turn), or the reason
 for a refusal and the legal moves again. A Message-ID is kept hashed in
 ``inbound_messages`` first: the same message never applies twice.
+
+Table talk (:mod:`pbem.games.talk`): from the seat's player (the same ``From`` check),
+a reply whose first line starts with ``say:`` goes to the table and one that starts
+with ``to NAME:`` to NAME alone, at any time. A reply whose first line names no move
+is table talk too, unless it answers a turn of the seat's that is still running (then
+it is refused as before, with a word about ``say:``: a mistyped move is never posted).
+A talk mail's ``Reply-To`` is the seat's tagged address, so answering it talks.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from email.message import EmailMessage
@@ -33,6 +41,7 @@ from sqlmodel import col, select
 from pbem.errors import Conflict, PbemError
 from pbem.eventlog.store import game_engine
 from pbem.games import names
+from pbem.games import talk as talk_mod
 from pbem.games.roster import SEAT_KINDS
 from pbem.mail import outbox, render
 from pbem.mail.inbound import message as msg
@@ -268,6 +277,10 @@ def _reply(
     if not sender or sender != seat.email.strip().lower():
         answer_stranger(runtime, game, sender, key)
         return Taken(EX_OK, "refused_sender", "not the address of the seat's player")
+    lines = msg.reply_lines(message)
+    talked = _talk(runtime, message, lines, tag, game, seat, key)
+    if talked is not None:
+        return talked
     if seat.is_bot:
         return _refuse(
             runtime, tag, key, "A bot plays this seat now; take it back from your link first."
@@ -287,7 +300,6 @@ def _reply(
         )
     if not seat.due:
         return _refuse(runtime, tag, key, "It is not your turn.")
-    lines = msg.reply_lines(message)
     if not lines:
         return _refuse(
             runtime,
@@ -308,9 +320,96 @@ def _reply(
         applied.append(label)
     if applied:
         service.play_bots(game.id)
+    elif refusal:
+        refusal += ' To write to the table instead, start your reply with "say:".'
     answer(runtime, tag, key, applied, refusal)
     outcome = "applied" if applied and not refusal else ("partly" if applied else "refused")
     return Taken(EX_OK, outcome, refusal or "; ".join(applied), applied)
+
+
+SAY = re.compile(r"^say\s*:\s*", re.IGNORECASE)
+TO_NAME = re.compile(r"^to\s+([^:\n]{1,200}?)\s*:\s*", re.IGNORECASE)
+
+
+def _talk(
+    runtime: Any,
+    message: EmailMessage,
+    lines: list[str],
+    tag: tags.Tag,
+    game: Game,
+    seat: Seat,
+    key: str,
+) -> Taken | None:
+    """Table talk by mail (:mod:`pbem.games.talk`): a reply whose first line starts with
+    ``say:`` (to the table) or ``to NAME:`` (privately to NAME), or whose first line is
+    text that names no move, is posted as a message (whether or not it is the seat's
+    turn). None: the reply is about moves."""
+    if not lines:
+        return None
+    first = lines[0]
+    to: int | None = None
+    text = msg.own_text(message)
+    said = SAY.match(first)
+    addressed = TO_NAME.match(first) if not said else None
+    seat_names = _seat_names(runtime, game.id)
+    if said:
+        text = SAY.sub("", text, count=1)
+    elif addressed:
+        try:
+            to = talk_mod.recipient_seat(addressed[1], seat_names, seat.seat)
+        except PbemError as error:
+            return _refuse(runtime, tag, key, error.message)
+        text = TO_NAME.sub("", text, count=1)
+    elif _moving(runtime, tag, game, seat) or _names_a_move(
+        runtime, first, tag, game, seat, seat_names
+    ):
+        return None
+    try:
+        talk_mod.post(runtime, game.id, seat.seat, to, text, via="mail")
+    except PbemError as error:
+        return _refuse(runtime, tag, key, error.message)
+    where = "to the table" if to is None else f"to {seat_names[to]} alone"
+    answer(runtime, tag, key, [], "", said=f"your message went {where}")
+    return Taken(EX_OK, "talk", f"a message {where}")
+
+
+def _moving(runtime: Any, tag: tags.Tag, game: Game, seat: Seat) -> bool:
+    """Whether the reply answers a turn of the seat's that is still running: then its
+    first line must be a move (a typo is refused, never posted to the table) unless it
+    starts with ``say:`` or ``to NAME:``."""
+    return (
+        game.status == "active"
+        and game.paused_at is None
+        and seat.due
+        and not seat.is_bot
+        and not _older_turn(runtime, tag, seat, game)
+    )
+
+
+def _names_a_move(
+    runtime: Any, line: str, tag: tags.Tag, game: Game, seat: Seat, seat_names: list[str]
+) -> bool:
+    """Whether a reply's first line is (or tries to be) a move: a code, JSON, or a move
+    of the mail's list or of the moment."""
+    text = line.strip()
+    if moves.CODE.match(text) or text.startswith("{"):
+        return True
+    service = runtime.service
+    try:
+        engine, mail_state, _ = service.state_at(game.id, min(tag.seq, game.head_seq))
+        mail_list = moves.numbered(engine, mail_state, seat.seat, seat_names)
+        head = service.head(game.id)
+    except PbemError:
+        return False
+    for state in (mail_state, head.state):
+        try:
+            moves.resolve(text, mail_list, head.engine, state, seat.seat, seat_names)
+            return True
+        except moves.Unreadable:
+            continue
+        except Exception:  # noqa: BLE001 - a state where the seat has no moves at all
+            continue
+    return False
 
 
 def _apply_line(
@@ -354,7 +453,9 @@ def _refuse(runtime: Any, tag: tags.Tag, key: str, reason: str, outcome: str = "
 # Answers -------------------------------------------------------------------------
 
 
-def answer(runtime: Any, tag: tags.Tag, key: str, applied: list[str], refusal: str) -> None:
+def answer(
+    runtime: Any, tag: tags.Tag, key: str, applied: list[str], refusal: str, said: str = ""
+) -> None:
     """The answer to a reply from the seat's player, through the outbox: what was
     applied, what happened since the mail (as the seat may see it), the receipt, and
     what is due next, with the legal moves when it is the player's turn."""
@@ -394,8 +495,10 @@ def answer(runtime: Any, tag: tags.Tag, key: str, applied: list[str], refusal: s
         token = outbox.seat_token(session, runtime, seat)
         settings = outbox.settings_link(runtime, seat) if seat.token_hash else ""
         context = outbox.seat_context(runtime, game, seat, token, settings, None)
+        if said:
+            next_up = f"{said[0].upper()}{said[1:]}. {next_up}".strip()
         context.update(
-            headline=_headline(applied, refusal),
+            headline=said or _headline(applied, refusal),
             applied=applied,
             refusal=refusal,
             lines=happened,
