@@ -5,6 +5,8 @@ due since before it (so no one else has had a turn, a mail or a page to act on),
 move drew nothing at random (a drawn card or a die roll cannot be un-seen), and the
 move lies within the log's take-back reach. Repeating the take-back walks further back
 under the same rule. The take-back is an event of its own, shown in the history.
+Table talk (``talk`` events) changes no state and hands no turn over: a note posted
+after a move does not stop that move from being taken back (the note stays).
 """
 
 from __future__ import annotations
@@ -33,8 +35,11 @@ def target_in(
     if status != "active" or engine.to_move(state_at(head_seq)) != frozenset({seat}):
         return None
     position = head_seq
-    while position in rows and rows[position]["kind"] == "take_back":
-        position = rows[position]["payload"]["to_seq"]
+    while position in rows and rows[position]["kind"] in ("take_back", "talk"):
+        if rows[position]["kind"] == "talk":
+            position -= 1
+        else:
+            position = rows[position]["payload"]["to_seq"]
     row = rows.get(position)
     if row is None or row["kind"] != "move" or row["seat"] != seat or row["chance"]:
         return None

@@ -51,3 +51,26 @@ def test_a_trade_can_be_taken_back_until_the_turn_ends(client, runtime):
         f"/play/{token}/take-back", data={"csrf_token": csrf, "seq": head.seq + 1}
     )
     assert refused.status_code == 422 and "can no longer be taken back" in refused.text
+
+
+def test_table_talk_after_a_move_does_not_stop_its_take_back(runtime):
+    from pbem.games import talk
+    from pbem.games.takeback import take_back, take_back_target
+
+    seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(2)]
+    created = runtime.service.create_game("mercatores", seats, seed=b"\x01" * 32)
+    game_id = created.game_id
+    due = runtime.service.game(game_id).to_move[0]
+    before = runtime.service.head(game_id)
+    runtime.service.submit_move(game_id, due, trade_move(runtime, game_id, due), before.seq)
+    talk.post(runtime, game_id, 1 - due, None, "Good trade.")
+    talk.post(runtime, game_id, due, 1 - due, "Oops, wrong card.")
+    assert take_back_target(runtime.service, game_id, due) == before.seq
+    assert take_back_target(runtime.service, game_id, 1 - due) is None
+    head = runtime.service.head(game_id)
+    take_back(runtime.service, game_id, due, head.seq)
+    after = runtime.service.head(game_id)
+    assert after.engine.dump(after.state) == before.engine.dump(before.state)
+    kinds = [row["kind"] for row in runtime.service.events(game_id)[-4:]]
+    assert kinds == ["move", "talk", "talk", "take_back"]  # the notes stay in the log
+    assert runtime.service.verify_game(game_id).ok
