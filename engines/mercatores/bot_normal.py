@@ -22,7 +22,7 @@ from typing import Any
 from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import bot
 from engines.mercatores.data import CARDS, GOODS_OF, GOODS_TABLES
-from engines.mercatores.moves import legal_moves
+from engines.mercatores.moves import legal_moves, load_choices
 from engines.mercatores.rules import apply
 from engines.mercatores.scoring import cash_value, pays
 from engines.mercatores.state import PROFIT, State, kinds_held, ordered, pile
@@ -32,6 +32,11 @@ NO_CHANCE = ScriptedChance([])
 PARAMS = {
     "later": 0.9,  # worth now of a coin the resources would still pay
     "turns": 3,  # greedy turns looked ahead after one's own
+    "hand": 0.6,
+    "part": 0.8,
+    "captain": 2.5,
+    "look_many": 0,
+    "two_step": 1,
 }
 
 
@@ -155,11 +160,94 @@ def choose_move(
     params: Mapping[str, float] = PARAMS,
 ) -> dict:
     """The bot's move: always one of ``legal``."""
-    if legal[0]["type"] in ("tax", "cash") and len(view["players"]) == 2:
+    if legal[0]["type"] in ("tax", "cash") and (len(view["players"]) == 2 or params["look_many"]):
         chosen = look_ahead(view, legal, params["later"], int(params["turns"]))
         if chosen is not None:
             return chosen
+    if legal[0]["type"] in ("trade", "load"):
+        return invest(view, legal, rng, params)
     return bot.choose_move(view, legal, rng)
+
+
+def progress(table, count: float, part: float) -> float:
+    earned = pays(table, int(count))
+    lower = 0
+    for threshold, _coins in table:
+        if count < threshold:
+            return earned + part * (count - lower) / (threshold - lower)
+        lower = threshold
+    return float(earned)
+
+
+def special_worth(table, card, kinds, own_ships, part) -> float:
+    info = CARDS[card]
+    if info["kind"] == "warehouse":
+        return progress(info["table"], sum(1 for count in kinds.values() if count >= 1), part)
+    if info["kind"] == "quay":
+        return progress(info["table"], table.quay_count(info["arrows"], own_ships), part)
+    kind = info["goods"]
+    return progress(info["table"], kinds.get(kind, 0) + table.best_opponent(kind), part)
+
+
+def worth(table, resources, hand, hand_weight, part) -> float:
+    kinds: dict[str, float] = {}
+    own_ships = 0.0
+    for weight, cards in ((1.0, resources), (hand_weight, hand)):
+        for card in cards:
+            if card in GOODS_OF:
+                kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
+                own_ships += weight * CARDS[card]["ships"]
+    total = sum(progress(GOODS_TABLES[kind], count, part) for kind, count in kinds.items())
+    for weight, cards in ((1.0, resources), (hand_weight, hand)):
+        for card in cards:
+            if card not in GOODS_OF:
+                total += weight * special_worth(table, card, kinds, own_ships, part)
+    return total
+
+
+def invest(view, legal, rng, params) -> dict:
+    table = bot.Table(view)
+    resources = bot.own_resources(view)
+    hand = view.get("hand") or []
+    step = legal[0]["type"]
+    final_turn = bool(view["end_triggered"])
+    hand_weight, part = params["hand"], params["part"]
+    end_cards = view["end_cards"]
+
+    def load_score(kept, loaded) -> float:
+        bonus = params["captain"] if not final_turn and len(loaded) >= end_cards else 0.0
+        return worth(table, loaded, kept, 0.0 if final_turn else hand_weight, part) + bonus
+
+    def best_load(new_hand) -> float:
+        best_value = None
+        for _way, cards in load_choices(tuple(new_hand)):
+            kept = [card for card in new_hand if card not in cards]
+            loaded = resources + cards
+            if not kept and not (final_turn or len(loaded) >= end_cards):
+                continue
+            value = load_score(kept, loaded)
+            if best_value is None or value > best_value:
+                best_value = value
+        if best_value is None:
+            return worth(table, resources, new_hand, hand_weight, part)
+        return best_value
+
+    seen: dict[tuple[str, ...], float] = {}
+
+    def score(move) -> float:
+        if step == "trade":
+            kept = [card for card in hand if card != move["give"]] + list(move["take"])
+            if params["two_step"]:
+                key = ordered(kept)
+                if key not in seen:
+                    seen[key] = best_load(key)
+                return seen[key]
+            return worth(table, resources, kept, hand_weight, part)
+        kept = [card for card in hand if card not in move["cards"]]
+        return load_score(kept, resources + list(move["cards"]))
+
+    scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal)]
+    return legal[max(scored)[1]]
 
 
 __all__ = ["PARAMS", "choose_move", "look_ahead", "table_state"]
