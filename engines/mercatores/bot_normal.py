@@ -1,16 +1,31 @@
-"""Mercatores' "normal" bot: the first bot's investment, and a profit phase looked ahead.
+"""Mercatores' "normal" bot: whole investment turns judged, the profit phase looked ahead.
 
-It plays from its own seat's view and the legal moves only. In the investment phase it
-plays as the first ("easy") bot, whose judgement of trades and loads held up against
-every change tried (racing to the end count, denying the next player the market's best
-cards, counting each pile as one more tax, a hand worth less as the end nears: each
-lost games or changed nothing). In the profit phase everything is face up and nothing is
-left to chance, so it rebuilds the table from its view and looks ahead with the game's
-own rules: for each tax and cash-in of its turn, the next turns are played out greedily
-(every player cashing what leaves them best placed), and it takes the turn that leaves
-its coins and prospects furthest ahead of the best other player's. It does so in
-two-player games, where it was measured to win more often; with three or four players
-the look-ahead won nothing measurable and cost time, so it plays as the first bot there.
+It plays from its own seat's view and the legal moves only, and is deterministic given
+them and its random source (used only to break exact ties).
+
+Investment. The first ("easy") bot judges a trade by how well its resources plus the
+hand the trade leaves fill the profit tables, as if every card in hand could still be
+loaded. But a turn is a trade and then one load (one kind, two different kinds, or one
+special card), so the normal bot judges each trade by the best load it allows that same
+turn: for every hand a trade could leave, it tries every load the rules allow (keeping
+a card unless the load reaches the end count or the end was triggered) and values the
+resources after it plus the kept hand, with the first bot's yardstick (piles and
+special cards by their profit tables, part credit for the way to the next threshold,
+the Captain's bonus on the load that ends the phase). A card kept in hand counts for
+0.6 of a loaded one (the first bot: 0.8), and for nothing on a last turn after the end
+was triggered, so there it trades for what it can load at once.
+
+Profit. Everything is face up and nothing is left to chance, so it rebuilds the table
+from its view and looks ahead with the game's own rules: for each tax and cash-in of
+its turn, the next turns are played out greedily (every player cashing what leaves them
+best placed), and it takes the turn that leaves its coins and prospects furthest ahead
+of the best other player's.
+
+Measured (``bench/bench_bots.py 200 --title mercatores``, one normal seat, rotating,
+against easy seats): see the engine's docstring. Tried and dropped, for no gain within
+the noise of 200-game runs: leaving the next player a poorer market (2 to 3 points
+worse), a hand worth half once another player could end the phase on their next turn,
+a hand worth nothing after the load that ends the phase, and a larger Captain's bonus.
 """
 
 from __future__ import annotations
@@ -32,11 +47,9 @@ NO_CHANCE = ScriptedChance([])
 PARAMS = {
     "later": 0.9,  # worth now of a coin the resources would still pay
     "turns": 3,  # greedy turns looked ahead after one's own
-    "hand": 0.6,
-    "part": 0.8,
-    "captain": 2.5,
-    "look_many": 0,
-    "two_step": 1,
+    "hand": 0.6,  # worth of a card kept in hand, against one loaded
+    "part": 0.8,  # worth of the way from one profit threshold to the next
+    "captain": 2.5,  # the Captain's 2 coins, and the first round without tax
 }
 
 
@@ -160,13 +173,13 @@ def choose_move(
     params: Mapping[str, float] = PARAMS,
 ) -> dict:
     """The bot's move: always one of ``legal``."""
-    if legal[0]["type"] in ("tax", "cash") and (len(view["players"]) == 2 or params["look_many"]):
+    if legal[0]["type"] in ("tax", "cash"):
         chosen = look_ahead(view, legal, params["later"], int(params["turns"]))
         if chosen is not None:
             return chosen
     if legal[0]["type"] in ("trade", "load"):
         return invest(view, legal, rng, params)
-    return bot.choose_move(view, legal, rng)
+    return bot.choose_move(view, legal, rng)  # the look-ahead could not rebuild the table
 
 
 def progress(table, count: float, part: float) -> float:
@@ -205,46 +218,43 @@ def worth(table, resources, hand, hand_weight, part) -> float:
     return total
 
 
-def invest(view, legal, rng, params) -> dict:
+def invest(
+    view: Mapping[str, Any], legal: Sequence[dict], rng: random.Random, params: Mapping[str, float]
+) -> dict:
+    """A trade or load: the one whose turn ends with the best resources and hand."""
     table = bot.Table(view)
     resources = bot.own_resources(view)
     hand = view.get("hand") or []
-    step = legal[0]["type"]
     final_turn = bool(view["end_triggered"])
-    hand_weight, part = params["hand"], params["part"]
     end_cards = view["end_cards"]
+    hand_weight, part = params["hand"], params["part"]
 
-    def load_score(kept, loaded) -> float:
-        bonus = params["captain"] if not final_turn and len(loaded) >= end_cards else 0.0
-        return worth(table, loaded, kept, 0.0 if final_turn else hand_weight, part) + bonus
+    def after_load(kept: list[str], loaded: list[str]) -> float:
+        if final_turn:
+            return worth(table, loaded, kept, 0.0, part)
+        bonus = params["captain"] if len(loaded) >= end_cards else 0.0
+        return worth(table, loaded, kept, hand_weight, part) + bonus
 
-    def best_load(new_hand) -> float:
-        best_value = None
-        for _way, cards in load_choices(tuple(new_hand)):
-            kept = [card for card in new_hand if card not in cards]
-            loaded = resources + cards
-            if not kept and not (final_turn or len(loaded) >= end_cards):
-                continue
-            value = load_score(kept, loaded)
-            if best_value is None or value > best_value:
-                best_value = value
-        if best_value is None:
-            return worth(table, resources, new_hand, hand_weight, part)
-        return best_value
+    best_loads: dict[tuple[str, ...], float] = {}
 
-    seen: dict[tuple[str, ...], float] = {}
+    def best_load(new_hand: tuple[str, ...]) -> float:
+        """The best the turn can end with after a trade that leaves ``new_hand``."""
+        if new_hand not in best_loads:
+            values = []
+            for _way, cards in load_choices(new_hand):
+                kept = [card for card in new_hand if card not in cards]
+                loaded = resources + cards
+                if kept or final_turn or len(loaded) >= end_cards:
+                    values.append(after_load(kept, loaded))
+            # No load at all (an empty hand): the turn ends as it stands.
+            best_loads[new_hand] = max(values, default=after_load(list(new_hand), resources))
+        return best_loads[new_hand]
 
-    def score(move) -> float:
-        if step == "trade":
-            kept = [card for card in hand if card != move["give"]] + list(move["take"])
-            if params["two_step"]:
-                key = ordered(kept)
-                if key not in seen:
-                    seen[key] = best_load(key)
-                return seen[key]
-            return worth(table, resources, kept, hand_weight, part)
+    def score(move: Mapping[str, Any]) -> float:
+        if move["type"] == "trade":
+            return best_load(ordered([c for c in hand if c != move["give"]] + move["take"]))
         kept = [card for card in hand if card not in move["cards"]]
-        return load_score(kept, resources + list(move["cards"]))
+        return after_load(kept, resources + list(move["cards"]))
 
     scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal)]
     return legal[max(scored)[1]]
