@@ -62,6 +62,16 @@ Points the rules leave open, settled here (version 1 as it always played):
 - The Unloading card passes to the left neighbour after every round even if that player
   has nothing left; the round then opens with the next player who has resources.
 - A Trade Route may name any other player, even one without its goods.
+
+Bots (``bot_levels``): ``easy`` is the first bot (:mod:`engines.mercatores.bot`),
+``normal`` the stronger default (:mod:`engines.mercatores.bot_normal`), which judges each
+trade by the best load it allows the same turn and looks ahead in the profit phase. One
+normal seat against easy seats, the normal seat rotating (``bench/bench_bots.py 200
+--title mercatores``, seed 0): 2 players, 200 games, it wins 68.0% (baseline 50%); 3
+players, 200 games, it wins 47.8% (baseline 33.3%) and finishes above each easy seat in
+62.6% of pairings; 4 players (``--players 4``), 200 games, 41.2% (baseline 25%) and
+63.7%. A second 200 games per count (seed 1): 71.8%; 46.1% and 59.8%. It averages about
+5 ms of processor time a move (the easy bot well under 1 ms).
 """
 
 from __future__ import annotations

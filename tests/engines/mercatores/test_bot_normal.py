@@ -1,13 +1,16 @@
-"""The "normal" bot: the first bot's investment, the profit phase looked ahead."""
+"""The "normal" bot: each trade judged by the best load it allows, the profit phase
+looked ahead, always from its own view."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from engines.api import SeededChance
 from engines.mercatores import ENGINE, bot, bot_normal
-from engines.mercatores.state import PROFIT, dump_state
-from tests.engines.mercatores.helpers import goods, profit_position
+from engines.mercatores.state import END_BY_CARDS, PROFIT, dump_state
+from tests.engines.mercatores.helpers import goods, position
 
 
 def test_the_table_is_rebuilt_from_the_view_alone():
@@ -25,35 +28,66 @@ def test_the_table_is_rebuilt_from_the_view_alone():
         assert rebuilt[name] == actual[name], name
 
 
-def test_it_plays_as_the_first_bot_before_the_profit_phase():
-    state = ENGINE.setup(3, {}, SeededChance(2))
-    view, legal = ENGINE.view(state, 0), ENGINE.legal_moves(state, 0)
-    assert ENGINE.bot_move(view, legal, random.Random(1)) == bot.choose_move(
-        view, legal, random.Random(1)
+def last_turn_position():
+    """The other player has reached 15 cards: seat 0 has one more trade and one load."""
+    mine = goods("corn", 4) + goods("cotton", 3) + goods("tobacco", 3)
+    theirs = goods("corn", 6, skip=4) + goods("cotton", 5, skip=3) + goods("tobacco", 4, skip=3)
+    hand = goods("coffee", 2) + goods("cocoa", 1) + goods("corn", 1, skip=10) + ["w1"]
+    market = goods("coffee", 2, skip=2) + goods("cocoa", 2, skip=1) + goods("tobacco", 1, skip=8)
+    return position(
+        2,
+        hands=[hand, []],
+        market=market,
+        resources=[mine, theirs],
+        end=END_BY_CARDS,
+        captain=1,
+        unloading=1,
+        last_turn=0,
     )
 
 
-def test_in_two_player_games_its_profit_phase_differs_from_the_first_bot():
+def play_turn(state, level):
+    for _ in range(2):
+        legal = ENGINE.legal_moves(state, 0)
+        move = ENGINE.bot_move(ENGINE.view(state, 0), legal, random.Random(0), level=level)
+        assert move in legal
+        state = ENGINE.apply(state, 0, move, SeededChance(0))
+    return state
+
+
+def coffee_loaded(state):
+    return sum(1 for card in state.resources[0] if card.startswith("coffee"))
+
+
+def test_on_its_last_turn_it_trades_for_the_load_that_pays():
+    # Two coffee in hand, two in the market: four coffee pay 3 coins, three only 2. The
+    # first bot takes one coffee and a cocoa it can no longer load with them.
+    assert coffee_loaded(play_turn(last_turn_position(), "normal")) == 4
+    assert coffee_loaded(play_turn(last_turn_position(), "easy")) == 3
+
+
+def test_it_is_deterministic_given_its_inputs():
+    state = ENGINE.setup(3, {}, SeededChance(5))
+    view, legal = ENGINE.view(state, 0), ENGINE.legal_moves(state, 0)
+    first = ENGINE.bot_move(view, legal, random.Random(3))
+    assert all(ENGINE.bot_move(view, legal, random.Random(3)) == first for _ in range(3))
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_its_profit_phase_looks_ahead_where_the_first_bot_does_not(seats):
     differs = 0
     for seed in range(4):
-        state = ENGINE.setup(2, {}, SeededChance(seed))
+        state = ENGINE.setup(seats, {}, SeededChance(seed))
         rng = random.Random(seed)
         while ENGINE.to_move(state):
             seat = state.turn
             legal = ENGINE.legal_moves(state, seat)
             view = ENGINE.view(state, seat)
+            same_draws = random.Random()
+            same_draws.setstate(rng.getstate())
             move = ENGINE.bot_move(view, legal, rng)
             assert move in legal
-            if state.phase == PROFIT and move != bot.choose_move(view, legal, random.Random(0)):
+            if state.phase == PROFIT and move != bot.choose_move(view, legal, same_draws):
                 differs += 1
             state = ENGINE.apply(state, seat, move, SeededChance(seed))
     assert differs > 0
-
-
-def test_with_more_players_it_plays_as_the_first_bot():
-    own = goods("cotton", 7) + goods("corn", 2) + ["w1"]
-    state = profit_position(3, [own, goods("corn", 4, skip=4), goods("cocoa", 3)])
-    view, legal = ENGINE.view(state, 0), ENGINE.legal_moves(state, 0)
-    assert ENGINE.bot_move(view, legal, random.Random(0)) == bot.choose_move(
-        view, legal, random.Random(0)
-    )
