@@ -27,8 +27,7 @@ def pixel(x: float, y: float) -> tuple[int, int, int, int]:
 
 def png() -> bytes:
     rows = b"".join(
-        b"\x00" + b"".join(bytes(pixel(x + 0.5, y + 0.5)) for x in range(SIZE))
-        for y in range(SIZE)
+        b"\x00" + b"".join(bytes(pixel(x + 0.5, y + 0.5)) for x in range(SIZE)) for y in range(SIZE)
     )
 
     def chunk(kind: bytes, data: bytes) -> bytes:

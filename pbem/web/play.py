@@ -73,6 +73,8 @@ def second_step(engine: Engine, state, seat: int, move: dict, seat_names: list[s
         after = engine.apply(state, seat, move, chance)
     except Exception:  # an illegal or malformed move: the move itself will say why
         return ""
+    if chance.draws:  # what follows may hang on the draw, which cannot be un-seen
+        return "This move draws at random, so it cannot be taken back."
     due = engine.to_move(after)
     if not due:
         return "This move ends the game; it cannot be taken back."
@@ -81,8 +83,6 @@ def second_step(engine: Engine, state, seat: int, move: dict, seat_names: list[s
         if seat not in due and others:
             return f"This hands the turn over to {join_names(others)}; it cannot be taken back."
         return "The others are choosing too, so this move cannot be taken back."
-    if chance.draws:
-        return "This move draws at random, so it cannot be taken back."
     if engine.to_move(state) != frozenset({seat}):
         return "The others are choosing too, so this move cannot be taken back."
     return ""
