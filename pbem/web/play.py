@@ -20,9 +20,9 @@ from collections import OrderedDict
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 from markupsafe import escape
 
+from engines.api import Engine
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected
-from engines.api import Engine
 from pbem.games import names, rescue
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
