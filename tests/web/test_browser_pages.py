@@ -174,7 +174,7 @@ def test_the_dialog_asks_before_a_move_that_cannot_be_taken_back(site, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{base}/play/{game['due']}")
     before = runtime.service.head(game["id"]).seq
-    button = page.locator(".moves button[data-confirm]").first
+    button = page.locator(".moves form[data-confirm] button").first
     label = button.inner_text()
     for summary in page.locator(".moves details:not([open]) summary").all():
         summary.click()

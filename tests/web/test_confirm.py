@@ -16,7 +16,9 @@ from pbem.web import create_app
 from pbem.web.play import second_step
 from tests.web.conftest import form_fields, pig_game
 
-CONFIRM = re.compile(r'<button type="submit" class="final" data-confirm="([^"]+)">([^<]+)</button>')
+CONFIRM = re.compile(
+    r'class="final" data-confirm="([^"]+)">(?:\s*<input [^>]+>)+\s*<button type="submit">([^<]+)</button>'
+)
 
 
 @pytest.fixture
@@ -114,3 +116,13 @@ def test_the_second_step_is_asked_exactly_for_moves_take_back_cannot_undo(sqlite
         assert bool(reason) != takeable, (move, reason)
         checked["asked" if reason else "not asked"] += 1
     assert checked["asked"] and checked["not asked"]
+
+
+def test_choosing_a_place_no_move_names_says_so(client, sqlite_runtime):
+    seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(3)]
+    created = sqlite_runtime.service.create_game("mare_balticum", seats, seed=b"\x02" * 32)
+    due = sqlite_runtime.service.game(created.game_id).to_move[0]
+    token = created.tokens[due]
+    missed = client.get(f"/play/{token}?pick=nowhere-at-all").text
+    assert "None of your moves names what you chose; here is every move." in missed
+    assert "None of your moves" not in client.get(f"/play/{token}").text

@@ -37,13 +37,14 @@ function confirmFinalMoves() {
     });
   }
   document.addEventListener("submit", function (event) {
-    var button = event.submitter;
-    if (!button || !button.hasAttribute("data-confirm")) return;
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-confirm")) return;
+    var button = event.submitter || form.querySelector("button");
     event.preventDefault();
     if (!dialog) build();
     dialog.querySelector("h2").textContent = "Confirm: " + button.textContent.trim();
-    dialog.querySelector(".reason").textContent = button.getAttribute("data-confirm");
-    pending = button.form;
+    dialog.querySelector(".reason").textContent = form.getAttribute("data-confirm");
+    pending = form;
     dialog.returnValue = "";
     dialog.showModal();
     dialog.querySelector("button[value=confirm]").focus();
