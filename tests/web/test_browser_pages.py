@@ -183,6 +183,7 @@ def test_the_dialog_asks_before_a_move_that_cannot_be_taken_back(site, browser):
     assert dialog.locator("h2").inner_text() == f"Confirm: {label}"
     assert "cannot be taken back" in dialog.inner_text()
     assert not serious(page)
+    page.screenshot(path=str(SCREENSHOTS / "confirm-dialog-desktop.png"))
     dialog.get_by_role("button", name="Cancel").click()
     assert page.locator("dialog.confirm[open]").count() == 0
     assert runtime.service.head(game["id"]).seq == before
@@ -273,4 +274,29 @@ def test_the_checker_itself_finds_what_the_issue_found(browser):
     )
     found = " ".join(serious(page))
     assert "meta-refresh" in found and "nested-interactive" in found
+    page.close()
+
+
+def test_without_script_the_confirm_page_asks_and_cancel_changes_nothing(site, browser):
+    runtime, base, games = site
+    game = games["mare_nostrum", "start"]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{base}/play/{game['due']}")
+    # As a browser without script sends it (axe-core itself needs script to run).
+    page.evaluate(
+        "document.querySelectorAll('form').forEach(f => f.removeAttribute('data-confirm'))"
+    )
+    before = runtime.service.head(game["id"]).seq
+    button = page.locator(".moves form.final button").first
+    for summary in page.locator(".moves details:not([open]) summary").all():
+        summary.click()
+    label = button.inner_text()
+    button.click()
+    assert page.locator("h1").inner_text() == f"Confirm: {label}"
+    one_h1_and_landmarks(page)
+    assert not serious(page)
+    page.screenshot(path=str(SCREENSHOTS / "confirm-page-phone.png"))
+    page.get_by_role("link", name="Cancel").click()
+    assert page.locator("#turn-heading").inner_text().startswith("It is your turn.")
+    assert runtime.service.head(game["id"]).seq == before
     page.close()
