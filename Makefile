@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test soak lint bench revision system-deps clean
+.PHONY: run test soak lint bench revision system-deps clean screenshots
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || (scripts/install-system-deps.sh venv && $(PYTHON) -m venv $(VENV))
@@ -50,6 +50,11 @@ bench: $(TEST_STAMP)
 	    bench/bench_mare_nostrum.py bench/bench_web.py bench/bench_sweep.py \
 	    bench/bench_bots.py; do \
 	    $(PY) $$script || exit 1; done
+
+## screenshots: every board at the start, middle and end, desk and phone, into test-artifacts/screenshots/maps/
+screenshots: $(TEST_STAMP) system-deps
+	$(VENV)/bin/pytest -q tests/web/test_maps_browser.py
+	@echo "Open test-artifacts/screenshots/maps/index.html"
 
 system-deps:
 	@scripts/install-system-deps.sh

@@ -1,7 +1,10 @@
 """Mare Nostrum balance: who wins bot games of the printed set-ups, and how the games end.
 
-Run from the project root: ``.venv/bin/python bench/bench_mare_nostrum_balance.py [GAMES]``
-(200 games per table unless told). Two tables, on the newest rules version:
+Run from the project root: ``.venv/bin/python bench/bench_mare_nostrum_balance.py [GAMES]
+[PART ...]`` (200 games per table unless told; PART is 3, 4 or 5 for one player count's
+balance table, or ``easy`` for the second table; all of them unless told, so that the
+parts can run side by side and give the same figures). Two tables, on the newest rules
+version:
 
 - **Balance**: the "normal" bot in every seat, 3, 4 and 5 players, turn limit 30. The
   civilisations are the recommended ones for the player count, rotated so that each sits
@@ -27,14 +30,21 @@ from tests.engines.mare_nostrum.balance import (  # noqa: E402
     balance_table,
 )
 
+PARTS = ("3", "4", "5", "easy")
 
-def main(games: int = 200) -> None:
+
+def main(games: int = 200, parts: tuple[str, ...] = PARTS) -> None:
+    unknown = [part for part in parts if part not in PARTS]
+    if unknown:
+        raise SystemExit(f"Unknown part {unknown[0]!r}: choose among {', '.join(PARTS)}.")
     started = time.perf_counter()
-    results = {seats: balance(seats, games) for seats in (3, 4, 5)}
-    print(balance_table(results))
-    print(against_table(against_easy(games)))
+    counts = [int(part) for part in parts if part != "easy"]
+    if counts:
+        print(balance_table({seats: balance(seats, games) for seats in counts}))
+    if "easy" in parts:
+        print(against_table(against_easy(games)))
     print(f"({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200, tuple(sys.argv[2:]) or PARTS)

@@ -9,7 +9,8 @@ Member names are fixed (see the project's design notes):
 ``slug, title, version, min_seats, max_seats, options, setup, to_move, legal_moves,
 apply, view, result, dump, load, describe``; and, for the server's pages and bot
 seats, ``move_label`` (a short readable label of a legal move) and ``bot_move``;
-and, for versions, ``versions``, ``at_version`` and ``bot_levels``.
+and, for versions, ``versions``, ``at_version`` and ``bot_levels``; and, optionally,
+``resignation`` (what resigning means in this game, below).
 
 How engine versions coexist
 ---------------------------
@@ -39,6 +40,21 @@ copies of the code:
   The state is carried over by the new engine's ``upgrade_state(state)`` when it has one
   (to set the version it records), else by ``load(dump(state))``.
 
+Resigning
+---------
+
+A player may resign from their own link; the engine decides what that means, by its
+``resignation`` attribute (read through :func:`resignation_of`; an engine without one
+gets :data:`DEFAULT_RESIGNATION`). The meanings the server knows are
+:data:`RESIGNATIONS`:
+
+- ``"bot_plays_on"``: a bot plays the seat to the end of the game. The seat stays in
+  the game and in its result (shown as resigned); it is not offered to a newcomer and
+  its player cannot take it back. The rules are untouched: no move is made for the
+  resignation itself, so the log replays as before.
+
+Mare Balticum, Mercatores and Mare Nostrum all use ``"bot_plays_on"``.
+
 Players by name
 ---------------
 
@@ -64,6 +80,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
+    "DEFAULT_RESIGNATION",
+    "RESIGNATIONS",
     "Chance",
     "Engine",
     "IllegalMove",
@@ -75,6 +93,7 @@ __all__ = [
     "SeededChance",
     "article",
     "canonical_json",
+    "resignation_of",
     "resolve_options",
     "state_hash",
 ]
@@ -272,6 +291,20 @@ class Engine(Protocol):
         """A bot's choice for a seat, made from that seat's view and legal moves only;
         ``level`` is one of ``bot_levels`` ("easy" plays as the first version's bot)."""
         ...
+
+
+RESIGNATIONS = ("bot_plays_on",)
+DEFAULT_RESIGNATION = "bot_plays_on"
+
+
+def resignation_of(engine: Any) -> str:
+    """What resigning means in ``engine``'s game (one of :data:`RESIGNATIONS`): its
+    ``resignation`` attribute, else :data:`DEFAULT_RESIGNATION`. An engine naming a
+    meaning the server does not know is refused with ``ValueError``."""
+    meaning = getattr(engine, "resignation", None) or DEFAULT_RESIGNATION
+    if meaning not in RESIGNATIONS:
+        raise ValueError(f"{getattr(engine, 'title', engine)!r} names an unknown resignation")
+    return meaning
 
 
 def article(word: str) -> str:

@@ -111,7 +111,63 @@ def serve_production(runtime, host: str, port: int, workers: int | None) -> int:
 def cmd_worker(args) -> int:
     from pbem import scheduler
 
-    scheduler.run_worker(_runtime(args))
+    runtime = _runtime(args)
+    listener = None
+    if runtime.config["mail"].get("inbound_lmtp"):
+        from pbem.mail.inbound import lmtp
+
+        listener = lmtp.start(runtime, runtime.config["mail"]["inbound_lmtp"])
+        print(f"pbem worker: LMTP on {runtime.config['mail']['inbound_lmtp']}", flush=True)
+    try:
+        scheduler.run_worker(runtime)
+    finally:
+        if listener is not None:
+            listener.stop()
+    return 0
+
+
+def cmd_receive(args) -> int:
+    """One message on stdin, for an MTA's pipe transport; sysexits status (0 taken, 67
+    no such address, 75 try again later)."""
+    from pbem.mail.inbound import message, receive
+
+    raw = sys.stdin.buffer.read(message.MAX_BYTES + 1)
+    while sys.stdin.buffer.read(1 << 16):
+        pass  # the rest of an oversized message: read, so the MTA sees it taken
+    try:
+        runtime = _runtime(args)
+        taken = receive.take(runtime, raw, args.recipient or None, args.sender)
+    except Exception as error:  # noqa: BLE001 - the MTA keeps the mail and tries again
+        print(f"pbem receive: try again later: {error}", file=sys.stderr)
+        return receive.EX_TEMPFAIL
+    if taken.status != receive.EX_OK:
+        print(f"pbem receive: {taken.outcome}: {taken.detail}", file=sys.stderr)
+    return taken.status
+
+
+def cmd_inbound(args) -> int:
+    import threading
+
+    from pbem.mail.inbound import lmtp
+
+    runtime = _runtime(args)
+    try:
+        listener = lmtp.start(runtime, args.lmtp)
+    except ValueError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    print(f"pbem inbound: LMTP on {args.lmtp}; Ctrl-C stops it.", flush=True)
+    stop = threading.Event()
+    try:
+        import signal
+
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        while not stop.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        listener.stop()
     return 0
 
 
@@ -535,6 +591,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     worker = commands.add_parser("worker", help="run the scheduler and the mail dispatcher")
     worker.set_defaults(func=cmd_worker)
+
+    receive = commands.add_parser(
+        "receive", help="take one mail on stdin (an MTA's pipe): exit 0 taken, 67, 75"
+    )
+    receive.add_argument("recipient", nargs="*", help="the envelope recipient(s)")
+    receive.add_argument("--sender", help="the envelope sender (empty for <>)")
+    receive.set_defaults(func=cmd_receive)
+
+    inbound = commands.add_parser("inbound", help="listen for mail over LMTP")
+    inbound.add_argument("--lmtp", required=True, metavar="HOST:PORT")
+    inbound.set_defaults(func=cmd_inbound)
 
     new = commands.add_parser("new", help="create a game and print each seat's link")
     new.add_argument("game", choices=sorted(REGISTRY), metavar="GAME")

@@ -42,6 +42,7 @@ from sqlmodel import Session, col, select, update
 
 from pbem import zones
 from pbem.errors import PbemError
+from pbem.eventlog import audit
 from pbem.games import rescue
 from pbem.mail import outbox, render
 from pbem.mail.dispatch import DispatchReport
@@ -450,6 +451,11 @@ def _jobs(runtime: Any, name: str) -> tuple[Any, Any]:
     def sweep_job() -> None:
         began = time.perf_counter()
         report = sweep(runtime)
+        try:
+            # Long games' audit marks kept current, so no page view replays a long log.
+            audit.catch_up(runtime.service)
+        except Exception:  # noqa: BLE001 - the audit must not stop the sweep
+            log.exception("audit catch-up")
         seconds = time.perf_counter() - began
         note = f"{utc(runtime.clock()):%Y-%m-%d %H:%M:%S}: {report} in {seconds:.3f} s"
         _beat(runtime, name, started, note, seconds)

@@ -85,3 +85,26 @@ def next_hour(after: datetime, hour: int, name: str) -> datetime:
 def in_hour(moment: datetime, hour: int, name: str) -> bool:
     """Whether ``moment`` falls within ``hour`` (hh:00 to hh:59) in zone ``name``."""
     return local(moment, name).hour == hour
+
+
+def stamp(moment: datetime | str, name: str = "UTC") -> str:
+    """A moment as a log line shows it, in the zone ``name`` and named:
+    "2026-03-02 10:00 CET", "2026-03-02 09:00 UTC"; where the zone's abbreviation is
+    only an offset, its IANA name: "2026-03-02 12:00 Europe/Istanbul". ``moment`` may be
+    ISO 8601 text (as events keep it); naive means UTC."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    there = local(moment, name)
+    label = there.strftime("%Z")
+    if not label or label[:1] in "+-":
+        label = name if name in zone_names() else "UTC"
+    return f"{there:%Y-%m-%d %H:%M} {label}"
+
+
+def iso_utc(moment: datetime | str) -> str:
+    """A moment as ISO 8601 in UTC ("2026-03-02T09:00:00Z"), for ``<time datetime>``."""
+    if isinstance(moment, str):
+        moment = datetime.fromisoformat(moment)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -20,6 +20,10 @@ from tests.fixture_engine import PIG
 
 REGISTRY.setdefault(PIG.slug, PIG)
 
+# "Your turn" mails go at once in tests (and in the commands they run) unless a test
+# sets ``mail.quiet_minutes`` itself: the quiet window has tests of its own.
+os.environ.setdefault("PBEM_MAIL_QUIET_MINUTES", "0")
+
 POSTGRES_URL = os.environ.get(
     "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 )

@@ -43,14 +43,18 @@ GAMES = [
 ]
 
 
-def read(slug: str, seats: int, options: dict, seed: int) -> tuple[set[str], set[str]]:
+def read(
+    slug: str, seats: int, options: dict, seed: int, phases: set[str] | None = None
+) -> tuple[set[str], set[str]]:
     """Every filled label of every legal move and every filled describe line for every
-    viewer, over one whole bot game."""
+    viewer, over one whole bot game (and into ``phases`` every filled phase line, as
+    the public and the mover see it)."""
     engine = REGISTRY[slug]
     rng = random.Random(seed)
     state = engine.setup(seats, options, SeededChance(seed))
     labels: set[str] = set()
     lines: set[str] = set()
+    phases = set() if phases is None else phases
     for _ in range(MOVE_CAP):
         due = sorted(engine.to_move(state))
         if not due:
@@ -58,6 +62,8 @@ def read(slug: str, seats: int, options: dict, seed: int) -> tuple[set[str], set
         seat = rng.choice(due)
         view = engine.view(state, seat)
         marks = marks_of(view)
+        for seen in (engine.view(state, None), view):
+            phases.add(fill(str(seen.get("phase", "")), NAMES, marks_of(seen)))
         legal = engine.legal_moves(state, seat)
         labels.update(fill(engine.move_label(move, view), NAMES, marks) for move in legal)
         move = engine.bot_move(view, legal, rng)
@@ -86,13 +92,19 @@ def slips(texts: set[str]) -> list[str]:
 def test_every_label_and_line_names_players_and_reads_well(slug, seats, options):
     labels: set[str] = set()
     lines: set[str] = set()
+    phases: set[str] = set()
     for seed in range(soak_count(2, 20)):
-        found = read(slug, seats, options, seed)
+        found = read(slug, seats, options, seed, phases)
         labels |= found[0]
         lines |= found[1]
-    assert labels and lines
+    assert labels and lines and phases
     assert slips(labels) == []
     assert slips(lines) == []
+    assert slips(phases) == []
+    if slug == "mare_balticum":  # its phase line names the player to act
+        assert any(
+            re.search(r"\b(Ann|Ben|Cleo|Dan) \((Red|Blue|Green|Yellow)\)", p) for p in phases
+        )
     # The players are named: by name, with their civilisation or colour.
     named = re.compile(r"\b(Ann|Ben|Cleo|Dan|Eve) \((\w+)\)")
     assert any(named.search(line) for line in lines)

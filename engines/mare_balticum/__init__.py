@@ -68,6 +68,7 @@ class MareBalticum:
     title = "Mare Balticum"
     versions = (1, 2)
     bot_levels = ("easy", "normal")
+    resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
     min_seats = 3
     max_seats = 5
     options = (

@@ -182,3 +182,36 @@ def _neighbours() -> dict[str, tuple[str, ...]]:
 
 
 NEIGHBOURS: dict[str, tuple[str, ...]] = _neighbours()
+
+# Drawing hints only (no rule reads them): where the board draws each port and area, as
+# (latitude, longitude) in degrees: the port's city, or a point in the area's waters.
+GEO: dict[str, tuple[float, float]] = {
+    "copenhagen": (55.68, 12.57),
+    "stockholm": (59.33, 18.07),
+    "gdansk": (54.35, 18.65),
+    "riga": (56.95, 24.11),
+    "st_petersburg": (59.94, 30.31),
+    "oresund": (56.05, 12.65),
+    "belt_sea": (54.65, 10.75),
+    "arkona": (54.95, 13.55),
+    "pomeranian_bay": (54.15, 14.25),
+    "hano_bay": (55.75, 14.65),
+    "bornholm": (55.3, 15.9),
+    "gulf_gdansk": (54.6, 19.1),
+    "gdansk_deep": (55.1, 19.5),
+    "kalmar_sound": (56.7, 16.55),
+    "curonian_coast": (55.6, 20.75),
+    "western_gotland": (58.3, 18.5),
+    "eastern_gotland": (57.2, 19.9),
+    "irbe_strait": (57.75, 22.0),
+    "gulf_riga": (57.5, 23.45),
+    "vainameri": (58.75, 23.2),
+    "stockholm_archipelago": (59.55, 19.1),
+    "northern_baltic": (58.75, 20.6),
+    "aland_sea": (60.1, 19.35),
+    "archipelago_sea": (60.2, 21.4),
+    "gulf_finland_west": (59.7, 24.2),
+    "gulf_finland_east": (60.05, 28.0),
+    "bothnian_sea": (61.8, 19.8),
+    "bothnian_bay": (64.6, 23.2),
+}

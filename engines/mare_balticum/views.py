@@ -56,13 +56,15 @@ def listing(words: list[str]) -> str:
 
 
 def phase_text(state: State) -> str:
+    """The phase line; the player to act as a placeholder (see :func:`named`), which the
+    server fills with their name and colour ("Round 2 — Ann (Red), action 1 of 2")."""
     if state.phase == OVER:
         return "Game over"
     if state.phase == START:
-        return f"Starting ports — {colour(state.order[state.turn])} chooses"
+        return f"Starting ports — {named(state.order[state.turn])} chooses"
     if state.phase == TIME:
         return f"Passage of time {state.time_track} of {TIME_TOKENS - 1} — production"
-    who = colour(state.order[state.turn])
+    who = named(state.order[state.turn])
     action = f"action {state.actions + 1} of {ACTIONS_PER_TURN}"
     if state.final_turns is not None:
         return f"Final turns ({state.final_turns} left) — {who}, {action}"

@@ -7,8 +7,9 @@ it brings the hand nearer to such a set, and so:
 
 - trades away duplicates and the cards off its route, never coins while it builds a coin
   set, takes the cards worth most to it (a new goods kind, a coin) and, since whoever
-  loses a card picks next, rather from the weakest player than from the leader; as
-  Navigator it names as many cards as it can spare;
+  loses a card picks next, rather from the weakest player than from the leader; it keeps
+  out of its offers what the leader lacks (goods kinds it does not produce, and coins
+  when its income makes coin sets); as Navigator it names as many cards as it can spare;
 - uses its civilisation's hero: Cleopatra's swap when it completes a set (or saves a
   coin from the discard), Hammurabi's free marker every turn;
 - buys the hero or wonder worth most to it whenever it can (the fourth wins at once; the
@@ -200,8 +201,10 @@ def offer(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     leader = _leader(view)
     wanted: set[str] = set()
     if leader is not None and leader["seat"] in (view["trade"] or {}).get("in", []):
-        _, produced = _income(view, leader["civ"])
+        coins, produced = _income(view, leader["civ"])
         wanted = {kind for kind in GOODS_KINDS if kind not in produced}
+        if coins + 2 >= len(produced):
+            wanted.add("coin")  # the leader builds coin sets: no coin for it
 
     def cost(move: dict) -> float:
         return _offer_cost(hand, move["cards"]) + sum(

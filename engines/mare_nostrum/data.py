@@ -709,6 +709,54 @@ BUILDINGS = ("city", "temple", "caravan", "market")
 UNITS = ("legion", "fortress", "trireme")
 PIECES = ("control_marker", "legion", "trireme", "fortress")
 
+# Drawing hints only (no rule reads them): where the board draws each province and sea,
+# as (latitude, longitude) in degrees, near the region's ancient heart.
+GEO: dict[str, tuple[float, float]] = {
+    "hispania": (39.6, -3.8),
+    "gallia": (44.6, 3.2),
+    "sardinia": (40.1, 9.0),
+    "etruria": (43.3, 11.3),
+    "latium": (41.9, 12.9),
+    "magna_graecia": (40.3, 16.3),
+    "sicilia": (37.5, 14.2),
+    "illyria": (44.0, 17.8),
+    "mauretania": (33.8, -5.0),
+    "numidia": (35.6, 5.5),
+    "africa": (35.6, 9.9),
+    "tripolitania": (31.6, 13.2),
+    "cyrenaica": (32.0, 21.6),
+    "marmarica": (30.6, 26.2),
+    "aegyptus": (30.4, 30.9),
+    "thebais": (26.6, 32.6),
+    "nabataea": (29.9, 35.8),
+    "judaea": (31.8, 35.2),
+    "phoenicia": (33.9, 35.9),
+    "syria": (35.6, 37.6),
+    "mesopotamia": (36.6, 41.6),
+    "babylonia": (32.5, 44.4),
+    "susiana": (32.2, 48.2),
+    "cilicia": (37.1, 34.6),
+    "cappadocia": (38.9, 35.6),
+    "asia": (38.6, 28.6),
+    "thracia": (41.8, 26.4),
+    "macedonia": (40.8, 22.0),
+    "attica": (38.2, 23.8),
+    "peloponnesus": (37.4, 22.2),
+    "creta": (35.2, 24.9),
+    "rhodus": (36.2, 28.0),
+    "cyprus": (35.1, 33.3),
+    "s1": (38.6, 3.2),
+    "s2": (40.0, 12.0),
+    "s3": (36.4, 12.6),
+    "s4": (42.9, 15.0),
+    "s5": (37.0, 18.6),
+    "s6": (38.9, 25.2),
+    "s7": (43.3, 34.0),
+    "s8": (34.0, 20.6),
+    "s9": (33.1, 28.2),
+    "s10": (33.6, 33.6),
+}
+
 PROVINCE = {province["id"]: province for province in PROVINCES}
 SEA = {sea["id"]: sea for sea in SEAS}
 CIV = {civ["id"]: civ for civ in CIVS}
@@ -816,13 +864,110 @@ STARTS_V2 = {
 }
 
 
+# --- Version 3 of the rules ------------------------------------------------------------
+# Version 3 keeps version 2's map and rules and changes set-ups only, each still worth the
+# rulebook's 36 points counted as above (measured balance, see the engine's docstring).
+CITY_SITES_V3 = dict(CITY_SITES_V2)
+
+STARTS_V3 = {
+    # Rome, Great General (3: fortress, legion, trireme): hero 9 + markers 2x3 + fortress 3
+    # + legion 3 + trireme 3 + cities 2x3 + caravans 2x3 = 36 (version 2's iron caravan of
+    # Etruria becomes a legion in Latium)
+    "rome": {
+        "provinces": ["latium", "etruria", "magna_graecia"],
+        "fortresses": ["latium"],
+        "cities": [["latium", "Roma"], ["magna_graecia", "Tarentum"]],
+        "temples": [],
+        "caravans": [["latium", "slaves"], ["magna_graecia", "wine"]],
+        "markets": [],
+        "legions": {"latium": 1},
+        "triremes": {"s2": 1},
+    },
+    # Carthage, Great Navigator (3 caravans): hero 9 + markers 2x3 + fortress 3 + city 3
+    # + temple 6 + caravans 3x3 = 36 (version 2's city of Cirta and trireme become a temple
+    # in Carthago)
+    "carthage": {
+        "provinces": ["africa", "numidia", "tripolitania"],
+        "fortresses": ["africa"],
+        "cities": [["africa", "Carthago"]],
+        "temples": [["africa", "Carthago"]],
+        "caravans": [["africa", "grain"], ["numidia", "cattle"], ["tripolitania", "oil"]],
+        "markets": [],
+        "legions": {},
+        "triremes": {},
+    },
+    # Greece, as in version 2: hero 9 + markers 2x3 + fortress 3 + cities 2x3
+    # + caravans 3x3 + legion 3 = 36
+    "greece": STARTS_V2["greece"],
+    # Egypt, Great Lawgiver (2: city, temple), as in version 2: hero 9 + markers 2x3
+    # + fortress 3 + city 3 + temple 6 + caravans (papyrus, grain in its capital) 2x3
+    # + trireme 3 = 36
+    "egypt": STARTS_V2["egypt"],
+    # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + caravan 3 + market 6
+    # + legions 2x3 = 36 (version 2's slaves caravan becomes a second legion)
+    "babylon": {
+        "provinces": ["babylonia", "nabataea", "mesopotamia"],
+        "fortresses": ["babylonia"],
+        "cities": [["babylonia", "Babylon"]],
+        "temples": [],
+        "caravans": [["babylonia", "incense"]],
+        "markets": [["babylonia", "incense"]],
+        "legions": {"babylonia": 2},
+        "triremes": {},
+    },
+}
+
+# Set-ups of their own for some player counts, in place of the ones above (the geography
+# around a civilisation changes with who is neutral: measured balance, see the engine's
+# docstring).
+STARTS_V3_BY_PLAYERS: dict[int, dict[str, dict]] = {
+    # With three players Rome and Egypt are usually neutral and Babylon has the east to
+    # itself: with the set-up above it won 72% of 3-player bot games.
+    3: {
+        # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + temple 6
+        # + caravan 3 + legions 2x3 = 36 (the market becomes a temple)
+        "babylon": {
+            "provinces": ["babylonia", "nabataea", "mesopotamia"],
+            "fortresses": ["babylonia"],
+            "cities": [["babylonia", "Babylon"]],
+            "temples": [["babylonia", "Babylon"]],
+            "caravans": [["babylonia", "incense"]],
+            "markets": [],
+            "legions": {"babylonia": 2},
+            "triremes": {},
+        },
+    },
+    # With five players Egypt borders a Babylonian player and gains by holding its ground.
+    5: {
+        # Egypt, Great Lawgiver (2: city, temple): hero 9 + markers 2x3 + fortress 3
+        # + city 3 + temple 6 + caravans (papyrus, grain in its capital) 2x3 + legion 3
+        # = 36 (the trireme becomes a legion in Aegyptus)
+        "egypt": {
+            "provinces": ["aegyptus", "thebais", "marmarica"],
+            "fortresses": ["aegyptus"],
+            "cities": [["aegyptus", "Alexandria"]],
+            "temples": [["aegyptus", "Alexandria"]],
+            "caravans": [["aegyptus", "papyrus"], ["aegyptus", "grain"]],
+            "markets": [],
+            "legions": {"aegyptus": 1},
+            "triremes": {},
+        },
+    },
+}
+
+
 def city_sites(version: int, pid: str) -> list[str]:
     """The city sites of a province under a version of the rules."""
+    if version >= 3:
+        return CITY_SITES_V3.get(pid, PROVINCE[pid]["cities"])
     if version >= 2 and pid in CITY_SITES_V2:
         return CITY_SITES_V2[pid]
     return PROVINCE[pid]["cities"]
 
 
-def start_of(version: int, civ: str) -> dict:
-    """A civilisation's printed starting set-up under a version of the rules."""
+def start_of(version: int, civ: str, seats: int | None = None) -> dict:
+    """A civilisation's printed starting set-up under a version of the rules (from version
+    3 on, some player counts have set-ups of their own)."""
+    if version >= 3:
+        return STARTS_V3_BY_PLAYERS.get(seats or 0, {}).get(civ, STARTS_V3[civ])
     return STARTS_V2[civ] if version >= 2 else CIV[civ]["start"]

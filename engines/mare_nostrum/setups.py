@@ -129,7 +129,7 @@ def place_neutral(state: State, civ: str) -> None:
 def place_start(state: State, seat: int) -> None:
     """The printed starting set-up of the seat's civilisation (rules 'Setup')."""
     civ = civ_of(state, seat)
-    start = start_of(rules_version(state), civ)
+    start = start_of(rules_version(state), civ, state["seats"])
     provinces, supply, pool = state["provinces"], state["supply"][civ], state["pool"]
     for pid in start["provinces"]:
         provinces[pid]["marker"] = civ

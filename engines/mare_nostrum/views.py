@@ -419,10 +419,10 @@ START_ITEMS = (
 )
 
 
-def start_rows(version: int, civ: str) -> list[dict]:
+def start_rows(version: int, civ: str, seats: int | None = None) -> list[dict]:
     """A printed set-up counted at the build costs: the civilisation hero and every piece
     (the capital's own control marker is free), as the rulebook counts its 36 points."""
-    start = start_of(version, civ)
+    start = start_of(version, civ, seats)
     capital = CIV[civ]["capital"]
     counts = {
         "control_marker": sum(1 for pid in start["provinces"] if pid != capital),
@@ -446,26 +446,37 @@ def start_rows(version: int, civ: str) -> list[dict]:
     return rows
 
 
+def start_summary(version: int, civ: str, seats: int | None = None) -> dict:
+    """What a printed set-up places, and its points."""
+    start = start_of(version, civ, seats)
+    rows = start_rows(version, civ, seats)
+    return {
+        "provinces": [PROVINCE[pid]["name"] for pid in start["provinces"]],
+        "cities": [site for _, site in start["cities"]],
+        "caravans": [f"{goods} ({PROVINCE[pid]['name']})" for pid, goods in start["caravans"]],
+        "rows": rows,
+        "total": sum(row["points"] for row in rows),
+    }
+
+
 def rules_reference(version: int) -> dict:
     """The game's numbers for the rules reference page, straight from the data."""
     setups = []
     for civ in CIVS:
-        start = start_of(version, civ["id"])
-        rows = start_rows(version, civ["id"])
-        setups.append(
-            {
-                "civ": civ["name"],
-                "capital": PROVINCE[civ["capital"]]["name"],
-                "title": TITLE_NAMES.get(civ["start_title"] or ""),
-                "provinces": [PROVINCE[pid]["name"] for pid in start["provinces"]],
-                "cities": [site for _, site in start["cities"]],
-                "caravans": [
-                    f"{goods} ({PROVINCE[pid]['name']})" for pid, goods in start["caravans"]
-                ],
-                "rows": rows,
-                "total": sum(row["points"] for row in rows),
-            }
-        )
+        entry = {
+            "civ": civ["name"],
+            "capital": PROVINCE[civ["capital"]]["name"],
+            "title": TITLE_NAMES.get(civ["start_title"] or ""),
+            **start_summary(version, civ["id"]),
+        }
+        # From version 3 on, a set-up may differ with the number of players.
+        entry["by_players"] = [
+            {"players": seats, **summary}
+            for seats in sorted(POOLS_BY_PLAYERS)
+            if (summary := start_summary(version, civ["id"], seats))
+            != start_summary(version, civ["id"])
+        ]
+        setups.append(entry)
     return {
         "version": version,
         "players": [min(POOLS_BY_PLAYERS), max(POOLS_BY_PLAYERS)],

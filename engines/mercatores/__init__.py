@@ -93,6 +93,7 @@ class Mercatores:
     title = "Mercatores"
     versions = (1, 2)
     bot_levels = ("easy", "normal")
+    resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
 

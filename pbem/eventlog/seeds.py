@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbem import seal as sealing
 from pbem.errors import PbemError
 
@@ -22,9 +24,13 @@ def seal_seed(secret_key: str | None, game_id: str, seed: bytes) -> str:
     return sealing.seal(secret_key, SEED_PURPOSE, seed, context=game_id)
 
 
+@lru_cache(maxsize=4096)
 def open_seed(secret_key: str | None, game_id: str, stored: str) -> bytes:
     """The seed :func:`seal_seed` stored; a plain hex seed (a database from before
-    seeds were sealed) is read as it is."""
+    seeds were sealed) is read as it is.
+
+    Kept per sealed value (a move opens its game's seed; deriving the key and decrypting
+    each time was a measurable part of it); a refusal is not kept."""
     if not sealing.is_sealed(stored):
         return bytes.fromhex(stored)
     seed = sealing.unseal(secret_key, SEED_PURPOSE, stored, context=game_id) if secret_key else None

@@ -220,7 +220,15 @@ def _check_head(header: Mapping[str, Any], rows: Sequence[Any], report: VerifyRe
     return report
 
 
-ROSTER_FIELDS = ("seat_names", "bots", "bot_levels", "creator_seat", "policy", "paused")
+ROSTER_FIELDS = (
+    "seat_names",
+    "bots",
+    "bot_levels",
+    "creator_seat",
+    "policy",
+    "paused",
+    "resigned",
+)
 
 
 def _check_roster(header: Mapping[str, Any], report: VerifyReport) -> VerifyReport:
@@ -229,7 +237,7 @@ def _check_roster(header: Mapping[str, Any], report: VerifyReport) -> VerifyRepo
     if report.roster is None:
         return report
     expected = report.roster.header()
-    differing = [name for name in ROSTER_FIELDS if header.get(name) != expected[name]]
+    differing = [name for name in ROSTER_FIELDS if header.get(name) != expected.get(name)]
     if differing:
         return _bad(
             None,

@@ -20,6 +20,7 @@ HEADLINES = {
     "seat_offered": "A seat is offered to a new player",
     "seat_left": "A player leaves the game",
     "seat_taken": "A new player takes a seat",
+    "seat_resigned": "A player resigns",
 }
 
 BY = {
@@ -79,6 +80,8 @@ def describe_admin(row: dict[str, Any]) -> str:
                 "longer works."
             )
         return f"{name}'s seat is open for a new player{by}; the old link no longer works."
+    if kind == "seat_resigned":
+        return f"{name} resigns; a bot plays {name}'s seat to the end of the game."
     if kind == "seat_left":
         return f"{name} leaves the game; a bot keeps the seat until a new player takes it."
     if kind == "roster":
@@ -99,7 +102,9 @@ def roster_names(roster: Any) -> str:
         name = str(entry.get("name", "?"))
         if entry.get("bot"):
             name += " (easy bot)" if entry.get("level") == "easy" else " (bot)"
-        if entry.get("open"):
+        if entry.get("resigned"):
+            name += ", resigned"
+        elif entry.get("open"):
             name += ", open to a new player"
         names.append(name)
     return "; ".join(names)

@@ -104,13 +104,14 @@ def list_games(
     ``(updated_at, id)``): a game created while someone pages appears on the first
     page and shifts nothing; a game that moves goes to the top. Only the columns a
     listing shows are read (never ``head_state``), through one index per query
-    (see :class:`pbem.models.Game`). Private games, when they exist, are left out here.
+    (see :class:`pbem.models.Game`). Private games are left out, from the rows and the
+    counts alike: only their link leads to them.
     """
     status = check_listing_status(status)
     engine = check_listing_engine(engine)
     if not is_count(limit, 1, LISTING_PAGE_MAX):
         raise BadInput(f"A page holds 1 to {LISTING_PAGE_MAX} games.")
-    filters = []
+    filters = [col(Game.private) == False]  # noqa: E712 - private games are never listed
     if engine:
         filters.append(col(Game.engine) == engine)
     query = select(*LISTING_COLUMNS).where(*filters)

@@ -28,6 +28,9 @@ class Transition:
     finished: bool = False
     tokens: list[str | None] | None = None
     seats: list[Seat] = field(default_factory=list)
+    # The seats' clocks by seat, when the move read them with the game (plain rows);
+    # None: listeners read them themselves.
+    clocks: dict[int, Any] | None = None
 
 
 @dataclass

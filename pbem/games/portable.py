@@ -148,6 +148,8 @@ def export_header(
         "head_seq": game.head_seq,
         "head_hash": game.head_hash,
         **or_seats(roster, seats, game).header(),
+        # Not listed in the lobby (only when so: older files have no such field).
+        **({"private": True} if game.private else {}),
     }
 
 
@@ -292,7 +294,7 @@ def _more_entries(
 # The personal section of a full export ------------------------------------------------
 
 NOTIFY = ("every_turn", "digest", "none")
-FORMER_REASONS = ("left", "offered", "replaced")
+FORMER_REASONS = ("left", "offered", "replaced", "resigned")
 CLOCK_TIMES = ("turn_since", "remind_at", "deadline_at", "paused_until")
 SEAT_KEYS = {"seat", "email", "timezone", "mail_hour", "notify", "clock"}
 CLOCK_KEYS = {*CLOCK_TIMES, "reminders", "vacation_days_used"}
@@ -736,6 +738,7 @@ def import_full(
             policy=policy,
             creator_seat=creator,
             paused_at=((personal.paused_at if personal else None) or utc(now)) if paused else None,
+            private=header.get("private") is True,
             created_at=now,
             updated_at=now,
         )

@@ -10,6 +10,11 @@ transaction:
   it; the seat's link keeps working, so its player can reclaim it.
 - :func:`leave_game` (``seat_left``): the player gives the seat up; a bot keeps it going
   and the seat is open on the game's public page.
+- :func:`resign` (``seat_resigned``): the player resigns; the game's engine says what
+  that means (:func:`engines.api.resignation_of`): for every title here a bot plays the
+  seat to the end. The link is retired, the seat is not open to newcomers and cannot be
+  taken back (:func:`pbem.games.seat_rules.is_resigned`); the player is still told how
+  the game ends (a :class:`FormerPlayer` with the reason "resigned").
 - :func:`offer_seat` (``seat_offered``): the deadline policy ``replace``; the old link is
   retired and the seat is open on the game's public page (its link goes to nobody).
 - :func:`invite_replacement` (``seat_offered`` with a newcomer): a vote or the operator
@@ -170,6 +175,78 @@ def leave_game(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueO
         change,
         notify_target=False,
         other_lines=[f"A new player can ask for the seat on the game's page: {page}"],
+    )
+    runtime.service.play_bots(game_id)
+    return outcome
+
+
+def resign(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueOutcome:
+    """The seat's own player resigns. What that means is the engine's; for
+    ``"bot_plays_on"`` (every title here) a bot plays the seat to the end: the link is
+    retired, the seat is not open to newcomers, nobody can take it back, and the player
+    is still told how the game ends. Refused while the game is paused."""
+    from engines import get_engine
+    from engines.api import resignation_of
+
+    target = _seat(runtime, game_id, seat)
+    game = runtime.service.game(game_id)
+    meaning = resignation_of(get_engine(game.engine, game.engine_version))
+    paused = "The game is paused: nobody can resign until it goes on. Nothing was changed."
+    if game.paused_at is not None:
+        raise Rejected(paused)
+    permitted = _permit(runtime, game_id, "resign", seat, by)
+    assert isinstance(permitted, Permission)
+    level = target.bot_level if target.is_bot and target.bot_level else "normal"
+    page = game_url(runtime, game_id)
+
+    def change(session: Session, game: Game) -> None:
+        row = _locked_seat(session, game_id, seat)
+        if not row.email or not row.token_hash:
+            raise Rejected("This seat has no player to resign it.")
+        if game.paused_at is not None:
+            raise Rejected(paused)
+        count_request(session, runtime, game_id, seat, "rescue")
+        _retire(
+            session,
+            runtime,
+            game,
+            row,
+            f"You resigned from {game.title}; a bot plays your seat to the end of the game. "
+            "You will get the result by mail when the game ends.",
+        )
+        _tell(
+            session,
+            runtime,
+            game,
+            row,
+            f"former:seat_resigned:{game_id}:{seat}:{game.head_seq}",
+            "Your resignation is recorded",
+            [
+                f"You resigned from {game.title}, as you asked; your link no longer opens "
+                "the seat.",
+                "A bot plays your seat to the end of the game; the seat cannot be taken back.",
+                f"You will get the result by mail when the game ends. The game's page: {page}",
+            ],
+        )
+        _former(session, runtime, game, row, "resigned")
+        row.email = ""
+        row.token_hash = None
+        row.is_bot = True
+        row.bot_level = level
+        session.add(row)
+        outbox.stop_turn(_clock(session, game_id, seat))
+        seat_rules.clear_votes(session, game_id, seat)
+
+    outcome = _append(
+        runtime,
+        game_id,
+        "seat_resigned",
+        target,
+        permitted,
+        change,
+        notify_target=False,
+        resignation=meaning,
+        level=level,
     )
     runtime.service.play_bots(game_id)
     return outcome

@@ -21,6 +21,10 @@ What each event does to the roster:
                     the creator's seat leaves the game without a creator
 ``seat_replaced``   the same as ``seat_taken`` (older logs)
 ``seat_reclaimed``  the seat's player plays it again instead of the bot
+``seat_resigned``   the player resigned (``payload["resignation"]``, the engine's
+                    meaning; "bot_plays_on": a bot plays the seat to the end, at
+                    ``payload["level"]``); the seat is not open to newcomers, and no
+                    later seat change may name it (the fold refuses one)
 ``policy_changed``  the deadline policy is now ``payload["policy"]``
 ``game_paused``     the whole game is paused (no moves, no deadlines)
 ``game_resumed``    the game goes on
@@ -46,7 +50,9 @@ SEAT_KINDS = (
     "seat_taken",
     "seat_replaced",
     "seat_reclaimed",
+    "seat_resigned",
 )
+RESIGNATIONS = ("bot_plays_on",)
 GAME_KINDS = ("policy_changed", "game_paused", "game_resumed", "roster")
 ROSTER_KINDS = ("created", *SEAT_KINDS, *GAME_KINDS)
 NAME_LIMIT = 200
@@ -60,14 +66,15 @@ class RosterError(ValueError):
 class Holder:
     """Who holds one seat: a display name, whether a bot plays it (and at which level),
     whether it waits for a newcomer (nobody holds it: left, or offered to someone new),
-    and which person it is (0 for the seat's first
-    player, one more for each newcomer who took it)."""
+    which person it is (0 for the seat's first player, one more for each newcomer who
+    took it), and whether its player resigned (a bot plays it to the end)."""
 
     name: str
     bot: bool = False
     level: str = "normal"
     open: bool = False
     person: int = 0
+    resigned: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "bot": self.bot}
@@ -77,6 +84,8 @@ class Holder:
             data["open"] = True
         if self.person:
             data["person"] = self.person
+        if self.resigned:
+            data["resigned"] = True
         return data
 
 
@@ -99,6 +108,10 @@ class Roster:
         return [number for number, holder in enumerate(self.seats) if holder.bot]
 
     @property
+    def resigned(self) -> list[int]:
+        return [number for number, holder in enumerate(self.seats) if holder.resigned]
+
+    @property
     def bot_levels(self) -> dict[str, str]:
         return {str(number): holder.level for number, holder in enumerate(self.seats) if holder.bot}
 
@@ -119,8 +132,9 @@ class Roster:
         return data
 
     def header(self) -> dict[str, Any]:
-        """The export header's roster fields (checked against the events by verify)."""
-        return {
+        """The export header's roster fields (checked against the events by verify);
+        ``resigned`` only when a player resigned (older files have no such field)."""
+        data: dict[str, Any] = {
             "seat_names": self.names,
             "bots": self.bots,
             "bot_levels": self.bot_levels,
@@ -128,6 +142,9 @@ class Roster:
             "policy": dict(self.policy),
             "paused": self.paused,
         }
+        if self.resigned:
+            data["resigned"] = self.resigned
+        return data
 
 
 def from_json(data: Any, seat_count: int | None = None) -> Roster:
@@ -144,20 +161,23 @@ def from_json(data: Any, seat_count: int | None = None) -> Roster:
         if not isinstance(entry, Mapping):
             raise RosterError(f"seat {number} of the roster is not an object")
         name, bot = entry.get("name"), entry.get("bot", False)
-        level, open_, person = (
+        level, open_, person, resigned = (
             entry.get("level", "normal"),
             entry.get("open", False),
             entry.get("person", 0),
+            entry.get("resigned", False),
         )
         if not isinstance(name, str) or not name.strip() or len(name) > NAME_LIMIT:
             raise RosterError(f"seat {number} of the roster has no proper name")
-        if not isinstance(bot, bool) or not isinstance(open_, bool):
+        if not all(isinstance(flag, bool) for flag in (bot, open_, resigned)):
             raise RosterError(f"seat {number} of the roster has a malformed flag")
+        if resigned and (not bot or open_):
+            raise RosterError(f"seat {number} of the roster resigned but no bot plays it")
         if level not in BOT_LEVELS:
             raise RosterError(f"seat {number} of the roster has an unknown bot level")
         if isinstance(person, bool) or not isinstance(person, int) or not 0 <= person < 10**6:
             raise RosterError(f"seat {number} of the roster has a malformed person number")
-        holders.append(Holder(name, bot, level if bot else "normal", open_, person))
+        holders.append(Holder(name, bot, level if bot else "normal", open_, person, resigned))
     creator = data.get("creator")
     if creator is not None and (
         isinstance(creator, bool) or not isinstance(creator, int) or not 0 <= creator < len(holders)
@@ -203,7 +223,18 @@ def apply(roster: Roster | None, row: Mapping[str, Any]) -> Roster | None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(roster.seats):
         raise RosterError(f"a {kind} event names no seat of the game")
     holder = roster.seats[seat]
-    if kind == "seat_to_bot":
+    if holder.resigned:
+        raise RosterError(f"a {kind} event names a seat whose player resigned")
+    if kind == "seat_resigned":
+        if holder.open:
+            raise RosterError("a seat waiting for a new player has nobody to resign")
+        if payload.get("resignation") not in RESIGNATIONS:
+            raise RosterError("a resignation names no meaning the server knows")
+        level = payload.get("level", "normal")
+        if level not in BOT_LEVELS:
+            raise RosterError("a resigned seat's bot names an unknown level")
+        holder = replace(holder, bot=True, level=level, resigned=True)
+    elif kind == "seat_to_bot":
         level = payload.get("level", "normal")
         if level not in BOT_LEVELS:
             raise RosterError("a seat handed to a bot names an unknown level")
@@ -270,10 +301,11 @@ def from_seats(
 
 
 def same_holders(left: Roster, right: Roster) -> bool:
-    """Whether two rosters agree on everything but the person numbers (which the seat
-    rows do not keep)."""
+    """Whether two rosters agree on everything but the person numbers and resignations
+    (which the seat rows do not keep)."""
     strip = lambda roster: replace(  # noqa: E731
-        roster, seats=tuple(replace(holder, person=0) for holder in roster.seats)
+        roster,
+        seats=tuple(replace(holder, person=0, resigned=False) for holder in roster.seats),
     )
     return strip(left) == strip(right)
 
@@ -281,20 +313,26 @@ def same_holders(left: Roster, right: Roster) -> bool:
 @dataclass(frozen=True)
 class Mover:
     """Who made a move, as history reads it: the seat's holder's name, whether a bot
-    holds the seat, and whether a bot played this move for the person who holds it
-    (a deadline's automatic move, or a move whose actor is "bot")."""
+    holds the seat, whether a bot played this move for the person who holds it
+    (a deadline's automatic move, or a move whose actor is "bot"), and whether the
+    seat's player resigned (a bot plays it to the end)."""
 
     name: str
     bot: bool = False
     for_person: bool = False
+    resigned: bool = False
 
     @property
     def who(self) -> str:
+        if self.resigned:
+            return f"{self.name} (resigned)"
         return f"{self.name} (bot)" if self.bot else self.name
 
     @property
     def note(self) -> str:
         """The mark after a move's lines ("" for a person's own move)."""
+        if self.resigned:
+            return f"(played by a bot for {self.name}, who resigned)"
         if self.for_person:
             return f"(played by a bot for {self.name})"
         if self.bot:
@@ -311,6 +349,8 @@ def mover(roster: Roster | None, row: Mapping[str, Any]) -> Mover | None:
     if not 0 <= seat < len(roster.seats):
         return None
     holder = roster.seats[seat]
+    if holder.resigned:
+        return Mover(holder.name, bot=True, resigned=True)
     if holder.bot:
         return Mover(holder.name, bot=True)
     by_bot = row.get("kind") == "auto_move" or row.get("actor") == "bot"

@@ -21,7 +21,7 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from pbem.errors import BadInput, NotAllowed, TooMany
-from pbem.mail.models import RescueVote, SeatClock, SeatOffer, SeatRequest, utc
+from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, SeatRequest, utc
 from pbem.models import Game, Seat
 
 ALWAYS = "yes"
@@ -44,6 +44,10 @@ WHO_MAY: dict[str, tuple[str, dict[str, str]]] = {
         {"player": ALWAYS, "deadline": IF_ABSENT, "vote": IF_ABSENT, "operator": ALWAYS},
     ),
     "leave": ("leave the game (the seat becomes open)", {"player": ALWAYS}),
+    "resign": (
+        "resign (a bot plays the seat to the end; it cannot be taken back)",
+        {"player": ALWAYS},
+    ),
     "reclaim": ("take a bot seat back", {"player": ALWAYS, "operator": ALWAYS}),
     "vacation": ("pause the seat's deadlines (whole days)", {"player": ALWAYS}),
     "open": ("open the seat to newcomers (policy `replace`)", {"deadline": IF_ABSENT}),
@@ -124,6 +128,32 @@ def absence_key(session: Session, game: Game, seat: Seat, now: datetime) -> str 
     return f"late@{utc(clock.turn_since):%Y%m%d%H%M%S}"
 
 
+def is_resigned(session: Session, game_id: str, seat: int) -> bool:
+    """Whether ``seat``'s player resigned (its :class:`FormerPlayer` row says so): a bot
+    plays it to the end, and no action may move it again."""
+    return (
+        session.exec(
+            select(FormerPlayer.id).where(
+                FormerPlayer.game_id == game_id,
+                FormerPlayer.seat == seat,
+                FormerPlayer.reason == "resigned",
+            )
+        ).first()
+        is not None
+    )
+
+
+def resigned_seats(session: Session, game_id: str) -> set[int]:
+    """The seats of ``game_id`` whose players resigned."""
+    return set(
+        session.exec(
+            select(FormerPlayer.seat).where(
+                FormerPlayer.game_id == game_id, FormerPlayer.reason == "resigned"
+            )
+        )
+    )
+
+
 def is_holder(session: Session, seat: Seat) -> bool:
     """Whether a person holds ``seat`` (a human with an address, not waiting for a
     newcomer)."""
@@ -149,6 +179,11 @@ def permit(
     :class:`Permission`, or the vote ``by`` cast (committed), or :class:`NotAllowed`."""
     text = WHO_MAY[action][0]
     now = utc(runtime.clock())
+    if is_resigned(session, game.id, target.seat):
+        raise NotAllowed(
+            f"{target.name} resigned; a bot plays the seat to the end of the game, and "
+            "nothing about it can change any more."
+        )
     if deadline:
         # The sweep acts only on a deadline it has claimed, so the seat is past it.
         if may(action, "deadline") == NEVER:

@@ -4,6 +4,11 @@ listing and engine upgrades through thin methods over their own modules
 
 Each use case loads what it needs, asks the engine, and appends events in one
 transaction with the read model (and, through listeners, the outbox) updated alongside.
+
+A move, the hot path, reads the game, its seed, its seats and their clocks in one query
+and writes with plain Core statements (no unit of work): the event, the game's head, the
+seats that changed, and through the mail listener the clocks that changed and what to
+mail (rendered later by the dispatcher). A move that ends the game takes the full path.
 """
 
 from __future__ import annotations
@@ -13,9 +18,13 @@ import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
+from sqlalchemy import and_, bindparam, case
+from sqlalchemy import select as core_select
 from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 
@@ -36,7 +45,8 @@ from pbem.games.policy import check_policy
 from pbem.games.roster import Holder, Roster
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
-from pbem.models import Event, Game, GameSecret, Seat
+from pbem.mail.models import SeatClock
+from pbem.models import Event, Game, GameSecret, Seat, Snapshot
 from pbem.validate import clean_name
 
 
@@ -60,6 +70,80 @@ class CreatedGame:
     game_id: str
     tokens: list[str | None]
     commitment: str
+
+
+@dataclass
+class LoadedGame:
+    """What a move reads, as plain rows: the game, its sealed seed, the seats (in seat
+    order) and the clocks the seats have."""
+
+    game: SimpleNamespace
+    seed: str
+    seats: list[SimpleNamespace]
+    clocks: dict[int, SimpleNamespace]
+
+
+_GAMES, _SEATS, _CLOCKS = Game.__table__, Seat.__table__, SeatClock.__table__
+_EVENTS, _SNAPSHOTS, _SECRETS = Event.__table__, Snapshot.__table__, GameSecret.__table__
+# The columns a move and its listeners use (the game's times and result, a seat's creation,
+# a clock's vacation days are left out: a move that ends the game reads the full rows).
+_GAME_COLUMNS = [
+    column.key
+    for column in _GAMES.columns
+    if column.key not in ("created_at", "finished_at", "result", "options")
+]
+_SEAT_COLUMNS = [column.key for column in _SEATS.columns if column.key != "created_at"]
+_CLOCK_COLUMNS = [column.key for column in _CLOCKS.columns if column.key != "vacation_days_used"]
+_MOVE_QUERY = (
+    core_select(
+        *[
+            (
+                case((_SEATS.c.seat == 0, column), else_=None).label(f"g_{column.key}")
+                if column.key == "head_state"
+                else column.label(f"g_{column.key}")
+            )
+            for column in _GAMES.columns
+            if column.key in _GAME_COLUMNS
+        ],
+        _SECRETS.c.seed.label("seed"),
+        *[_SEATS.c[name].label(f"s_{name}") for name in _SEAT_COLUMNS],
+        *[_CLOCKS.c[name].label(f"c_{name}") for name in _CLOCK_COLUMNS],
+    )
+    .select_from(
+        _GAMES.join(_SECRETS, _SECRETS.c.game_id == _GAMES.c.id)
+        .join(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+        .outerjoin(
+            _CLOCKS, and_(_CLOCKS.c.game_id == _SEATS.c.game_id, _CLOCKS.c.seat == _SEATS.c.seat)
+        )
+    )
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .order_by(_SEATS.c.seat)
+)
+_EVENT_INSERT = _EVENTS.insert()
+_SNAPSHOT_INSERT = _SNAPSHOTS.insert()
+_HEAD_COLUMNS = (
+    "head_seq",
+    "head_hash",
+    "head_state",
+    "to_move",
+    "phase",
+    "turn_started_at",
+    "updated_at",
+)
+_HEAD_UPDATE = (
+    _GAMES.update()
+    .where(_GAMES.c.id == bindparam("b_game"))
+    .values({name: bindparam(name) for name in _HEAD_COLUMNS})
+)
+_SEAT_UPDATE = (
+    _SEATS.update()
+    .where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
+    .values(
+        due=bindparam("due"),
+        due_since=bindparam("due_since"),
+        last_move_seq=bindparam("last_move_seq"),
+    )
+)
 
 
 class GameService:
@@ -105,8 +189,10 @@ class GameService:
         seed: bytes | None = None,
         game_id: str | None = None,
         version: int | None = None,
+        private: bool = False,
     ) -> CreatedGame:
         """Creates a game: event 0 with the seed's commitment, one token per human seat.
+        A ``private`` game is not listed (its pages open by their links only).
 
         The game plays on ``version`` of the engine to its end (the newest when None).
         """
@@ -194,6 +280,7 @@ class GameService:
                 head_hash=row["hash"],
                 policy=policy,
                 creator_seat=creator_seat,
+                private=bool(private),
                 created_at=now,
                 updated_at=now,
             )
@@ -319,13 +406,14 @@ class GameService:
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
             raise BadInput("The move must say which event it was based on (a whole number).")
         with self.session() as session:
-            head, stored_seed = self.store.head_and_seed(session, game_id)
-            game, engine = head.game, head.engine
-            if head.seq != expected_seq:
+            loaded = self._load_for_move(session, game_id)
+            game = loaded.game
+            engine = game_engine(game)
+            if game.head_seq != expected_seq:
                 duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
                 if duplicate is not None:
                     return duplicate
-                raise Conflict("The game moved on since this page was shown.", head.seq)
+                raise Conflict("The game moved on since this page was shown.", game.head_seq)
             if game.status != "active":
                 raise Rejected("This game is over; no more moves can be made.")
             if game.paused_at is not None:
@@ -334,23 +422,33 @@ class GameService:
                 )
             if not 0 <= seat < game.seat_count:
                 raise NotFound("There is no such seat in this game.")
-            due = engine.to_move(head.state)
+            if game.head_state is not None:
+                state = engine.load(game.head_state)
+            else:
+                state = self.store.state_at(session, game, engine, game.head_seq)
+            due = engine.to_move(state)
             if seat not in due:
                 raise Rejected("It is not your turn.")
-            seq = head.seq + 1
-            recording_seed = open_seed(self.secret_key, game_id, stored_seed)
+            seq = game.head_seq + 1
+            recording_seed = open_seed(self.secret_key, game_id, loaded.seed)
             recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
             try:
-                after = engine.apply(head.state, seat, dict(move), recording)
+                after = engine.apply(state, seat, dict(move), recording)
             except IllegalMove as error:
                 raise Rejected(
-                    self._named(session, game_id, engine, head.state, error.reason)
+                    names.fill(
+                        error.reason,
+                        [row.name for row in loaded.seats],
+                        names.marks_of(engine.view(state, None)),
+                    )
+                    if names.has_placeholder(error.reason)
+                    else error.reason
                 ) from None
             now = timestamp(self.clock())
             row = self.store.new_row(
                 game_id,
                 seq,
-                head.hash,
+                game.head_hash,
                 kind,
                 seat,
                 {"move": dict(move)},
@@ -359,29 +457,133 @@ class GameService:
                 actor,
                 now,
             )
+            if engine.to_move(after):
+                # The common case: the game goes on. Plain statements, no unit of work.
+                try:
+                    self._append_move(session, loaded, engine, row, state, after, due)
+                except IntegrityError:
+                    # Another writer appended this seq first (or its mail record).
+                    self.store._lost_race(session, game_id, seq - 1)
+                self.store.commit(session, game_id, seq - 1)
+                return MoveOutcome(row["seq"], after, row["hash"], events=[row])
+            # The game ends: the seed is revealed in a second event, and the read model
+            # and the listeners (the result mails) go through the full path.
+            orm_game = self.store.game(session, game_id)
             rows, states = [row], [after]
-            if not engine.to_move(after):
-                reveal = self._reveal_row(
-                    session, engine, game_id, seq + 1, row["hash"], after, now
-                )
-                rows.append(reveal)
-                states.append(after)
+            rows.append(
+                self._reveal_row(session, engine, game_id, seq + 1, row["hash"], after, now)
+            )
+            states.append(after)
             # Everything is written in one flush at the commit (a lost race surfaces there).
             with session.no_autoflush:
                 self.store.add_rows(session, engine, rows, states, flush=False)
-                self._finish_transition(session, game, engine, rows, head.state, after, due)
-            self.store.commit(session, game_id, head.seq)
+                self._finish_transition(session, orm_game, engine, rows, state, after, due)
+            self.store.commit(session, game_id, seq - 1)
             return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
 
-    @staticmethod
-    def _named(session: Session, game_id: str, engine: Engine, state: Any, reason: str) -> str:
-        """An engine's refusal with the seats it names filled in (:mod:`pbem.games.names`)."""
-        if not names.has_placeholder(reason):
-            return reason
-        seats = session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
-        return names.fill(
-            reason, [seat.name for seat in seats], names.marks_of(engine.view(state, None))
+    def _load_for_move(self, session: Session, game_id: str) -> LoadedGame:
+        """The game row, its stored seed, its seats and their clocks in one query (the
+        game's columns ride on seat 0's row only, so a large head state is read once)."""
+        if not isinstance(game_id, str):
+            raise NotFound("There is no such game.")
+        found = session.connection().execute(_MOVE_QUERY, {"game_id": game_id}).all()
+        if not found:
+            raise NotFound("There is no such game.")
+        first = found[0]._mapping
+        game = SimpleNamespace(**{name: first[f"g_{name}"] for name in _GAME_COLUMNS})
+        seats, clocks = [], {}
+        for found_row in found:
+            values = found_row._mapping
+            seat = SimpleNamespace(**{name: values[f"s_{name}"] for name in _SEAT_COLUMNS})
+            seats.append(seat)
+            if values["c_seat"] is not None:
+                clocks[seat.seat] = SimpleNamespace(
+                    **{name: values[f"c_{name}"] for name in _CLOCK_COLUMNS}
+                )
+        return LoadedGame(game, first["seed"], seats, clocks)
+
+    def _append_move(
+        self,
+        session: Session,
+        loaded: LoadedGame,
+        engine: Engine,
+        row: dict,
+        before: Any,
+        after: Any,
+        due_before: frozenset[int],
+    ) -> None:
+        """Writes a move that does not end the game with Core statements: the event (and
+        its snapshot when one is due), the game's head, the seats whose turn or last move
+        changed (one batched UPDATE), then calls the listeners with the seats and clocks
+        already read."""
+        connection = session.connection()
+        game = loaded.game
+        connection.execute(_EVENT_INSERT, [row])
+        if row["seq"] % self.store.snapshot_every == 0:
+            connection.execute(
+                _SNAPSHOT_INSERT,
+                [
+                    {
+                        "game_id": game.id,
+                        "seq": row["seq"],
+                        "engine_version": engine.version,
+                        "state": engine.dump(after),
+                    }
+                ],
+            )
+        now = self.clock()
+        due_after = engine.to_move(after)
+        started = set(due_after) != set(game.to_move or [])
+        values: dict[str, Any] = {
+            "head_seq": row["seq"],
+            "head_hash": row["hash"],
+            "head_state": engine.dump(after),
+            "to_move": sorted(due_after),
+            "phase": str(engine.view(after, None).get("phase", ""))[:200],
+            "turn_started_at": now if started else game.turn_started_at,
+            "updated_at": now,
+        }
+        connection.execute(_HEAD_UPDATE, {"b_game": game.id, **values})
+        for name, value in values.items():
+            setattr(game, name, value)
+        changed = []
+        for seat in loaded.seats:
+            was = (seat.due, seat.due_since, seat.last_move_seq)
+            is_due = seat.seat in due_after
+            if is_due and (not seat.due or seat.seat not in due_before):
+                seat.due_since = now
+            if not is_due:
+                seat.due_since = None
+            seat.due = is_due
+            if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
+                seat.last_move_seq = row["seq"]
+            if (seat.due, seat.due_since, seat.last_move_seq) != was:
+                changed.append(
+                    {
+                        "b_game": game.id,
+                        "b_seat": seat.seat,
+                        "due": seat.due,
+                        "due_since": seat.due_since,
+                        "last_move_seq": seat.last_move_seq,
+                    }
+                )
+        if changed:
+            connection.execute(_SEAT_UPDATE, changed)
+        transition = Transition(
+            game,
+            engine,
+            [row],
+            before,
+            after,
+            frozenset(due_before),
+            frozenset(due_after),
+            False,
+            None,
+            loaded.seats,
+            clocks=loaded.clocks,
         )
+        for listener in self.listeners:
+            listener(session, transition)
 
     def submit_move_by_token(
         self, token: str, move: Any, expected_seq: int, actor: str = ""
@@ -577,6 +779,12 @@ class GameService:
             game.finished_at = now
         session.add(game)
         seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
+        if names.has_placeholder(game.phase):  # the player to act, by name (and colour)
+            game.phase = names.fill(
+                game.phase,
+                [seat.name for seat in sorted(seats, key=lambda seat: seat.seat)],
+                names.marks_of(engine.view(after, None)),
+            )[:200]
         changed = []
         for seat in seats:
             was = (seat.due, seat.due_since, seat.last_move_seq)

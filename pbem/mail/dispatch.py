@@ -8,7 +8,10 @@ out, with the same Message-ID.
 
 A mail whose lines need the game's history (``your_turn``) is recorded by the move
 only as what to render (:func:`outbox.defer_seat_mail`); it is rendered here, before
-it is sent, and its body (links sealed) kept on the row.
+it is sent, and its body (links sealed) kept on the row. Such a mail recorded with a
+quiet window (``mail.quiet_minutes``) is first checked: one no longer wanted (the
+player moved meanwhile, the turn passed, the game ended) is marked ``dropped`` with
+``last_error`` "dropped: <why>" and never sent.
 
 One bad mail never holds up the others. A temporary failure (an SMTP 4xx answer, a
 connection that fails) is retried with exponential backoff (capped at an hour) until
@@ -16,6 +19,8 @@ connection that fails) is retried with exponential backoff (capped at an hour) u
 sealed under another key) or that the server refuses for good (a 5xx answer) is marked
 ``failed`` at once; ``last_error`` starts with the reason (``unbuildable:``,
 ``refused:``, ``gave up:``), which ``/metrics`` counts. Either way the batch goes on.
+Mail to an address a delivery report marked bouncing (``mail_addresses``) is not sent:
+its row gets the status ``bouncing``.
 
 Bodies are kept only as long as they are useful: :func:`purge` blanks those of mail
 sent more than ``mail.retention_days`` ago, and of failed mail after
@@ -44,7 +49,8 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
 from pbem.mail import outbox, render
-from pbem.mail.models import Mail, utc
+from pbem.mail.inbound import tags
+from pbem.mail.models import Mail, MailAddress, utc
 from pbem.models import Game
 
 LEASE_SECONDS = 300
@@ -64,6 +70,7 @@ class DispatchReport:
     sent: int = 0
     retried: int = 0
     failed: int = 0
+    dropped: int = 0
 
 
 def build_message(runtime: Any, mail: Mail) -> EmailMessage:
@@ -85,6 +92,9 @@ def build_message(runtime: Any, mail: Mail) -> EmailMessage:
         message["References"] = mail.thread_id
     message["Auto-Submitted"] = "auto-generated"
     message["List-Id"] = list_id(runtime, mail)
+    reply_to = tags.for_mail(runtime, mail)  # replies by mail (pbem.mail.inbound)
+    if reply_to:
+        message["Reply-To"] = reply_to
     if unsubscribe:
         # RFC 8058: the settings page answers a POST "List-Unsubscribe=One-Click" by
         # switching the seat's mail off, so a mail client's one-click button works.
@@ -266,7 +276,15 @@ def _send_one(
     with this row is recorded on it and never reaches the rest of the batch.
     Returns the :class:`DispatchReport` field to count it in."""
     deferred = outbox.is_deferred(mail)
+    if _bouncing(runtime, mail.recipient):
+        # A delivery report said this address fails: no more mail to it until cleared.
+        _mark(connection, mail, owner, status="bouncing", last_error="bouncing: address bounces")
+        return "failed"
     try:
+        reason = outbox.unwanted(runtime, mail) if deferred else ""
+        if reason:
+            _mark(connection, mail, owner, status="dropped", last_error=f"dropped: {reason}")
+            return "dropped"
         message = build_message(runtime, mail)
     except Exception as error:  # noqa: BLE001 - any row that cannot be built is failed
         _give_up(connection, mail, owner, now, f"unbuildable: {_describe(error)}")
@@ -290,6 +308,12 @@ def _send_one(
         return _retry(runtime, connection, sender, mail, owner, now, error)
     _mark(connection, mail, owner, status="sent", sent_at=utc(runtime.clock()))
     return "sent"
+
+
+def _bouncing(runtime: Any, address: str) -> bool:
+    with Session(runtime.db) as session:
+        row = session.get(MailAddress, address.strip().lower())
+    return row is not None and row.bouncing_since is not None
 
 
 def _describe(error: BaseException) -> str:
@@ -399,7 +423,7 @@ def purge(runtime: Any, now: datetime) -> int:
     failed_before = utc(now) - timedelta(days=float(config.get("failed_retention_days", 90)))
     old = or_(
         and_(col(Mail.status) == "sent", col(Mail.sent_at) < sent_before),
-        and_(col(Mail.status) == "failed", col(Mail.created_at) < failed_before),
+        and_(col(Mail.status).in_(("failed", "bouncing")), col(Mail.created_at) < failed_before),
     )
     with Session(runtime.db) as session:
         result = session.exec(

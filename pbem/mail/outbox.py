@@ -24,22 +24,23 @@ import secrets
 from collections import Counter
 from datetime import datetime, timedelta
 from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import Session, col, select
+from sqlalchemy import bindparam, func
+from sqlmodel import Session, col, select, update
 
 from engines.api import Engine
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
-from pbem.games import names, results
+from pbem.games import names, results, seat_rules
 from pbem.games.admin_lines import describe_admin
 from pbem.games.outcomes import Transition
 from pbem.games.roster import Roster, mover
 from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tokens import hash_token
-from pbem.mail import render
+from pbem.mail import games_link, render
 from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
 from pbem.models import Event, Game, Seat
 
@@ -77,10 +78,18 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
     now = utc(runtime.clock())
     loaded = transition.seats or session.exec(select(Seat).where(Seat.game_id == game.id))
     seats = {row.seat: row for row in loaded}
-    clocks = {
-        row.seat: row for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
-    }
+    if transition.clocks is not None:
+        # The move read the clocks with the game (plain rows): write back only what
+        # changed, in plain statements.
+        clocks = _keep_clocks(session, game.id, seats, transition, newly_due, now)
+    else:
+        clocks = {
+            row.seat: row
+            for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
+        }
     for number, seat in seats.items():
+        if transition.clocks is not None:
+            break
         clock = clocks.get(number)
         if clock is None:
             clock = clocks[number] = SeatClock(game_id=game.id, seat=number)
@@ -101,13 +110,16 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 seat,
                 "invitation",
                 f"invitation:{game.id}:{number}:{game.head_seq}",
-                due=number in transition.due_after,
+                **invitation_context(seats, number, number in transition.due_after),
                 deadline=clocks[number].deadline_at,
-                players=[
-                    {"name": other.name, "bot": other.is_bot}
-                    for other_number, other in sorted(seats.items())
-                    if other_number != number
-                ],
+                **(
+                    inbound_context(
+                        runtime, session, game, transition.engine, transition.after, seat
+                    )
+                    if number in transition.due_after and not seat.is_bot
+                    else {}
+                ),
+                private=bool(game.private) and number == game.creator_seat,
             )
     elif transition.finished:
         _game_over(session, runtime, transition, seats)
@@ -115,6 +127,8 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
         for number in sorted(newly_due):
             seat = seats[number]
             if seat.notify != "every_turn":
+                continue
+            if invitation_says_due(session, runtime, game, seat, seats, clocks[number], transition):
                 continue
             defer_seat_mail(
                 session,
@@ -126,7 +140,143 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 start=history_start(game, seat),
                 others=[seats[other].name for other in sorted(transition.due_after - {number})],
                 deadline=clocks[number].deadline_at,
+                quiet=quiet_window(runtime),
             )
+
+
+_CLOCK_FIELDS = ("turn_since", "remind_at", "deadline_at", "reminders")
+_CLOCK_INSERT = SeatClock.__table__.insert()
+_CLOCK_UPDATE = (
+    SeatClock.__table__.update()
+    .where(
+        SeatClock.__table__.c.game_id == bindparam("b_game"),
+        SeatClock.__table__.c.seat == bindparam("b_seat"),
+    )
+    .values({name: bindparam(name) for name in _CLOCK_FIELDS})
+)
+
+
+def _keep_clocks(
+    session: Session,
+    game_id: str,
+    seats: dict[int, Any],
+    transition: Transition,
+    newly_due: frozenset[int],
+    now: datetime,
+) -> dict[int, Any]:
+    """The seats' clocks moved on for this batch (a move that does not end the game):
+    the changed ones written in one batched UPDATE, missing ones inserted."""
+    clocks = dict(transition.clocks or {})
+    changed, missing = [], []
+    for number, seat in seats.items():
+        clock = clocks.get(number)
+        if clock is None:
+            clock = clocks[number] = SimpleNamespace(
+                game_id=game_id,
+                seat=number,
+                turn_since=None,
+                remind_at=None,
+                deadline_at=None,
+                reminders=0,
+                paused_until=None,
+                vacation_days_used=0.0,
+            )
+            missing.append(clock)
+        was = tuple(getattr(clock, name) for name in _CLOCK_FIELDS)
+        if number not in transition.due_after:
+            stop_turn(clock)
+        elif number in newly_due and not seat.is_bot:
+            start_turn(clock, transition.game.policy, now)
+        if clock in missing:
+            continue
+        if tuple(getattr(clock, name) for name in _CLOCK_FIELDS) != was:
+            values = {name: getattr(clock, name) for name in _CLOCK_FIELDS}
+            changed.append({"b_game": game_id, "b_seat": number, **values})
+    connection = session.connection()
+    if changed:
+        connection.execute(_CLOCK_UPDATE, changed)
+    if missing:
+        connection.execute(_CLOCK_INSERT, [vars(clock) for clock in missing])
+    return clocks
+
+
+def invitation_context(seats: dict[int, Seat], number: int, due: bool) -> dict[str, Any]:
+    """What an invitation says beyond every seat mail's context: the other players, and
+    whether the seat is due (``due``)."""
+    return {
+        "due": due,
+        "already": False,
+        "movers": [],
+        "players": [
+            {"name": other.name, "bot": other.is_bot}
+            for other_number, other in sorted(seats.items())
+            if other_number != number
+        ],
+    }
+
+
+def invitation_says_due(
+    session: Session,
+    runtime: Any,
+    game: Game,
+    seat: Seat,
+    seats: dict[int, Seat],
+    clock: SeatClock,
+    transition: Any,
+) -> bool:
+    """When a seat's turn begins before its invitation went out (bots moved first), the
+    invitation is rendered again to say "it is already your turn" (with the deadline)
+    and is the only mail: True. False when the invitation was sent (or is being sent):
+    a "your turn" mail is due as usual. Only while bots alone have moved: once a person
+    has played, the game is under way and the turn gets its own mail."""
+    if any(other.last_move_seq is not None and not other.is_bot for other in seats.values()):
+        return False
+    invitation = session.exec(
+        select(Mail).where(
+            Mail.game_id == game.id,
+            Mail.seat == seat.seat,
+            Mail.kind == "invitation",
+            Mail.status == "pending",
+            Mail.attempts == 0,
+        )
+    ).first()
+    if invitation is None:
+        return False
+    token = seat_token(session, runtime, seat)
+    settings = settings_link(runtime, seat) if seat.token_hash else ""
+    context = {
+        **seat_context(runtime, game, seat, token, settings, clock.deadline_at),
+        **invitation_context(seats, seat.seat, True),
+        "already": True,
+        "movers": [
+            other.name
+            for _, other in sorted(seats.items())
+            if other.is_bot and other.last_move_seq is not None
+        ],
+        **inbound_context(runtime, session, game, transition.engine, transition.after, seat),
+    }
+    subject, text, html, unsubscribe = sealed_render(runtime, "invitation", context, settings)
+    # The key names the event the seat became due at: a reply's tag names that turn.
+    key = f"invitation:{game.id}:{seat.seat}:{game.head_seq}"
+    result = session.exec(
+        update(Mail)
+        .where(col(Mail.id) == invitation.id, col(Mail.status) == "pending")
+        .values(
+            key=key,
+            subject=subject,
+            body_text=text,
+            body_html=html,
+            unsubscribe=unsubscribe,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)
+
+
+def quiet_window(runtime: Any) -> timedelta:
+    """How long a "your turn" mail waits before it goes (``mail.quiet_minutes``)."""
+    minutes = float(runtime.config["mail"].get("quiet_minutes", 0) or 0)
+    return timedelta(minutes=max(minutes, 0.0))
 
 
 def turns_begun(transition: Transition) -> frozenset[int]:
@@ -172,7 +322,11 @@ def _game_over(
         (row["payload"]["seed"] for row in transition.events if row["kind"] == "seed_revealed"),
         "",
     )
-    over = game_over_context(game, [seats[number].name for number in sorted(seats)])
+    resigned = seat_rules.resigned_seats(session, game.id)
+    over = game_over_context(
+        game,
+        [seats[n].name + (" (resigned)" if n in resigned else "") for n in sorted(seats)],
+    )
     told = set()
     for number, seat in seats.items():
         key = f"game_over:{game.id}:{number}"
@@ -216,6 +370,7 @@ def _game_over(
             "game_over",
             key,
             seat_name=current.name if current is not None else "",
+            resigned=former.reason == "resigned",
             lines=history(session, runtime, game, transition.engine, None, start)[0],
             seed=seed,
             **over,
@@ -507,6 +662,10 @@ def mail_former(
     )
 
 
+# Mails whose recipient need not hold any seat: no link to "all your games" in them.
+NO_GAMES_LINK = frozenset({"answer_stranger"})
+
+
 def enqueue(
     session: Session,
     runtime: Any,
@@ -522,7 +681,11 @@ def enqueue(
     """Renders a mail and adds it to the outbox in the open transaction.
 
     Links to a seat or its settings are stored sealed (:func:`render.seal_links`): the
-    outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`)."""
+    outbox row opens nothing; the dispatcher opens them as it sends (:func:`opened`).
+    The footer's link to the recipient's games is the address's own (``my_games``),
+    except in a refusal to someone who holds no seat (:data:`NO_GAMES_LINK`)."""
+    if kind not in NO_GAMES_LINK:
+        context = {"my_games": games_link.address_link(runtime, session, recipient), **context}
     subject, text, html, unsubscribe = sealed_render(runtime, kind, context, unsubscribe)
     mail = new_mail(runtime, kind, key, recipient, subject, text, html, unsubscribe, game_id, seat)
     session.add(mail)
@@ -592,6 +755,10 @@ def is_deferred(mail: Mail) -> bool:
     return not mail.body_html and mail.body_text.startswith(DEFERRED)
 
 
+_MAIL_INSERT = Mail.__table__.insert()
+_MAIL_COLUMNS = [column.key for column in Mail.__table__.columns if column.key != "id"]
+
+
 def defer_seat_mail(
     session: Session,
     runtime: Any,
@@ -603,11 +770,18 @@ def defer_seat_mail(
     start: int,
     others: list[str],
     deadline: datetime | None,
+    quiet: timedelta = timedelta(0),
 ) -> Mail | None:
     """Records a seat's mail whose lines need the game's history (``your_turn``) without
     rendering it: the row holds only the events to describe (after ``start`` up to the
     head) and what the move knew. The dispatcher renders it (:func:`render_deferred`),
-    outside the move's transaction."""
+    outside the move's transaction.
+
+    With a ``quiet`` window the mail waits that long before it goes, and the dispatcher
+    drops it if it is no longer wanted by then (:func:`unwanted`: the player moved, the
+    turn passed). A turn that begins while an earlier mail of the seat still waits
+    supersedes it: that one row now describes this turn, and its wait starts again, so
+    turns that begin within one window of each other make one mail."""
     if seat.is_bot or not seat.email:
         return None
     recipe = {
@@ -616,11 +790,111 @@ def defer_seat_mail(
         "others": others,
         "deadline": deadline.isoformat() if deadline else None,
     }
-    subject = render.SUBJECTS[kind].format(title=game.title)[:300]
+    if quiet > timedelta(0):
+        recipe["quiet"] = quiet.total_seconds()
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
+    now = utc(runtime.clock())
+    waiting = quiet > timedelta(0)
+    if waiting and supersede(session, game.id, seat.seat, seat.email, kind, key, body, now + quiet):
+        return None
+    subject = render.SUBJECTS[kind].format(title=game.title)[:300]
     mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
-    session.add(mail)
+    mail.next_attempt_at = now + quiet
+    # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
+    session.connection().execute(
+        _MAIL_INSERT, [{name: getattr(mail, name) for name in _MAIL_COLUMNS}]
+    )
     return mail
+
+
+# supersede's statements, built once (a move that passes the turn runs them).
+_OUTBOX = Mail.__table__
+_WAITING = (
+    select(_OUTBOX.c.id)
+    .where(
+        _OUTBOX.c.game_id == bindparam("b_game"),
+        _OUTBOX.c.seat == bindparam("b_seat"),
+        _OUTBOX.c.recipient == bindparam("b_recipient"),
+        _OUTBOX.c.kind == bindparam("b_kind"),
+        _OUTBOX.c.status == "pending",
+        _OUTBOX.c.attempts == 0,
+        _OUTBOX.c.body_html == "",
+    )
+    .order_by(_OUTBOX.c.id.desc())
+    .limit(1)
+)
+_SUPERSEDE = (
+    _OUTBOX.update()
+    .where(
+        _OUTBOX.c.id == bindparam("b_id"),
+        _OUTBOX.c.status == "pending",
+        _OUTBOX.c.body_html == "",
+    )
+    .values(
+        key=bindparam("key"),
+        body_text=bindparam("body_text"),
+        next_attempt_at=bindparam("next_attempt_at"),
+    )
+)
+
+
+def supersede(
+    session: Session,
+    game_id: str,
+    seat: int,
+    recipient: str,
+    kind: str,
+    key: str,
+    body: str,
+    send_at: datetime,
+) -> bool:
+    """Puts a new recipe into the seat's waiting mail of ``kind`` to ``recipient``
+    (still pending, never tried, not yet rendered), to go at ``send_at``: True when
+    there was one. The row takes the new ``key`` too, so that it names the turn it now
+    describes (a reply's tag names that turn, see :mod:`pbem.mail.inbound.tags`). The update
+    is conditional, so a row the dispatcher claimed meanwhile is left alone (and a new
+    row is written instead)."""
+    if session.autoflush and (session.new or session.dirty):
+        session.flush()  # as the session would before a query: pending mails are seen
+    connection = session.connection()
+    waiting = connection.execute(
+        _WAITING, {"b_game": game_id, "b_seat": seat, "b_recipient": recipient, "b_kind": kind}
+    ).scalar()
+    if waiting is None:
+        return False
+    result = connection.execute(
+        _SUPERSEDE,
+        {"b_id": waiting, "key": key[:200], "body_text": body, "next_attempt_at": send_at},
+    )
+    return bool(result.rowcount)
+
+
+def unwanted(runtime: Any, mail: Mail) -> str:
+    """Why a waiting "your turn" mail (one recorded with a quiet window) should not go
+    now: the game ended or is no longer running, a bot plays the seat, someone else
+    holds it, the player turned these mails off, moved since, or is no longer due. ""
+    when it should go."""
+    recipe = json.loads(mail.body_text[len(DEFERRED) :])
+    if not recipe.get("quiet"):
+        return ""
+    with runtime.service.reading() as session:
+        game = session.get(Game, mail.game_id)
+        seat = session.get(Seat, (mail.game_id, mail.seat))
+        if game is None or seat is None:
+            return "the seat is gone"
+        if game.status != "active":
+            return "the game is over"
+        if seat.is_bot:
+            return "a bot plays the seat now"
+        if seat.email.strip().lower() != mail.recipient.strip().lower():
+            return "the seat has another player now"
+        if seat.notify != "every_turn":
+            return "the player turned these mails off"
+        if seat.last_move_seq is not None and seat.last_move_seq > int(recipe["upto"]):
+            return "the player moved since"
+        if not seat.due:
+            return "the seat is no longer due"
+    return ""
 
 
 def render_deferred(runtime: Any, mail: Mail) -> None:
@@ -641,15 +915,27 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
             raise ValueError(f"game {game.id} has no event {upto}")
         token = seat_token(session, runtime, seat)
         newcomer = is_newcomer(session, game.id, seat.seat)
+        by_mail = inbound_context(runtime, session, game, engine, state, seat)
+        holders = [
+            row.name
+            for row in session.exec(
+                select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))
+            )
+        ]
+        my_games = games_link.address_link(runtime, session, mail.recipient)
+    public = engine.view(state, None)
+    phase = names.fill(str(public.get("phase", "")), holders, names.marks_of(public))
     settings = settings_link(runtime, seat) if seat.token_hash else ""
     context = seat_context(runtime, game, seat, token, settings, deadline)
     context.update(
         newcomer=newcomer,
         head_hash=event.hash,
         head_seq=upto,
-        phase=str(engine.view(state, None).get("phase", ""))[:200],
+        phase=phase[:200],
         lines=lines,
         others=list(recipe.get("others") or []),
+        **by_mail,
+        my_games=my_games,
     )
     subject, text, html, unsubscribe = sealed_render(runtime, mail.kind, context, settings)
     mail.subject, mail.body_text, mail.body_html, mail.unsubscribe = (
@@ -658,6 +944,24 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         html,
         unsubscribe,
     )
+
+
+def inbound_context(
+    runtime: Any, session: Session, game: Game, engine: Engine, state: Any, seat: Seat
+) -> dict[str, Any]:
+    """With replies by mail on (``mail.reply_address``): the seat's legal moves with
+    their codes and the players whose mail bounces (for the creator); see
+    :mod:`pbem.mail.inbound`."""
+    from pbem.mail.inbound import receive, tags
+
+    if tags.reply_address_config(runtime.config) is None:
+        return {}
+    seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
+    listed = receive.moves.numbered(engine, state, seat.seat, [row.name for row in seats])
+    return {
+        **receive.move_context(game.engine, listed),
+        "bouncing": receive.bouncing_names(session, game, seats, seat),
+    }
 
 
 def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:

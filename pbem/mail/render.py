@@ -35,6 +35,9 @@ SUBJECTS = {
     "digest": "Your games waiting for you ({count})",
     "notice": "{title}: {headline}",
     "seat_link": "{title}: your link to the game",
+    "answer": "{title}: {headline}",
+    "answer_stranger": "{title}: your mail was not applied",
+    "games_link": "Your games: a new link",
 }
 
 # Keys a template may read that not every caller sets (every other key a template
@@ -52,6 +55,13 @@ OPTIONAL = {
     "policy": {},
     "newcomer": False,
     "former": False,
+    # Replies by mail (pbem.mail.inbound): the moves with their codes, written forms.
+    "move_groups": [],
+    "written": [],
+    "move_count": 0,
+    "bouncing": [],
+    # The footer's link to the recipient's games (pbem.mail.games_link; set by the outbox).
+    "my_games": "",
 }
 
 _environment: Environment | None = None

@@ -1,6 +1,6 @@
 """The rescue page of a seat, reached from its link: the game's deadline policy,
-vacation (started, or ended early), the player's own "hand my seat to a bot" and "leave
-the game" (each confirmed in a second step), votes about absent seats (see
+vacation (started, or ended early), the player's own "hand my seat to a bot", "resign"
+and "leave the game" (each confirmed in a second step, a form without JavaScript), votes about absent seats (see
 :mod:`pbem.games.seat_rules`), and for the game's creator the game's settings: its deadline
 policy, pause and resume (see :mod:`pbem.games.control`).
 """
@@ -27,6 +27,13 @@ CONFIRM = {
         "back from this page at any time.",
         "Yes, hand my seat to a bot",
     ),
+    "resign": (
+        "Resign from this game?",
+        "A bot plays your seat to the end of the game, and you are shown as having "
+        "resigned. Your link stops working at once and the seat cannot be taken back; "
+        "you will still get the result by mail when the game ends.",
+        "Yes, resign",
+    ),
     "leave": (
         "Leave this game?",
         "Your link stops working at once and the seat is open to a new player on the "
@@ -51,6 +58,7 @@ def page(token: str):
     with Session(runtime.db) as session:
         clock = session.get(SeatClock, (seat.game_id, seat.seat))
         absent = {row.seat: seat_rules.absence(session, game, row, now) for row in seats}
+        resigned = seat_rules.resigned_seats(session, seat.game_id)
     cap = int(float(runtime.config["scheduler"]["max_vacation_days"]))
     used = clock.vacation_days_used if clock else 0.0
     return render_template(
@@ -60,6 +68,7 @@ def page(token: str):
         game=game,
         seats=seats,
         absent=absent,
+        resigned=resigned,
         consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
         vacation_left=max(int(cap - used), 0),
         paused_until=clock.paused_until if clock else None,
@@ -100,6 +109,10 @@ def act(token: str):
         outcome = rescue.end_vacation(runtime, me.game_id, me.seat, by=me.seat)
     elif action == "to_bot":
         outcome = rescue.hand_to_bot(runtime, me.game_id, target, by=me.seat)
+    elif action == "resign":
+        outcome = rescue.resign(runtime, me.game_id, me.seat, by=me.seat)
+        flash(outcome.message)
+        return redirect(url_for("play.page", token=token), code=303)
     elif action == "leave":
         outcome = rescue.leave_game(runtime, me.game_id, target, by=me.seat)
         flash(outcome.message)

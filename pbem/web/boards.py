@@ -1,27 +1,97 @@
 """Layouts for the map boards: where each area, port, province and sea is drawn.
 
-These functions turn a view (and the game's data module's layout hints) into plain
-shapes for the ``_board_<slug>.html`` partials: positions, labels and the pieces on each
-place, coloured by seat. They decide nothing about the rules; they only place marks.
+These functions turn a view (and the game's data module's ``GEO`` drawing hints) into
+plain shapes for the ``_board_<slug>.html`` partials. They decide nothing about the rules;
+they only place marks:
+
+* every place is projected from its latitude and longitude with its map's :class:`Frame`
+  (the coastline asset in ``static/maps/`` was drawn with the same projection by
+  ``scripts/make_coastlines.py``);
+* its pieces sit on a *chip* centred there; chips that would overlap are pushed apart
+  (a few deterministic rounds), and a thin line then joins a moved chip to its place;
+* its name is placed by a greedy search over candidate positions around the chip, with
+  collision boxes estimated from the text's length, so that no two names overlap, none
+  covers a chip and none leaves the drawing. The same view always gives the same map.
+
+Every piece has a shape as well as a colour and a letter (see the legends), so nothing
+depends on telling colours apart.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+import itertools
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engines import REGISTRY
 
-GOODS_MARKS = {
-    "salmon": ("#F4A6A0", "S"),
-    "flatfish": ("#E6D8AD", "F"),
-    "herring": ("#A7C7E7", "H"),
-    "cod": ("#8FBC8F", "C"),
-    "amber": ("#E69F00", "A"),
+
+@dataclass(frozen=True)
+class Frame:
+    """A map's window on the globe: an equirectangular projection scaled by the cosine of
+    its middle latitude, ``width`` units wide (the coastline asset and the places share it:
+    ``scripts/make_coastlines.py`` draws with this same projection)."""
+
+    west: float
+    east: float
+    south: float
+    north: float
+    width: int
+
+    @property
+    def scale(self) -> float:
+        return self.width / ((self.east - self.west) * math.cos(math.radians(self.middle)))
+
+    @property
+    def middle(self) -> float:
+        return (self.south + self.north) / 2
+
+    @property
+    def height(self) -> int:
+        return round((self.north - self.south) * self.scale)
+
+    def project(self, lat: float, lon: float) -> tuple[float, float]:
+        """SVG units (x to the east, y to the south) of a latitude and longitude."""
+        cos = math.cos(math.radians(self.middle))
+        return ((lon - self.west) * cos * self.scale, (self.north - lat) * self.scale)
+
+
+FRAMES = {
+    "mare_nostrum": Frame(west=-10.0, east=49.5, south=25.0, north=47.0, width=1000),
+    "mare_balticum": Frame(west=9.0, east=31.0, south=53.6, north=66.0, width=760),
 }
-EMPTY_CIRCLE = ("#FFFFFF", "·")
+
+LABEL_SIZE = 13  # SVG units; a map is never drawn narrower than its width on a desktop
+PIECE_SIZE = 12  # letters and numbers on pieces
+ROW = 22  # a chip's row of pieces
+PAD = 3
+
+# Goods of Mare Balticum: colour, letter and shape (shape and letter alone tell them apart).
+GOODS_MARKS = {
+    "salmon": ("#F4A6A0", "S", "triangle"),
+    "flatfish": ("#E6D8AD", "F", "diamond"),
+    "herring": ("#A7C7E7", "H", "circle"),
+    "cod": ("#8FBC8F", "C", "square"),
+    "amber": ("#E69F00", "A", "hexagon"),
+}
+EMPTY_CIRCLE = ("#FFFFFF", "", "slot")
 NEUTRAL = {"colour": "#9E9E9E", "letter": "N", "text": "#000"}
+
+BALTIC_LABELS = {
+    "copenhagen": "København",
+    "st_petersburg": "St Petersburg",
+    "belt_sea": "Belt Sea",
+    "oresund": "Øresund",
+    "western_gotland": "Landsort Deep",
+    "eastern_gotland": "Gotland Deep",
+    "northern_baltic": "Northern Baltic",
+    "vainameri": "Väinameri",
+    "gulf_finland_west": "Gulf of Finland (west)",
+    "gulf_finland_east": "Gulf of Finland (east)",
+}
 
 
 def game_data(slug: str) -> Any:
@@ -29,6 +99,279 @@ def game_data(slug: str) -> Any:
     if slug not in REGISTRY:
         raise KeyError(slug)
     return importlib.import_module(f"engines.{slug}.data")
+
+
+def place_name(slug: str, place: str) -> str:
+    """The readable name of a place (or a card) on a game's board, for a sentence ("that
+    place" for anything the board does not know)."""
+    try:
+        data = game_data(slug)
+    except (KeyError, ImportError):
+        return "that place"
+    names = dict(getattr(data, "NAMES", {}) or {})
+    for key in ("PROVINCE", "SEA", "CARDS"):
+        for ident, info in (getattr(data, key, {}) or {}).items():
+            if isinstance(info, Mapping) and "name" in info:
+                names.setdefault(ident, info["name"])
+    return names.get(place, "that place")
+
+
+# --- text, shapes and boxes -------------------------------------------------------------
+
+NARROW = set("fijlrtI.,;:'!|() ")
+WIDE = set("mwMWØ")
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """A generous estimate of a text's width in a sans-serif face (DejaVu Sans is the
+    widest the browsers here use): no estimate may fall short, or names would touch."""
+    width = 0.0
+    for char in text:
+        if char in NARROW:
+            width += 0.36
+        elif char in WIDE:
+            width += 0.92
+        elif char.isupper() or char.isdigit():
+            width += 0.72
+        else:
+            width += 0.62
+    return width * size * (1.14 if bold else 1.0) + 2
+
+
+def shape_path(shape: str, x: float, y: float, w: float, h: float) -> str:
+    """An SVG path of ``shape`` filling the box (x, y, w, h)."""
+    r, b, cx, cy = x + w, y + h, x + w / 2, y + h / 2
+    if shape == "triangle":
+        return f"M{cx:.1f} {y:.1f}L{r:.1f} {b:.1f}L{x:.1f} {b:.1f}Z"
+    if shape in {"diamond", "diamond-small"}:
+        return f"M{cx:.1f} {y:.1f}L{r:.1f} {cy:.1f}L{cx:.1f} {b:.1f}L{x:.1f} {cy:.1f}Z"
+    if shape == "square":
+        return f"M{x:.1f} {y:.1f}H{r:.1f}V{b:.1f}H{x:.1f}Z"
+    if shape == "hexagon":
+        q = min(w / 4, 5)
+        return (
+            f"M{x + q:.1f} {y:.1f}H{r - q:.1f}L{r:.1f} {cy:.1f}L{r - q:.1f} {b:.1f}"
+            f"H{x + q:.1f}L{x:.1f} {cy:.1f}Z"
+        )
+    if shape == "boat":  # a hull: wide deck, narrow keel
+        q = min(w / 4, 5)
+        return f"M{x:.1f} {y:.1f}H{r:.1f}L{r - q:.1f} {b:.1f}H{x + q:.1f}Z"
+    if shape == "flag":
+        return f"M{x:.1f} {y:.1f}H{r:.1f}L{r - 4:.1f} {cy:.1f}L{r:.1f} {b:.1f}H{x:.1f}Z"
+    if shape == "house":  # a city
+        return f"M{x:.1f} {b:.1f}V{y + h * 0.45:.1f}L{cx:.1f} {y:.1f}L{r:.1f} {y + h * 0.45:.1f}V{b:.1f}Z"
+    if shape == "star":
+        points = []
+        for i in range(10):
+            angle = math.pi / 2 + i * math.pi / 5
+            radius = (w / 2) if i % 2 == 0 else (w / 4.4)
+            points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
+        return "M" + "L".join(f"{px:.1f} {py:.1f}" for px, py in points) + "Z"
+    # circle, slot and pill: a rounded box
+    rad = min(w, h) / 2
+    return (
+        f"M{x + rad:.1f} {y:.1f}H{r - rad:.1f}A{rad:.1f} {rad:.1f} 0 0 1 {r - rad:.1f} {b:.1f}"
+        f"H{x + rad:.1f}A{rad:.1f} {rad:.1f} 0 0 1 {x + rad:.1f} {y:.1f}Z"
+    )
+
+
+def item(shape: str, fill: str, text: str = "", ink: str = "#000", **extra: Any) -> dict:
+    """One mark on a chip: a shape (with its letter, if any) sized to its text."""
+    if shape in {"house", "star", "diamond-small"}:
+        w = h = 11.0
+    elif text:
+        w = max(ROW - 2, text_width(text, PIECE_SIZE, bold=True) + 6)
+        if shape in {"triangle", "diamond"}:
+            w += 6
+        h = ROW - 2
+    else:
+        w = h = ROW - 4
+    return {"shape": shape, "fill": fill, "text": text, "ink": ink, "w": w, "h": h, **extra}
+
+
+def overlap(a: Sequence[float], b: Sequence[float]) -> float:
+    """The area two boxes (x0, y0, x1, y1) share."""
+    width = min(a[2], b[2]) - max(a[0], b[0])
+    height = min(a[3], b[3]) - max(a[1], b[1])
+    return width * height if width > 0 and height > 0 else 0.0
+
+
+def outside(box: Sequence[float], width: float, height: float, margin: float = 2) -> float:
+    """How far a box reaches beyond the drawing (0 when it lies inside)."""
+    return (
+        max(0, margin - box[0])
+        + max(0, margin - box[1])
+        + max(0, box[2] - width + margin)
+        + max(0, box[3] - height + margin)
+    )
+
+
+def chip_box(node: Mapping[str, Any], gap: float = 0) -> tuple[float, float, float, float]:
+    return (
+        node["x"] - node["w"] / 2 - gap,
+        node["y"] - node["h"] / 2 - gap,
+        node["x"] + node["w"] / 2 + gap,
+        node["y"] + node["h"] / 2 + gap,
+    )
+
+
+def lay_chip(node: dict, rows: Iterable[list[dict]]) -> None:
+    """Sizes a chip from its rows of marks and gives each mark its place."""
+    rows = [row for row in rows if row]
+    widths = [sum(mark["w"] for mark in row) + 2 * max(0, len(row) - 1) for row in rows]
+    node["w"] = max(widths) + 2 * PAD if rows else 12
+    node["h"] = ROW * len(rows) + PAD if rows else 12
+    node["rows"] = rows
+    node["row_widths"] = widths
+
+
+def place_marks(node: dict) -> None:
+    """Absolute positions and paths of a chip's marks, once the chip has its place."""
+    marks = []
+    top = node["y"] - node["h"] / 2 + PAD / 2
+    for row, width in zip(node["rows"], node["row_widths"], strict=True):
+        x = node["x"] - width / 2
+        for mark in row:
+            y = top + (ROW - mark["h"]) / 2
+            marks.append(
+                {
+                    **mark,
+                    "d": shape_path(mark["shape"], x, y, mark["w"], mark["h"]),
+                    "tx": round(x + mark["w"] / 2, 1),
+                    "ty": round(y + mark["h"] / 2 + PIECE_SIZE * 0.36, 1),
+                }
+            )
+            x += mark["w"] + 2
+        top += ROW
+    node["marks"] = marks
+
+
+def spread(nodes: list[dict], width: float, height: float, rounds: int = 80) -> None:
+    """Pushes overlapping chips apart (each pair along its shallower axis), and back
+    inside the drawing; deterministic for a given list."""
+    gap = 3
+    for _ in range(rounds):
+        moved = False
+        for i, a in enumerate(nodes):
+            for b in nodes[i + 1 :]:
+                box_a, box_b = chip_box(a, gap), chip_box(b, gap)
+                dx = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
+                dy = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
+                if dx <= 0 or dy <= 0:
+                    continue
+                moved = True
+                if dx < dy:
+                    step = dx / 2 + 0.5
+                    sign = 1 if (a["x"], a["id"]) <= (b["x"], b["id"]) else -1
+                    a["x"] -= sign * step
+                    b["x"] += sign * step
+                else:
+                    step = dy / 2 + 0.5
+                    sign = 1 if (a["y"], a["id"]) <= (b["y"], b["id"]) else -1
+                    a["y"] -= sign * step
+                    b["y"] += sign * step
+        for node in nodes:
+            node["x"] = min(max(node["x"], node["w"] / 2 + 3), width - node["w"] / 2 - 3)
+            node["y"] = min(max(node["y"], node["h"] / 2 + 3), height - node["h"] / 2 - 3)
+        if not moved:
+            break
+
+
+def candidates(box: Sequence[float], w: float, h: float) -> Iterable[tuple[float, float]]:
+    """Top-left corners for a w x h label around a chip, nearest first."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for gap in (2, 7, 14, 24, 36, 50, 66, 84):
+        yield x1 + gap, cy - h / 2
+        yield x0 - gap - w, cy - h / 2
+        yield cx - w / 2, y0 - gap - h
+        yield cx - w / 2, y1 + gap
+        yield x1 + gap, y0 - gap - h + 4
+        yield x0 - gap - w, y0 - gap - h + 4
+        yield x1 + gap, y1 + gap - 4
+        yield x0 - gap - w, y1 + gap - 4
+        yield x0, y0 - gap - h
+        yield x1 - w, y0 - gap - h
+        yield x0, y1 + gap
+        yield x1 - w, y1 + gap
+
+
+def farther(box: Sequence[float], w: float, h: float, reach: int = 160) -> Iterable[tuple]:
+    """More top-left corners for a crowded place's name: a grid around the chip, nearest
+    first (tried only when no position of :func:`candidates` is free)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    corners = [
+        (cx + dx - w / 2, cy + dy - h / 2)
+        for dx in range(-reach, reach + 1, 8)
+        for dy in range(-reach, reach + 1, 6)
+    ]
+    yield from sorted(
+        corners,
+        key=lambda corner: (math.hypot(corner[0] + w / 2 - cx, corner[1] + h / 2 - cy), corner),
+    )
+
+
+def place_labels(nodes: list[dict], width: float, height: float) -> None:
+    """Gives every node a ``label`` box: the first candidate that touches no chip, no
+    name placed before it and no edge; the most crowded places choose first."""
+    chips = [chip_box(node, 1) for node in nodes]
+
+    def crowd(node: dict) -> tuple:
+        near = sum(
+            1
+            for other in nodes
+            if other is not node and abs(other["x"] - node["x"]) + abs(other["y"] - node["y"]) < 120
+        )
+        return (-near, node["id"])
+
+    placed: list[tuple[float, float, float, float]] = []
+    for node in sorted(nodes, key=crowd):
+        size = node.get("label_size", LABEL_SIZE)
+        w = text_width(node["label_text"], size, bold=node.get("bold", False))
+        h = size * 1.3
+        own = chip_box(node, 1)
+        best, best_cost = None, math.inf
+        for x, y in itertools.chain(candidates(own, w, h), farther(own, w, h)):
+            box = (x, y, x + w, y + h)
+            cost = outside(box, width, height) * 1000
+            cost += sum(overlap(box, other) for other in placed) * 10
+            cost += sum(overlap(box, chip) for chip in chips if chip != own)
+            if cost < best_cost:
+                best, best_cost = box, cost
+            if cost == 0:
+                break
+        assert best is not None
+        placed.append(best)
+        node["label"] = {
+            "x": round(best[0] + 1, 1),
+            "y": round(best[1] + size * 1.02, 1),
+            "box": tuple(round(v, 1) for v in best),
+            "size": size,
+            "text": node["label_text"],
+        }
+        node["leader"] = leader(own, best)
+
+
+def leader(chip: Sequence[float], label: Sequence[float]) -> tuple | None:
+    """A line from a chip to a name set apart from it, or None when they touch."""
+    cx = min(max((label[0] + label[2]) / 2, chip[0]), chip[2])
+    cy = min(max((label[1] + label[3]) / 2, chip[1]), chip[3])
+    lx = min(max(cx, label[0]), label[2])
+    ly = min(max(cy, label[1]), label[3])
+    if math.hypot(lx - cx, ly - cy) < 10:
+        return None
+    return (round(cx, 1), round(cy, 1), round(lx, 1), round(ly, 1))
+
+
+def finish(nodes: list[dict], frame: Frame) -> None:
+    """Spreads the chips, places the marks and the names, and joins each moved chip to
+    its place on the map."""
+    spread(nodes, frame.width, frame.height)
+    for node in nodes:
+        place_marks(node)
+        moved = math.hypot(node["x"] - node["gx"], node["y"] - node["gy"])
+        node["pin"] = moved > max(node["w"], node["h"]) / 2
+    place_labels(nodes, frame.width, frame.height)
 
 
 def _mark(player: Mapping[str, Any], count: int = 1) -> dict:
@@ -40,114 +383,242 @@ def _mark(player: Mapping[str, Any], count: int = 1) -> dict:
     }
 
 
-def mare_balticum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> dict:
-    data = game_data("mare_balticum")
-    places = {item["id"]: item for item in (*data.PORTS, *data.AREAS)}
-    fleets: dict[str, list[dict]] = {}
-    for player, shown in zip(view["players"], players, strict=False):
-        for location in player["fleet"]:
-            fleets.setdefault(location, []).append(_mark(shown))
-    nodes = []
-    for place_id, place in places.items():
-        is_port = place_id in data.PORT_IDS
-        nodes.append(
-            {
-                "id": place_id,
-                "x": 40 + place["x"] * 9.2,
-                "y": 60 + place["y"] * 8.4,
-                "port": is_port,
-                "r": 30 if is_port else (34 if place.get("depth") == "deep" else 27),
-                "name": place["name"].split(" (")[0],
-                "goods": [
-                    GOODS_MARKS.get(kind, EMPTY_CIRCLE) for kind in view["goods"].get(place_id, [])
-                ],
-                "demand": [
-                    GOODS_MARKS.get(kind, EMPTY_CIRCLE) for kind in view["demand"].get(place_id, [])
-                ],
-                "fleet": fleets.get(place_id, []),
+def piece(shape: str, mark: Mapping[str, Any], count: int = 1, **extra: Any) -> dict:
+    text = f"{mark['letter']}{count if count > 1 else ''}"
+    return item(shape, mark["colour"], text, mark["text"], **extra)
+
+
+def swatch(mark: dict) -> dict:
+    """A mark drawn alone (for a legend): its shape at the top left of a small box."""
+    mark = dict(mark)
+    mark["d"] = shape_path(mark["shape"], 1, 1, mark["w"], mark["h"])
+    mark["tx"], mark["ty"] = 1 + mark["w"] / 2, round(1 + mark["h"] / 2 + PIECE_SIZE * 0.36, 1)
+    return mark
+
+
+def changed_places(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+    """The places whose contents differ between two views of a map game (what changed
+    since the viewer's last move); empty when there is no earlier view."""
+    if not old:
+        return set()
+    found: set[str] = set()
+    for key in ("provinces", "seas", "goods", "demand"):
+        before, after = old.get(key) or {}, new.get(key) or {}
+        if isinstance(after, Mapping):
+            found |= {
+                place for place in set(before) | set(after) if before.get(place) != after.get(place)
             }
-        )
-    position = {node["id"]: node for node in nodes}
-    edges = [
-        (position[a]["x"], position[a]["y"], position[b]["x"], position[b]["y"])
-        for a, b in data.EDGES
-    ]
-    marks = {**GOODS_MARKS, "free demand circle": EMPTY_CIRCLE}
-    return {"nodes": nodes, "edges": edges, "width": 1000, "height": 960, "marks": marks}
+    for before, after in zip(old.get("players") or [], new.get("players") or [], strict=False):
+        fleet_before, fleet_after = before.get("fleet"), after.get("fleet")
+        if isinstance(fleet_after, list) and isinstance(fleet_before, list):
+            for place in set(fleet_before) | set(fleet_after):
+                if fleet_before.count(place) != fleet_after.count(place):
+                    found.add(place)
+    return found
 
 
-def mare_nostrum(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> dict:
+# --- Mare Balticum ----------------------------------------------------------------------
+
+
+def mare_balticum(
+    view: Mapping[str, Any], players: Sequence[Mapping[str, Any]], changed: Iterable[str] = ()
+) -> dict:
+    data = game_data("mare_balticum")
+    frame = FRAMES["mare_balticum"]
+    changed = set(changed)
+    fleets: dict[str, dict[int, int]] = {}
+    for index, player in enumerate(view["players"]):
+        for location in player["fleet"]:
+            counts = fleets.setdefault(location, {})
+            counts[index] = counts.get(index, 0) + 1
+    nodes = []
+    for place in (*data.PORTS, *data.AREAS):
+        place_id = place["id"]
+        is_port = place_id in data.PORT_IDS
+        gx, gy = frame.project(*data.GEO[place_id])
+        if is_port:
+            goods_row = [
+                item(*_goods(kind)[::2], _goods(kind)[1], dashed=kind is None)
+                for kind in view["demand"].get(place_id, [])
+            ]
+        else:
+            goods_row = [
+                item(*_goods(kind)[::2], _goods(kind)[1])
+                for kind in view["goods"].get(place_id, [])
+            ]
+            if not goods_row:
+                goods_row = [item("slot", "none", dashed=True)] * data.CAPACITY[place_id]
+        fleet_row = [
+            piece("boat", players[index], n)
+            if index < len(players)
+            else item("boat", "#9E9E9E", "?")
+            for index, n in sorted(fleets.get(place_id, {}).items())
+        ]
+        node = {
+            "id": place_id,
+            "name": data.NAMES[place_id],
+            "label_text": BALTIC_LABELS.get(place_id, place["name"].split(" (")[0]),
+            "bold": is_port,
+            "port": is_port,
+            "deep": place.get("depth") == "deep",
+            "gx": gx,
+            "gy": gy,
+            "x": gx,
+            "y": gy,
+            "changed": place_id in changed,
+        }
+        lay_chip(node, [goods_row, fleet_row])
+        nodes.append(node)
+    finish(nodes, frame)
+    marks = {
+        **{
+            kind: swatch(item(shape, colour, letter))
+            for kind, (colour, letter, shape) in GOODS_MARKS.items()
+        },
+        "free demand circle": swatch(item("slot", "#FFFFFF", dashed=True)),
+    }
+    return {
+        "seat_marks": [swatch(piece("boat", shown)) for shown in players],
+        "nodes": nodes,
+        "width": frame.width,
+        "height": frame.height,
+        "marks": marks,
+        "asset": "maps/mare_balticum.svg",
+    }
+
+
+def _goods(kind: str | None) -> tuple[str, str, str]:
+    """(shape, letter, colour) of a goods token, or of a free demand circle."""
+    colour, letter, shape = GOODS_MARKS.get(kind or "", EMPTY_CIRCLE)
+    return shape, letter, colour
+
+
+# --- Mare Nostrum -----------------------------------------------------------------------
+
+
+def mare_nostrum(
+    view: Mapping[str, Any], players: Sequence[Mapping[str, Any]], changed: Iterable[str] = ()
+) -> dict:
     data = game_data("mare_nostrum")
+    frame = FRAMES["mare_nostrum"]
+    changed = set(changed)
     by_civ = {
         player["civ"]: players[index]
         for index, player in enumerate(view["players"])
         if index < len(players) and player.get("civ")
     }
 
-    def civ_mark(civ: str | None, count: int = 1) -> dict | None:
+    def civ_mark(civ: str | None) -> dict | None:
         if not civ:
             return None
         if civ in by_civ:
-            return _mark(by_civ[civ], count)
-        return {**NEUTRAL, "letter": civ[0].upper(), "count": count}
+            return _mark(by_civ[civ])
+        return {**NEUTRAL, "letter": civ[0].upper()}
 
     nodes = []
     for province in data.PROVINCES:
         shown = view["provinces"].get(province["id"], {})
-        buildings = (
-            ["City"] * len(shown.get("cities", []))
-            + (["Temple"] if shown.get("temple") else [])
-            + ["Caravan"] * len(shown.get("caravans", []))
-            + (["Market"] if shown.get("market") else [])
-        )
-        nodes.append(
-            {
-                "id": province["id"],
-                "x": 40 + (province["x"] - 80) * 0.96,
-                "y": 50 + (province["y"] - 110) * 1.7,
-                "sea": False,
-                "name": province["name"],
-                "control": civ_mark(shown.get("marker")),
-                "occupier": civ_mark(shown.get("occupier")),
-                "fortress": civ_mark(shown.get("fortress")),
-                "buildings": buildings,
-                "units": [civ_mark(civ, n) for civ, n in (shown.get("legions") or {}).items()],
-                "docked": [civ_mark(civ, n) for civ, n in (shown.get("dock") or {}).items()],
-            }
-        )
+        top: list[dict] = []
+        if shown.get("marker"):
+            top.append(piece("hexagon", civ_mark(shown["marker"]), role="control"))
+        if shown.get("occupier"):
+            top.append(piece("flag", civ_mark(shown["occupier"]), role="occupier"))
+        if shown.get("fortress"):
+            top.append(piece("square", civ_mark(shown["fortress"]), role="fortress"))
+        for site in shown.get("cities", []):
+            top.append(item("house", "#FFFFFF" if shown.get("temple") != site else "#5A4A2F"))
+        for goods in shown.get("caravans", []):
+            top.append(item("star" if shown.get("market") == goods else "diamond-small", "#E69F00"))
+        units = [
+            piece("circle", civ_mark(civ), n)
+            for civ, n in (shown.get("legions") or {}).items()
+            if n
+        ] + [piece("boat", civ_mark(civ), n) for civ, n in (shown.get("dock") or {}).items() if n]
+        control = civ_mark(shown.get("marker"))
+        gx, gy = frame.project(*data.GEO[province["id"]])
+        node = {
+            "id": province["id"],
+            "name": province["name"],
+            "label_text": province["name"],
+            "bold": True,
+            "sea": False,
+            "gx": gx,
+            "gy": gy,
+            "x": gx,
+            "y": gy,
+            "border": control["colour"] if control else "#8C7B57",
+            "at_war": bool(shown.get("at_war")),
+            "changed": province["id"] in changed,
+        }
+        lay_chip(node, [top, units])
+        nodes.append(node)
     for sea in data.SEAS:
         shown = view["seas"].get(sea["id"], {})
-        nodes.append(
-            {
-                "id": sea["id"],
-                "x": 40 + (sea["x"] - 80) * 0.96,
-                "y": 50 + (sea["y"] - 110) * 1.7,
-                "sea": True,
-                "name": sea["name"],
-                "units": [civ_mark(civ, n) for civ, n in (shown.get("triremes") or {}).items()],
-            }
-        )
-    position = {node["id"]: node for node in nodes}
-    edges = [
-        (position[a]["x"], position[a]["y"], position[b]["x"], position[b]["y"], kind)
-        for kind, pairs in (("land", data.LAND_EDGES), ("sea", data.SEA_EDGES))
-        for a, b in pairs
-    ]
+        units = [
+            piece("boat", civ_mark(civ), n) for civ, n in (shown.get("triremes") or {}).items() if n
+        ]
+        gx, gy = frame.project(*data.GEO[sea["id"]])
+        node = {
+            "id": sea["id"],
+            "name": sea["name"],
+            "label_text": sea["name"],
+            "sea": True,
+            "gx": gx,
+            "gy": gy,
+            "x": gx,
+            "y": gy,
+            "at_war": bool(shown.get("at_war")),
+            "changed": sea["id"] in changed,
+        }
+        lay_chip(node, [units])
+        nodes.append(node)
+    finish(nodes, frame)
     title_names = getattr(data, "TITLE_NAMES", {})
     holders = [
-        {"title": title_names.get(title, title), "mark": _mark(players[seat])}
+        {"title": title_names.get(title, title), "mark": _mark(players[seat]), "seat": seat}
         for title, seat in (view.get("titles") or {}).items()
         if seat is not None and seat < len(players)
     ]
     nodes.sort(key=lambda node: not node["sea"])  # seas underneath the provinces
-    return {"nodes": nodes, "edges": edges, "width": 1020, "height": 740, "titles": holders}
+    return {
+        "seat_marks": [swatch(piece("circle", shown)) for shown in players],
+        "nodes": nodes,
+        "width": frame.width,
+        "height": frame.height,
+        "titles": holders,
+        "asset": "maps/mare_nostrum.svg",
+        "legend": legend_marks(),
+    }
+
+
+def legend_marks() -> dict[str, dict]:
+    """The Mare Nostrum legend's shapes, drawn as on the map."""
+    sample = {"colour": "#FFFFFF", "letter": "R", "text": "#000"}
+    marks = {
+        "control": piece("hexagon", sample),
+        "occupier": piece("flag", sample),
+        "fortress": piece("square", sample),
+        "legions": piece("circle", sample, 2),
+        "triremes": piece("boat", sample, 2),
+        "city": item("house", "#FFFFFF"),
+        "temple": item("house", "#5A4A2F"),
+        "caravan": item("diamond-small", "#E69F00"),
+        "market": item("star", "#E69F00"),
+    }
+    return {name: swatch(mark) for name, mark in marks.items()}
 
 
 LAYOUTS = {"mare_balticum": mare_balticum, "mare_nostrum": mare_nostrum}
 
 
-def layout(slug: str, view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> dict:
-    """The shapes of ``slug``'s map for this view (empty for games without a map)."""
+def layout(
+    slug: str,
+    view: Mapping[str, Any],
+    players: Sequence[Mapping[str, Any]],
+    changed: Iterable[str] = (),
+) -> dict:
+    """The shapes of ``slug``'s map for this view (empty for games without a map);
+    ``changed`` names the places to highlight."""
     if slug not in LAYOUTS:
         return {}
-    return LAYOUTS[slug](view, players)
+    return LAYOUTS[slug](view, players, changed)

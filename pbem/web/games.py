@@ -5,9 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 
 from pbem.errors import Rejected
-from pbem.eventlog.audit import audit_game
+from pbem.eventlog.audit import VIEW_BUDGET, audit_game
 from pbem.games import rescue
 from pbem.games.portable import export_chunks
+from pbem.mail.inbound.receive import flag_bouncing_players
 from pbem.web.present import board_template, players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,
@@ -17,7 +18,9 @@ from pbem.web.timeline import (
     roster_at,
     roster_seats,
     score_series,
+    seat_names,
     step_entry,
+    with_phase_named,
 )
 
 bp = Blueprint("games", __name__, url_prefix="/games/<game_id>")
@@ -33,12 +36,14 @@ def final_scores(game, engine, viewer: int | None) -> dict:
 def spectate(game_id: str):
     tail = load_tail(game_id, reach=HISTORY_LINES)
     game, engine = tail.game, tail.engine
-    view = engine.view(tail.states[game.head_seq], None)
+    view = with_phase_named(engine.view(tail.states[game.head_seq], None), tail.names)
+    shown = players(view, tail.seats)
+    flag_bouncing_players(runtime(), shown, tail.seats)  # "mail bounces" by a player's name
     return render_template(
         "game.html",
         game=game,
         view=view,
-        players=players(view, tail.seats),
+        players=shown,
         board=board_template(game.engine),
         lines=recent_lines(tail, None, 0),
         scores=final_scores(game, engine, None),
@@ -66,9 +71,10 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
         at = game.head_seq
     at = min(max(at, 0), game.head_seq)
     engine, state, _ = service.state_at(game_id, at)
-    view = engine.view(state, viewer)
-    series = score_series(game, engine, viewer)
     seats = service.seats(game_id)
+    shown = roster_seats(roster_at(game, at))
+    view = with_phase_named(engine.view(state, viewer), seat_names(shown))
+    series = score_series(game, engine, viewer)
     return render_template(
         "history.html",
         game=game,
@@ -77,9 +83,11 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
         viewer=viewer,
         viewer_name=seats[viewer].name if viewer is not None else "",
         token=token,
-        players=players(view, roster_seats(roster_at(game, at))),
+        players=players(view, shown),
         board=board_template(game.engine),
-        entry=step_entry(game, engine, viewer, at),
+        entry=step_entry(
+            game, engine, viewer, at, seats[viewer].timezone if viewer is not None else None
+        ),
         chart=chart(series),
     )
 
@@ -93,9 +101,10 @@ def history(game_id: str):
 def audit(game_id: str):
     service = runtime().service
     game = service.game(game_id)
-    checked = audit_game(service, game_id)
+    # A view replays a bounded stretch; the worker keeps long games' marks current.
+    checked = audit_game(service, game_id, budget=VIEW_BUDGET)
     seed = None
-    if game.status == "finished" and checked.report.ok:
+    if game.status == "finished" and checked.report.ok and not checked.partial:
         # Verified: the revealed seed matches the commitment, as the server's own does.
         seed = checked.report.seed_hex if checked.report.seed_revealed else None
     elif game.status == "finished":

@@ -20,7 +20,12 @@ from flask_limiter.util import get_remote_address
 
 from pbem.web.hardening import error_answer
 
-LIMITED = {"lobby.create": "create_game"}
+LIMITED = {
+    "lobby.create": "create_game",
+    "mygames.page": "my_games",
+    "mygames.open_seat": "my_games",
+    "mygames.revoke": "my_games",
+}
 
 
 def init_app(app: Flask, config: dict) -> Limiter:

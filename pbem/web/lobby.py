@@ -156,6 +156,7 @@ def create_game():
         policy=policy,
         creator_seat=0,
         actor="lobby",
+        private=request.form.get("private") == "on",
     )
     service.play_bots(created.game_id)
     first_human = next(token for token in created.tokens if token)

@@ -6,7 +6,7 @@ fresh page, an illegal one the engine's reason; in both cases nothing is applied
 
 A move that cannot be taken back (it hands the turn over, ends the game, draws at random,
 or is chosen while others choose too; see :func:`second_step`) asks for a second step: its
-button carries the reason for the page's script to show in a dialog, and a form without
+form carries the reason for the page's script to show in a dialog, and a form without
 ``confirmed`` gets a confirm page (Confirm / Cancel, same CSRF token and seq) instead of
 the move. ``/play/<token>/head`` answers the game's head in a few bytes, for the script
 that tells a waiting page when the game has moved on.
@@ -29,10 +29,10 @@ from pbem.games.takeback import take_back, target_in
 from pbem.mail import render
 from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
-from pbem.web import csrf
+from pbem.web import boards, csrf
 from pbem.web.games import render_history
 from pbem.web.present import board_template, players, runtime, seat_and_head
-from pbem.web.timeline import load_tail, recent_lines
+from pbem.web.timeline import load_tail, recent_lines, with_phase_named
 from pbem.words import join_names
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
@@ -108,12 +108,17 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     tail = load_tail(seat.game_id)
     game, engine = tail.game, tail.engine
     state = tail.states[game.head_seq]
-    view = engine.view(state, seat.seat)
+    view = with_phase_named(engine.view(state, seat.seat), tail.names)
     due = seat.seat in engine.to_move(state)
     legal = engine.legal_moves(state, seat.seat) if due else []
     pick = request.args.get("pick", "")
     picked = [move for move in legal if mentions(move, pick)] if pick else []
+    if pick and due and not picked and not message:
+        message = f"No move names {boards.place_name(game.engine, pick)} now; here is every move."
     since = seat.last_move_seq - 1 if seat.last_move_seq else 0
+    before = (
+        tail.states.get(max(seat.last_move_seq, min(tail.states))) if seat.last_move_seq else None
+    )
     can_take_back = target_in(
         engine, game.status, game.head_seq, tail.rows, tail.states.__getitem__, seat.seat
     )
@@ -129,11 +134,12 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         pick_missed=bool(pick) and not picked and due,
         due=due,
         seq=game.head_seq,
-        lines=recent_lines(tail, seat.seat, since),
+        lines=recent_lines(tail, seat.seat, since, seat.timezone),
         can_take_back=can_take_back is not None,
         message=message,
         token=request.view_args["token"],
         deadline_slot=DEADLINE_SLOT,
+        changed=boards.changed_places(before and engine.view(before, seat.seat), view),
     )
     return page, status
 
@@ -167,7 +173,8 @@ def page(token: str):
     except NotFound:
         return not_a_seat(token)
     created = bool(request.args.get("created"))
-    key = (token, head_hash, request.args.get("pick", ""), created)
+    zoom = request.args.get("zoom", "")
+    key = (token, head_hash, request.args.get("pick", ""), created, seat.timezone, zoom)
     html = PAGES.get(key)
     if html is None:
         message = "Your game is set up; invitations are on their way." if created else ""

@@ -15,6 +15,7 @@ from flask import Flask, current_app
 from sqlmodel import col, select
 
 from pbem.errors import NotFound
+from pbem.games import seat_rules
 from pbem.games.results import standings
 from pbem.games.tokens import hash_token
 from pbem.models import Game, Seat
@@ -58,6 +59,7 @@ def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, An
     """Each seat's display: who holds it, its colour and letter (from the engine's name)."""
     shown = []
     engine_players = view.get("players") or []
+    resigned = resigned_among(seats)
     for seat in seats:
         info = engine_players[seat.seat] if seat.seat < len(engine_players) else {}
         colour_name = str(info.get("name") or info.get("colour") or "") if info else ""
@@ -72,11 +74,23 @@ def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, An
                 "letter": letter,
                 "is_bot": seat.is_bot,
                 "bot_level": getattr(seat, "bot_level", "normal") if seat.is_bot else "",
+                "resigned": seat.seat in resigned,
                 "due": seat.seat in (view.get("to_move") or []),
                 "text": "#000" if colour in ("#F0E442", "#F5F5F5", "#56B4E9") else "#fff",
             }
         )
     return shown
+
+
+def resigned_among(seats: Sequence[Any]) -> set[int]:
+    """The seats whose players resigned: a roster's own mark, else (seat rows) asked of
+    the database only when a bot plays a seat nobody holds (left, or resigned)."""
+    marked = {seat.seat for seat in seats if getattr(seat, "resigned", False)}
+    nobody = [seat for seat in seats if isinstance(seat, Seat) and seat.is_bot and not seat.email]
+    if not nobody:
+        return marked
+    with runtime().service.reading() as session:
+        return marked | seat_rules.resigned_seats(session, nobody[0].game_id)
 
 
 def board_template(slug: str) -> str:

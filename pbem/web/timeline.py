@@ -17,6 +17,7 @@ from typing import Any
 from sqlmodel import col, select
 
 from engines.api import Engine
+from pbem import zones
 from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
 from pbem.eventlog.store import game_engine
 from pbem.games import names
@@ -38,9 +39,11 @@ def event_lines(
     state: Any,
     viewer: int | None,
     roster_at: Callable[[int], Roster],
+    zone: str | None = None,
 ) -> list[dict[str, Any]]:
     """History entries for ``rows``, folded from ``state`` (the state before the first);
-    ``roster_at(seq)`` is the roster once event ``seq`` happened."""
+    ``roster_at(seq)`` is the roster once event ``seq`` happened; times in ``zone`` (None:
+    a reader without a seat, see :func:`entry`)."""
     entries = []
     earlier: dict[int, Any] = {}
     if rows:
@@ -52,7 +55,7 @@ def event_lines(
             after = runtime().service.state_at(row["game_id"], row["payload"]["to_seq"])[1]
         else:
             after = apply_event(engine, state, row, earlier)
-        entries.append(entry(engine, row, state, after, viewer, roster_at(row["seq"])))
+        entries.append(entry(engine, row, state, after, viewer, roster_at(row["seq"]), zone))
         earlier[row["seq"]] = after
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
         state = after
@@ -101,6 +104,15 @@ def row_lines(
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
     return [seat.name for seat in seats]
+
+
+def with_phase_named(view: dict[str, Any], seat_names: Sequence[str]) -> dict[str, Any]:
+    """``view`` with the player its phase line names filled in by name (and colour),
+    as every other line a player reads (:func:`pbem.games.names.fill`)."""
+    phase = view.get("phase")
+    if isinstance(phase, str) and names.has_placeholder(phase):
+        view = {**view, "phase": names.fill(phase, seat_names, names.marks_of(view))}
+    return view
 
 
 @dataclass
@@ -156,8 +168,9 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
     return Tail(game, engine, seats, rows, states, kept)
 
 
-def recent_lines(tail: Tail, viewer: int | None, since: int) -> list[dict]:
-    """What happened after event ``since`` (at most the last few dozen events), newest first."""
+def recent_lines(tail: Tail, viewer: int | None, since: int, zone: str | None = None) -> list[dict]:
+    """What happened after event ``since`` (at most the last few dozen events), newest
+    first, with times in ``zone`` (a seat's own; None for a spectator: UTC)."""
     first = max(since, tail.game.head_seq - HISTORY_LINES, 0) + 1
     entries = [
         entry(
@@ -167,6 +180,7 @@ def recent_lines(tail: Tail, viewer: int | None, since: int) -> list[dict]:
             tail.states[seq],
             viewer,
             tail.roster_at(seq),
+            zone,
         )
         for seq in range(first, tail.game.head_seq + 1)
     ]
@@ -180,16 +194,22 @@ def entry(
     after: Any,
     viewer: int | None,
     roster: Roster,
+    zone: str | None = None,
 ) -> dict[str, Any]:
     """One event as a history line: ``who`` names the mover of a move as of the event
-    (the seat's holder then, marked "(bot)" for a bot seat)."""
+    (the seat's holder then, marked "(bot)" for a bot seat); ``at`` is when, in ``zone``
+    and named (:func:`pbem.zones.stamp`), ``at_iso`` the same in UTC for ``<time>``.
+    Without a zone (a reader without a seat) ``at`` is in UTC and ``local`` is set: the
+    page's script may show it in the browser's zone instead."""
     made_by = mover(roster, row) if row["kind"] in MOVE_KINDS else None
     return {
         "seq": row["seq"],
         "kind": row["kind"],
         "seat": row["seat"],
         "who": made_by.who if made_by is not None else "",
-        "at": str(row["created_at"])[:16].replace("T", " ") + " UTC",
+        "at": zones.stamp(str(row["created_at"]), zone or "UTC"),
+        "local": zone is None,
+        "at_iso": zones.iso_utc(str(row["created_at"])),
         "lines": row_lines(engine, row, before, after, viewer, roster),
     }
 
@@ -207,17 +227,25 @@ def roster_seats(roster: Roster) -> list[SimpleNamespace]:
     """The seats as ``roster`` has them, in the form of seat rows (for the players list
     of a history step: who held each seat then)."""
     return [
-        SimpleNamespace(seat=number, name=holder.name, is_bot=holder.bot, bot_level=holder.level)
+        SimpleNamespace(
+            seat=number,
+            name=holder.name,
+            is_bot=holder.bot,
+            bot_level=holder.level,
+            resigned=holder.resigned,
+        )
         for number, holder in enumerate(roster.seats)
     ]
 
 
-def step_entry(game: Game, engine: Engine, viewer: int | None, seq: int) -> dict:
-    """One event's entry for the history page."""
+def step_entry(
+    game: Game, engine: Engine, viewer: int | None, seq: int, zone: str | None = None
+) -> dict:
+    """One event's entry for the history page, its time in ``zone``."""
     service = runtime().service
     rows = service.events(game.id, after=seq - 1, upto=seq)
     _, before, _ = service.state_at(game.id, max(seq - 1, 0))
-    return event_lines(engine, rows, before, viewer, lambda at: roster_at(game, at))[0]
+    return event_lines(engine, rows, before, viewer, lambda at: roster_at(game, at), zone)[0]
 
 
 @dataclass

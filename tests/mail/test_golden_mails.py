@@ -23,8 +23,9 @@ import pytest
 from sqlmodel import Session
 
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
-from pbem.mail import outbox, render
+from pbem.mail import games_link, outbox, render
 from pbem.mail.dispatch import build_message
+from pbem.mail.inbound import moves
 from pbem.mail.models import FormerPlayer, Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
@@ -222,9 +223,47 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 ],
             ),
         ),
+        "invitation__player_already": (
+            "invitation",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                DEADLINE,
+                due=True,
+                already=True,
+                movers=["Dan"],
+                players=[*players, {"name": "Dan", "bot": True}],
+            ),
+        ),
         "your_turn__player": (
             "your_turn",
             seat_mail(runtime, 0, "Anna", DEADLINE, lines=LINES, others=["Cleo"]),
+        ),
+        "answer__player": (
+            "answer",
+            seat_mail(
+                runtime,
+                0,
+                "Anna",
+                headline="your move was made",
+                applied=["Offer coin, oil"],
+                refusal="",
+                lines=LINES[1:],
+                next_up="It is your turn again.",
+                move_groups=moves.groups(
+                    [
+                        moves.Listed(1, "Take 1 coin from Ben (Carthage)", "take", {}),
+                        moves.Listed(2, "Take 1 wine from Cleo (Babylon)", "take", {}),
+                    ]
+                ),
+                written=[],
+                bouncing=["Dan"],
+            ),
+        ),
+        "answer_stranger__other": (
+            "answer_stranger",
+            plain("Ben", 1, sender="ben@example.org"),
         ),
         "your_turn__newcomer": (
             "your_turn",
@@ -396,7 +435,21 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
             seat_mail(runtime, 1, "Zoe", game=finished, newcomer=True, **over),
         ),
         "game_over__former": ("game_over", former_context),
+        "games_link__player": (
+            "games_link",
+            {
+                "context": {"my_games": my_games_of(runtime, "cleo@example.org")},
+                "recipient": "cleo@example.org",
+                "settings": "",
+                "game_id": None,
+            },
+        ),
     }
+
+
+def my_games_of(runtime, address: str) -> str:
+    """The footer's link to ``address``'s games, as the outbox puts it in every mail."""
+    return f"{BASE}/my-games/{games_link.link_token(runtime.secret_key, address, 0)}"
 
 
 def former_mail_context(former: FormerPlayer, over: dict) -> dict:
@@ -422,7 +475,10 @@ def former_mail_context(former: FormerPlayer, over: dict) -> dict:
 
 
 def message_of(runtime, kind: str, case: dict):
-    subject, text, html = render.render(kind, case["context"])
+    context = dict(case["context"])
+    if kind not in outbox.NO_GAMES_LINK:
+        context = {"my_games": my_games_of(runtime, case["recipient"]), **context}
+    subject, text, html = render.render(kind, context)
     mail = Mail(
         key="golden",
         kind=kind,
@@ -453,8 +509,11 @@ def golden_html(message) -> str:
 NAMES = [
     "invitation__player",
     "invitation__other",
+    "invitation__player_already",
     "your_turn__player",
     "your_turn__newcomer",
+    "answer__player",
+    "answer_stranger__other",
     "reminder__player",
     "reminder__newcomer",
     "deadline__player",
@@ -473,6 +532,7 @@ NAMES = [
     "game_over__other",
     "game_over__newcomer",
     "game_over__former",
+    "games_link__player",
 ]
 
 
@@ -515,7 +575,8 @@ def test_the_former_players_mail_is_what_mail_former_writes(runtime):
     """The golden ``game_over__former`` renders the context :func:`outbox.mail_former`
     builds: the text it writes to the outbox is the same."""
     kind, case = cases(runtime)["game_over__former"]
-    _, expected, _ = render.render(kind, case["context"])
+    context = {"my_games": my_games_of(runtime, "ben@example.org"), **case["context"]}
+    _, expected, _ = render.render(kind, context)
     former = FormerPlayer(
         game_id=GAME_ID,
         seat=1,
@@ -537,6 +598,8 @@ def test_the_former_players_mail_is_what_mail_former_writes(runtime):
         )
         session.rollback()
     assert mail.recipient == "ben@example.org" and not mail.unsubscribe
-    assert mail.body_text == expected
+    # The footer's link to Ben's games is sealed in the outbox, as every secret link is.
+    assert "/my-games/{sealed:" in mail.body_text
+    assert outbox.opened(runtime, mail)[0] == expected
     assert "You held a seat in Friday at Anna's until Sat 28 Nov 2026, 04:30 EST" in expected
     assert "in the result below it is Zoe's seat" in expected

@@ -172,7 +172,9 @@ def test_digest_rescue_notices_and_fresh_links(runtime, mailbox, clock, app):
     dispatch(runtime)
 
     digest = mailbox.to("anna@example.org", "waiting for you")[0]
-    assert links(digest) == [f"/play/{created.tokens[0]}", path]
+    mine = links(digest)[1]  # the footer's link to all of Anna's games
+    assert mine.startswith("/my-games/") and client.get(mine).status_code == 200
+    assert links(digest) == [f"/play/{created.tokens[0]}", mine, path]
     assert client.get(links(digest)[0]).status_code == 200
     assert "List-Unsubscribe" in digest
     vacation = mailbox.to("cleo@example.org", "vacation")[0]

@@ -29,7 +29,9 @@ def moves_of(runtime, game_id: str, seat: int, kind: str = "move") -> list[int]:
 def step(client, game_id: str, seq: int) -> tuple[str, str]:
     page = client.get(f"/games/{game_id}/history?at={seq}")
     assert page.status_code == 200
-    return EVENT_LINE.search(page.text).group(1), PLAYERS.search(page.text).group(1)
+    line = EVENT_LINE.search(page.text).group(1)
+    line = re.sub(r'<span class="muted"><time [^>]*>[^<]*</time></span> ', "", line)  # when
+    return line, PLAYERS.search(page.text).group(1)
 
 
 def test_a_replaced_players_moves_stay_theirs(runtime, app, clock):

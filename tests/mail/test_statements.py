@@ -1,7 +1,9 @@
 """A move is lean: few statements in its transaction, the mail listener included.
 
-Counted with a ``before_cursor_execute`` listener (SQLite's ``BEGIN IMMEDIATE`` is a
-statement too and counts; PostgreSQL begins implicitly)."""
+Counted with a ``before_cursor_execute`` listener. The transaction's own begin is left
+out of the limits, so that both databases are held to the same count: PostgreSQL begins
+implicitly, SQLite's ``BEGIN IMMEDIATE`` (which takes the write lock and touches no table)
+is a statement of its own; neither database's COMMIT passes the listener."""
 
 from __future__ import annotations
 
@@ -9,8 +11,11 @@ from sqlalchemy import event
 
 from tests.mail.conftest import new_game
 
-KEEPS_THE_TURN = 6  # the game and its seed, the event, the game row, the seats
-PASSES_THE_TURN = 9  # and the seats' clocks, and the your-turn mail recorded (not rendered)
+# One SELECT (the game, its seed, its seats and their clocks), the event, the game's head,
+# the seat that moved.
+KEEPS_THE_TURN = 4
+# And the seats' clocks (one batched UPDATE) and the your-turn mail recorded (not rendered).
+PASSES_THE_TURN = 6
 
 
 def next_move(state: dict) -> dict:
@@ -33,7 +38,7 @@ def test_a_move_issues_few_statements(runtime):
             seat = min(head.engine.to_move(head.state))
             statements.clear()
             outcome = service.submit_move(created.game_id, seat, next_move(head.state), head.seq)
-            mine = list(statements)
+            mine = [word for word in statements if word != "BEGIN"]
             kept = seat in head.engine.to_move(outcome.state)
             counted["keeps" if kept else "passes"].append((len(mine), mine))
     finally:
@@ -43,4 +48,4 @@ def test_a_move_issues_few_statements(runtime):
     assert max(n for n, _ in counted["passes"]) <= PASSES_THE_TURN, counted["passes"]
     # Rendering the mail (history replay, templates) happens later: no event is read back.
     for _, mine in counted["keeps"] + counted["passes"]:
-        assert mine.count("SELECT") <= 3, mine
+        assert mine.count("SELECT") == 1, mine

@@ -179,3 +179,84 @@ def test_two_views_keeping_a_mark_at_once_both_answer(runtime, monkeypatch):
     again = audit_game(service, game_id)
     assert again.whole and again.report.ok
     assert mark_of(service, game_id).seq == 3
+
+
+def test_a_view_replays_at_most_its_budget_and_goes_on_from_there(
+    client, runtime, applied, monkeypatch
+):
+    """A long log without a mark: each view replays a stretch, keeps the mark where it
+    stopped and says how much is left; the view that reaches the head says all is well."""
+    from pbem.web import games as pages
+
+    monkeypatch.setattr(pages, "VIEW_BUDGET", 8)
+    service = runtime.service
+    game_id = pig_game(runtime, target=10**6).game_id
+    play(service, game_id, 19)  # events 0 to 19
+    applied.clear()
+    first = client.get(f"/games/{game_id}/audit")
+    assert first.status_code == 200 and "8 events verified" in first.text
+    assert "events 0–7, replayed from the start" in first.text
+    assert "the hash where it stopped" in first.text and "head hash" not in first.text
+    assert "Events 8–19 (12 of 20)" in first.text
+    assert len(applied) == 7 and mark_of(service, game_id).seq == 7
+    applied.clear()
+    second = client.get(f"/games/{game_id}/audit")
+    assert "16 events verified" in second.text and "8 new events replayed" in second.text
+    assert "Events 16–19 (4 of 20)" in second.text and len(applied) == 8
+    third = client.get(f"/games/{game_id}/audit")
+    assert "20 events verified" in third.text and "Still to check" not in third.text
+    assert mark_of(service, game_id).seq == 19
+
+
+def test_a_budgeted_view_still_catches_a_change_in_its_stretch(runtime):
+    service = runtime.service
+    game_id = pig_game(runtime, target=10**6).game_id
+    play(service, game_id, 12)
+    with service.db.begin() as connection:
+        connection.execute(
+            text("UPDATE events SET actor = 'x' WHERE game_id = :id AND seq = 3"),
+            {"id": game_id},
+        )
+    audit = audit_game(service, game_id, budget=5)
+    assert not audit.report.ok and audit.report.first_bad_seq == 3
+    assert mark_of(service, game_id) is None
+
+
+def test_the_worker_keeps_long_games_marks_current(runtime, applied):
+    """catch_up checks the games far behind (and ended ones not replayed whole), not the
+    ones a view would check cheaply; the first view then replays only what is new."""
+    from pbem.eventlog.audit import catch_up
+
+    service = runtime.service
+    long_id = pig_game(runtime, target=10**6).game_id
+    short_id = pig_game(runtime, target=10**6).game_id
+    play(service, long_id, 12)
+    play(service, short_id, 3)
+    assert catch_up(service, lag=10, seconds=60) == 1
+    assert mark_of(service, long_id).seq == 12 and mark_of(service, short_id) is None
+    assert catch_up(service, lag=10, seconds=60) == 0  # nothing behind any more
+    play(service, long_id, 2)
+    applied.clear()
+    view = audit_game(service, long_id, budget=1_000)
+    assert not view.whole and view.replayed == 2 and len(applied) == 2
+
+    ended_id = pig_game(runtime, target=5, bots=(0, 1)).game_id
+    service.play_bots(ended_id)
+    assert service.game(ended_id).status == "finished"
+    assert audit_game(service, ended_id, budget=3).partial
+    assert not mark_of(service, ended_id).whole_at_end
+    assert catch_up(service, lag=1, seconds=60) == 2  # and the short game, at this lag
+    assert mark_of(service, ended_id).whole_at_end
+    assert catch_up(service, lag=1, seconds=60) == 0
+
+
+def test_the_worker_stops_after_its_time_and_goes_on_next_sweep(runtime):
+    from pbem.eventlog.audit import catch_up
+
+    service = runtime.service
+    ids = [pig_game(runtime, target=10**6).game_id for _ in range(3)]
+    for game_id in ids:
+        play(service, game_id, 3)
+    assert catch_up(service, lag=2, seconds=0) == 1  # at least one game each sweep
+    assert catch_up(service, lag=2, seconds=60) == 2
+    assert all(mark_of(service, game_id).seq == 3 for game_id in ids)

@@ -160,7 +160,7 @@ def test_a_game_from_the_lobby_through_mail_to_moves_by_clicking(browser, server
             choose_cards(page, runtime, game.id, due[0])
             changed += board(page) != before
             continue
-        place = page.locator("svg.board a")
+        place = page.locator("svg.board a .chip, svg.board a .card")  # a place's marks
         if place.count():
             place.first.click()
             page.wait_for_load_state()

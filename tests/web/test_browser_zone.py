@@ -43,3 +43,39 @@ def test_without_script_the_lobby_says_utc(browser, server):  # noqa: F811
     page.goto(base + "/")
     assert page.locator("input[name=timezone]").input_value() == "UTC"
     context.close()
+
+
+def test_a_game_page_reads_its_times_in_the_browsers_zone(browser, server):  # noqa: F811
+    from pbem.games.service import SeatSpec
+
+    runtime, base, _ = server
+    specs = [
+        SeatSpec("Ann", "ann@example.org", timezone="Europe/Berlin"),
+        SeatSpec("Bob", "b@x.org"),
+    ]
+    created = runtime.service.create_game("mercatores", specs, {})
+    head = runtime.service.head(created.game_id)
+    seat = min(head.engine.to_move(head.state))
+    move = head.engine.legal_moves(head.state, seat)[0]
+    runtime.service.submit_move(created.game_id, seat, move, head.seq)
+    game = f"{base}/games/{created.game_id}"
+    context = browser.new_context(timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    complaints: list[str] = []
+    page.on("console", lambda message: complaints.append(message.text))
+    assert page.goto(game).status == 200
+    page.wait_for_function("document.querySelector('time[data-local]').title !== ''")
+    shown = page.inner_text("ol.lines time")
+    assert shown.endswith(("GMT+9", "JST")), shown
+    assert page.get_attribute("ol.lines time", "title").endswith(" UTC")
+    # A seat's own pages keep the seat's zone, whatever the browser's.
+    page.goto(f"{base}/play/{created.tokens[0]}")
+    assert page.inner_text("ol.lines time").endswith(("CET", "CEST"))
+    assert not [text for text in complaints if "Content Security Policy" in text]
+    context.close()
+    # Without script the page reads UTC, named.
+    context = browser.new_context(timezone_id="Asia/Tokyo", java_script_enabled=False)
+    page = context.new_page()
+    page.goto(game)
+    assert page.inner_text("ol.lines time").endswith(" UTC")
+    context.close()

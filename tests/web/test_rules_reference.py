@@ -18,6 +18,8 @@ from engines.mercatores import data as merc
 from pbem.games.service import SeatSpec
 from tests.web.conftest import pig_game
 
+NOSTRUM_VERSION = REGISTRY["mare_nostrum"].version  # the page shows the newest rules
+
 GAMES = ["mercatores", "mare_balticum", "mare_nostrum"]
 
 
@@ -186,7 +188,7 @@ def test_mare_nostrum_shows_every_cost_card_effect_site_and_set_up_of_the_data(c
     assert list(provinces) == list(nostrum.PROVINCE_IDS)
     for province in nostrum.PROVINCES:
         cells = provinces[province["id"]]
-        sites = nostrum.city_sites(2, province["id"])
+        sites = nostrum.city_sites(NOSTRUM_VERSION, province["id"])
         assert cells[1] == (", ".join(sites) or "—")
         assert cells[2] == (", ".join(province["resources"]) or "—")
         assert cells[3] == (", ".join(nostrum.SEA[s]["name"] for s in province["coasts"]) or "—")
@@ -209,7 +211,7 @@ def test_mare_nostrum_set_ups_add_up_to_the_rulebook_points_from_the_costs(clien
     assert [t["attrs"]["data-civ"] for t in setups] == [civ["name"] for civ in nostrum.CIVS]
     for civ, shown in zip(nostrum.CIVS, setups, strict=True):
         rows = [row["cells"] for row in shown["rows"][1:]]
-        expected = start_rows(2, civ["id"])
+        expected = start_rows(NOSTRUM_VERSION, civ["id"])
         assert len(rows) == len(expected) + 1
         for cells, row in zip(rows, expected, strict=False):
             assert cells == [row["item"], str(row["count"]), str(row["each"]), str(row["points"])]
@@ -338,16 +340,17 @@ def test_mare_nostrum_map_names_every_place_with_its_owner_buildings_and_caravan
         label, title = groups[pid]
         assert label == title and label.startswith(nostrum.PROVINCE[pid]["name"] + ": ")
         if shown["marker"] in names:
-            assert f"controlled by {names[shown['marker']]} (" in label
+            assert f": {names[shown['marker']]} (" in label and "'s control marker" in label
         for goods in shown["caravans"]:
-            assert goods in label.split("caravans producing ")[1]
+            assert goods in label.split(" producing ")[1]
         for site in shown["cities"]:
             assert site in label
         if shown["fortress"]:
-            assert "fortress of" in label
+            assert "'s fortress" in label
     assert 'role="img" aria-label="The Mediterranean' not in html
     legend = html.split('aria-label="Map legend"')[1]
-    assert "fortress" in legend and "(T)</abbr>" in legend and "(M)</abbr>" in legend
+    assert "fortress" in legend and "city with a temple" in legend
+    assert "caravan with a market" in legend
     for civ in view["neutrals"]:
         assert f"{civ.capitalize()} (neutral)" in legend
 
@@ -402,3 +405,16 @@ def test_mercatores_cards_carry_tooltips_and_the_turn_page_previews_payouts(clie
     assert "Legend" in html and "ship symbol" in html
     loads = re.findall(r"Load [^<]* now", html)
     assert len(loads) == len(head.engine.legal_moves(head.state, seat))
+
+
+def test_mare_nostrum_names_the_set_ups_of_their_own_player_counts(client):
+    html = page(client, "mare_nostrum")
+    shown = re.findall(r'<p class="setup-by-players" data-civ="(\w+)" data-players="(\d)">', html)
+    expected = [
+        (nostrum.CIV[civ]["name"], str(players))
+        for civ in nostrum.CIV_IDS
+        for players, starts in sorted(nostrum.STARTS_V3_BY_PLAYERS.items())
+        if civ in starts and NOSTRUM_VERSION >= 3
+    ]
+    assert shown == expected and expected
+    assert "In 3-player games Babylon starts instead from" in html

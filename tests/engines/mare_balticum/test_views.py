@@ -23,7 +23,7 @@ def test_a_view_holds_the_common_keys_and_the_board():
         assert REQUIRED <= set(view)
         assert view["game"] == "mare_balticum" and view["seat"] == viewer
         assert view["to_move"] == [0] and view["finished"] is False
-        assert view["phase"] == "Starting ports — Red chooses"
+        assert view["phase"] == "Starting ports — {seat:0} chooses"  # filled by the server
         assert len(view["goods"]) == 23 and len(view["demand"]) == 5
         assert [contract["id"] for contract in view["contracts"]] == [f"c{i}" for i in range(1, 7)]
         assert "result" not in view and "scores" not in view

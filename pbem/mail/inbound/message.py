@@ -1,0 +1,238 @@
+"""What came in: the kind of message (:func:`classify`) and a reply's own lines
+(:func:`reply_lines`).
+
+Never answered, never applied (:func:`classify` names why):
+
+- ``too_big``: more than :data:`MAX_BYTES` (1 MB);
+- ``loop``: our own mail come back (a Message-ID on our domain, or our List-Id);
+- ``bounce``: a delivery status report (RFC 3464: ``multipart/report;
+  report-type=delivery-status``); :func:`failed_recipients` reads who failed;
+- ``auto_reply``: ``Auto-Submitted`` other than ``no`` (RFC 3834), ``X-Autoreply``,
+  ``X-Autorespond``, ``Precedence: bulk|junk|list|auto_reply``, a ``List-Id`` or
+  ``List-Unsubscribe`` (mailing lists), an out-of-office or vacation subject, or an
+  empty envelope sender (``MAIL FROM:<>``) that is not a delivery report.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+from html.parser import HTMLParser
+
+from email_reply_parser import EmailReplyParser
+
+MAX_BYTES = 1024 * 1024
+
+VACATION_SUBJECT = re.compile(
+    r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|"
+    r"abwesenheitsnotiz|absence|absent|vacation|away from|on leave|r[ée]ponse automatique|"
+    r"respuesta autom[áa]tica|risposta automatica|automatisch antwoord|auto:)",
+    re.IGNORECASE,
+)
+
+
+def parse(raw: bytes) -> EmailMessage:
+    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+
+
+def header(message: EmailMessage, name: str) -> str:
+    """A header's value as plain text ("" when missing or unreadable)."""
+    try:
+        value = message.get(name)
+    except (ValueError, TypeError, IndexError):
+        return ""
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def sender(message: EmailMessage) -> str:
+    """The From address, lower-cased ("" when there is none)."""
+    return parseaddr(header(message, "From"))[1].strip().lower()
+
+
+def classify(
+    raw: bytes, message: EmailMessage, our_domain: str, envelope_sender: str | None
+) -> str:
+    """``reply``, or why the message is ignored (see the module's docstring)."""
+    if len(raw) > MAX_BYTES:
+        return "too_big"
+    message_id = header(message, "Message-ID").strip("<> ").lower()
+    list_id = header(message, "List-Id").lower()
+    if (our_domain and message_id.endswith("@" + our_domain)) or (
+        our_domain and (f".games.{our_domain}>" in list_id or f"<pbem.{our_domain}>" in list_id)
+    ):
+        return "loop"
+    if is_delivery_report(message):
+        return "bounce"
+    auto = header(message, "Auto-Submitted").lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return "auto_reply"
+    if header(message, "X-Autoreply") or header(message, "X-Autorespond"):
+        return "auto_reply"
+    if header(message, "Precedence").lower() in ("bulk", "junk", "list", "auto_reply"):
+        return "auto_reply"
+    if list_id or header(message, "List-Unsubscribe"):
+        return "auto_reply"
+    if VACATION_SUBJECT.match(header(message, "Subject")):
+        return "auto_reply"
+    if envelope_sender is not None and envelope_sender.strip("<> ") == "":
+        return "auto_reply"
+    return "reply"
+
+
+def is_delivery_report(message: EmailMessage) -> bool:
+    return (
+        message.get_content_type() == "multipart/report"
+        and str(message.get_param("report-type", "")).lower() == "delivery-status"
+    )
+
+
+def failed_recipients(message: EmailMessage) -> list[tuple[str, str]]:
+    """(address, detail) of each recipient a delivery report says failed for good
+    (``Action: failed``; delayed or delivered ones are not bounces)."""
+    failed = []
+    for part in message.walk():
+        if part.get_content_type() != "message/delivery-status":
+            continue
+        blocks = part.get_payload()
+        if not isinstance(blocks, list):
+            continue
+        for block in blocks[1:]:  # the first block is about the message, then recipients
+            action = str(block.get("Action", "")).strip().lower()
+            recipient = str(block.get("Final-Recipient") or block.get("Original-Recipient") or "")
+            address = recipient.split(";", 1)[-1].strip().strip("<>").lower()
+            if action != "failed" or "@" not in address:
+                continue
+            status = str(block.get("Status", "")).strip()
+            diagnostic = " ".join(str(block.get("Diagnostic-Code", "")).split())
+            detail = "; ".join(part for part in (status, diagnostic) if part)
+            failed.append((address, detail[:500]))
+    return failed
+
+
+def recipients(message: EmailMessage) -> list[str]:
+    """The addresses a message was written to (To, Cc, Delivered-To, X-Original-To)."""
+    values = []
+    for name in ("X-Original-To", "Delivered-To", "To", "Cc"):
+        try:
+            values.extend(str(value) for value in message.get_all(name) or [])
+        except (ValueError, TypeError, IndexError):
+            continue
+    return [address.strip() for _, address in getaddresses(values) if address]
+
+
+# The reply's own text -------------------------------------------------------------
+
+
+class _Text(HTMLParser):
+    """An HTML body as text: blocks on their own lines; quoted mail (blockquote, Gmail's
+    and Outlook's quote containers) and invisible parts left out."""
+
+    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "table"}
+    SKIP = {"style", "script", "head", "title", "blockquote"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping: list[str] = []
+        self.stopped = False
+
+    def handle_starttag(self, tag, attrs):
+        if self.stopped:
+            return
+        attributes = dict(attrs)
+        classes = (attributes.get("class") or "").split()
+        ident = attributes.get("id") or ""
+        if ident in ("divRplyFwdMsg", "appendonsend") or "gmail_quote" in classes:
+            self.stopped = True  # Outlook's and Gmail's quoted original follows
+            return
+        if tag in self.SKIP and tag != "br":
+            self.skipping.append(tag)
+        if tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if self.skipping and self.skipping[-1] == tag:
+            self.skipping.pop()
+        if tag in self.BLOCKS and not self.stopped:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.stopped and not self.skipping:
+            self.parts.append(data.replace("\xa0", " "))
+
+
+def html_to_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    parser.close()
+    lines = [" ".join(line.split()) for line in "".join(parser.parts).split("\n")]
+    text = "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def body_text(message: EmailMessage) -> str:
+    """The reply's text: its text/plain part, else its HTML part read as text."""
+    try:
+        plain = message.get_body(preferencelist=("plain",))
+        if plain is not None:
+            return str(plain.get_content())
+        html = message.get_body(preferencelist=("html",))
+        if html is not None:
+            return html_to_text(str(html.get_content()))
+    except (LookupError, ValueError, TypeError, AttributeError):
+        return ""
+    return ""
+
+
+QUOTE_HEADER = re.compile(
+    r"^(on\s.+wrote:|am\s.+schrieb.*:|le\s.+a écrit\s?:|-+\s*original message\s*-+|"
+    r"from:\s.+|_{5,}|\*\s.+\[.+\]:)\s*$",
+    re.IGNORECASE,
+)
+
+
+def first_paragraph(text: str) -> list[str]:
+    """The first paragraph of the text's own lines: quoted lines (``>``), quote
+    headers ("On ... wrote:", Outlook's "From: ..." block, mutt's "* X [date]:", an
+    attribution line ending in ":" just above a quote) are passed over; a signature
+    separator or a quote after the paragraph ends it."""
+    rows = [row.rstrip() for row in text.replace("\r\n", "\n").split("\n")]
+    lines: list[str] = []
+    for index, raw in enumerate(rows):
+        line = raw.strip()
+        following = next((row.strip() for row in rows[index + 1 :] if row.strip()), "")
+        quoted = line.startswith(">")
+        header = bool(QUOTE_HEADER.match(line)) or (
+            line.endswith(":") and following.startswith(">")
+        )
+        if line in ("--", "__") or raw == "-- " or line.startswith("Sent from my"):
+            break
+        if quoted or header:
+            if lines:
+                break
+            if (
+                header
+                and QUOTE_HEADER.match(line)
+                and not quoted
+                and line.lower().startswith(("from:", "-", "_"))
+            ):
+                break  # Outlook: everything after its header block is the original
+            continue
+        if not line:
+            if lines:
+                break
+            continue
+        lines.append(line)
+    return lines
+
+
+def reply_lines(message: EmailMessage) -> list[str]:
+    """The first paragraph of the reply's own text (see :func:`first_paragraph`), after
+    ``email-reply-parser`` took off quoted text and signatures; when that leaves
+    nothing (an answer written inline, under a quote header), the whole text is read
+    the same way."""
+    text = body_text(message).replace("\r\n", "\n")
+    return first_paragraph(EmailReplyParser.parse_reply(text)) or first_paragraph(text)

@@ -1,0 +1,203 @@
+"""The legal moves a mail lists with short codes, and a reply's lines read as moves.
+
+The list (:func:`numbered`): a seat's legal moves in the engine's order, each with its
+label (players by name), numbered from 1; moves whose labels read the same (two Corn
+cards with one ship each) are listed once. A list longer than :data:`GROUP_OVER` is
+grouped under headings by kind of move.
+
+A reply line names a move (:func:`resolve`) as
+
+- a code: ``7`` (also ``#7``, ``7.``, ``7)``): the move with that number in the list of
+  the mail being replied to (the list at the event the reply's address names); a
+  later line's code still means that list, and the rules refuse a move that is no
+  longer legal;
+- the move's label, case-insensitive (``End the turn``), with or without what the
+  label adds about what the move pays now (Mercatores' ": Corn pile of 1 pays ...");
+- a written form for the moves one composes (:func:`written_key`): Mare Nostrum's
+  ``offer coin, grain, grain``; Mercatores' ``trade Corn (1 ship) for Corn (no ships),
+  Cotton (2 ships)`` and ``load Corn (1 ship), Corn (2 ships)``; the things in a list
+  in any order;
+- the move's JSON (``{"type": "end_turn"}``).
+
+Labels, written forms and JSON are read against the legal moves of the moment, after
+the lines before them were applied.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.games import names
+
+GROUP_OVER = 12
+CODE = re.compile(r"^#?(\d{1,4})[.)]?$")
+SHIPS = re.compile(r"\(\s*(no|\d+)\s+ships?\s*\)")
+
+# The written forms each title explains in its turn mail (engine slug -> sentences).
+WRITTEN_FORMS = {
+    "mare_nostrum": [
+        'An offer can also be written out: "offer coin, grain, grain" (the cards in any order).',
+    ],
+    "mercatores": [
+        'A trade can also be written out: "trade Corn (1 ship) for Corn (no ships), '
+        'Cotton (2 ships)" (the card you give, then the cards you take).',
+        'A load can also be written out: "load Corn (1 ship), Corn (2 ships)".',
+    ],
+}
+
+
+@dataclass(frozen=True)
+class Listed:
+    code: int
+    label: str
+    kind: str
+    move: dict
+
+
+def labelled(
+    engine: Any, state: Any, seat: int, seat_names: list[str], bare: bool = False
+) -> list[tuple]:
+    """The seat's legal moves with their labels (players by name), duplicates dropped:
+    (label, move), or with ``bare`` (label, the label without what the move pays now,
+    move)."""
+    view = engine.view(state, seat)
+    marks = names.marks_of(view)
+    seen: set[str] = set()
+    found: list[tuple] = []
+    for move in engine.legal_moves(state, seat):
+        label = names.fill(engine.move_label(move, view), seat_names, marks)
+        if label.casefold() in seen:
+            continue
+        seen.add(label.casefold())
+        if bare:
+            found.append((label, names.fill(engine.move_label(move), seat_names, marks), move))
+        else:
+            found.append((label, move))
+    return found
+
+
+def numbered(engine: Any, state: Any, seat: int, seat_names: list[str]) -> list[Listed]:
+    """The list a mail shows: each legal move with its code (empty when not due)."""
+    if seat not in engine.to_move(state):
+        return []
+    found = labelled(engine, state, seat, seat_names)
+    if len(found) > GROUP_OVER:
+        # Grouped by kind in the mail: number them in that order, so codes ascend.
+        first: dict[str, int] = {}
+        for index, (_, move) in enumerate(found):
+            first.setdefault(str(move.get("type", "")), index)
+        found.sort(key=lambda entry: first[str(entry[1].get("type", ""))])
+    return [
+        Listed(number, label, str(move.get("type", "")), move)
+        for number, (label, move) in enumerate(found, 1)
+    ]
+
+
+def groups(listed: list[Listed]) -> list[dict]:
+    """The list for a template: one group without a heading, or (a long list) one
+    group per kind of move with a heading ("Sail", "End turn")."""
+    if len(listed) <= GROUP_OVER:
+        return [{"heading": "", "moves": listed}] if listed else []
+    by_kind: dict[str, list[Listed]] = {}
+    for entry in listed:
+        by_kind.setdefault(entry.kind, []).append(entry)
+    return [
+        {"heading": kind.replace("_", " ").capitalize(), "moves": entries}
+        for kind, entries in by_kind.items()
+    ]
+
+
+def written_forms(engine_slug: str, listed: list[Listed]) -> list[str]:
+    """The written forms to explain, for the kinds of move in the list."""
+    kinds = {entry.kind for entry in listed}
+    wanted = {"mare_nostrum": {"offer"}, "mercatores": {"trade", "load"}}.get(engine_slug, set())
+    forms = WRITTEN_FORMS.get(engine_slug, [])
+    return [form for form in forms if any(f'"{kind} ' in form for kind in kinds & wanted)]
+
+
+def _items(text: str) -> tuple[str, ...]:
+    parts = re.split(r",|\band\b", text)
+    return tuple(sorted(" ".join(part.split()) for part in parts if part.strip()))
+
+
+def _card(text: str) -> str:
+    return " ".join(text.split())
+
+
+def written_key(text: str) -> tuple | None:
+    """A composed move's written form reduced to what identifies it, so that a
+    player's wording and a move's label compare equal: the verb, and its things
+    (a list in any order). None for text of no written form."""
+    text = text.casefold().strip().rstrip(".")
+    text = SHIPS.sub(lambda match: "0" if match[1] == "no" else match[1], text)
+    text = " ".join(text.split())
+    trade = re.match(r"^(?:trade|give)\s+(.+?),?\s+(?:for|take)\s+(.+)$", text)
+    if trade:
+        return ("trade", _card(trade[1]), _items(trade[2]))
+    for verb in ("load", "offer"):
+        if text.startswith(verb + " "):
+            return (verb, _items(text[len(verb) + 1 :]))
+    return None
+
+
+class Unreadable(ValueError):
+    """A line that names no move: ``reason`` says why, fit for the player."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def resolve(
+    line: str,
+    mail_list: list[Listed],
+    engine: Any,
+    state: Any,
+    seat: int,
+    seat_names: list[str],
+) -> dict:
+    """The move one reply line names (see the module's docstring); :class:`Unreadable`
+    when it names none."""
+    text = line.strip()
+    code = CODE.match(text)
+    if code:
+        number = int(code[1])
+        for entry in mail_list:
+            if entry.code == number:
+                return dict(entry.move)
+        if not mail_list:
+            raise Unreadable(f'"{text}" is a number, but the mail you replied to lists no moves.')
+        raise Unreadable(
+            f"There is no move number {number} in the mail you replied to "
+            f"(it lists 1 to {len(mail_list)})."
+        )
+    if text.startswith("{"):
+        try:
+            move = json.loads(text)
+        except ValueError:
+            raise Unreadable(f'"{_short(text)}" looks like JSON but cannot be read.') from None
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise Unreadable('A move in JSON must be an object with a "type".')
+        return move
+    wanted = " ".join(text.casefold().rstrip(".").split())
+    current = labelled(engine, state, seat, seat_names, bare=True)
+    for label, base, move in current:
+        if wanted in (" ".join(label.casefold().split()), " ".join(base.casefold().split())):
+            return dict(move)
+    key = written_key(text)
+    if key is not None:
+        for _, base, move in current:
+            if written_key(base) == key:
+                return dict(move)
+        raise Unreadable(f'"{_short(text)}" is not one of your legal moves now.')
+    raise Unreadable(
+        f'"{_short(text)}" is not a move: write a move\'s number from the list, '
+        "its name as the list shows it, or its JSON."
+    )
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,471 @@
+"""Taking one message in: ``pbem receive`` (an MTA's pipe) and the LMTP listener.
+
+:func:`take` answers with a sysexits status: ``0`` taken (applied, refused with an
+answer, or ignored), ``67`` no such address (not one of ours, or a tag that does not
+verify: the MTA bounces it), ``75`` try again later (the database could not be
+reached; nothing was kept).
+
+A reply counts when its address's tag verifies (:mod:`.tags`), its ``From`` is the
+address of the person who holds the seat now, the seat is a person's (not a bot's),
+the game runs, and the seat is due in the same turn as the mail: it has not moved
+since the mail's event and no take-back or change of seat happened since. Then the
+first paragraph's lines are applied in order (:mod:`.moves`) until the first one that
+is refused, the bots in the other seats move, and an answer goes out through the
+outbox: what was applied and what happened, the new head hash as a receipt and what
+is due next (with the moves again when it is still the player's turn), or the reason
+for a refusal and the legal moves again. A Message-ID is kept hashed in
+``inbound_messages`` first: the same message never applies twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import parseaddr
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlmodel import col, select
+
+from pbem.errors import Conflict, PbemError
+from pbem.eventlog.store import game_engine
+from pbem.games import names
+from pbem.games.roster import SEAT_KINDS
+from pbem.mail import outbox, render
+from pbem.mail.inbound import message as msg
+from pbem.mail.inbound import moves, tags
+from pbem.mail.models import InboundMessage, Mail, MailAddress, utc
+from pbem.models import Event, Game, Seat
+
+EX_OK = 0
+EX_NOUSER = 67
+EX_TEMPFAIL = 75
+
+
+@dataclass
+class Taken:
+    """What became of one message: the sysexits status, an outcome word and a detail."""
+
+    status: int
+    outcome: str
+    detail: str = ""
+    applied: list[str] = field(default_factory=list)
+
+
+def take(
+    runtime: Any,
+    raw: bytes,
+    recipients: list[str] | None = None,
+    envelope_sender: str | None = None,
+) -> Taken:
+    """Takes one RFC 5322 message (see the module's docstring). ``recipients`` are the
+    envelope's (LMTP's RCPT TO, the pipe's argument); without them the message's own
+    headers say where it was sent."""
+    if tags.reply_address_config(runtime.config) is None:
+        return Taken(EX_NOUSER, "off", "replies by mail are off (no mail.reply_address)")
+    try:
+        return _take(runtime, raw, recipients, envelope_sender)
+    except (OperationalError, DBAPIError) as error:
+        return Taken(
+            EX_TEMPFAIL, "later", f"the database is not reachable: {error.__class__.__name__}"
+        )
+
+
+def _our_addresses(runtime: Any, candidates: list[str]) -> list[str]:
+    sender_address = parseaddr(runtime.config["mail"].get("sender", ""))[1].lower()
+    return [
+        address
+        for address in candidates
+        if tags.is_ours(runtime.config, address)
+        or (sender_address and address.lower() == sender_address)
+    ]
+
+
+def message_key(message: EmailMessage, raw: bytes) -> str:
+    """sha256 of the Message-ID (of the whole message when it has none)."""
+    message_id = msg.header(message, "Message-ID").strip()
+    if message_id:
+        return hashlib.sha256(b"mid:" + message_id.encode("utf-8", "replace")).hexdigest()
+    return hashlib.sha256(b"raw:" + raw).hexdigest()
+
+
+def _take(
+    runtime: Any, raw: bytes, recipients: list[str] | None, envelope_sender: str | None
+) -> Taken:
+    message = msg.parse(raw[: msg.MAX_BYTES + 1])
+    ours = _our_addresses(runtime, list(recipients) if recipients else msg.recipients(message))
+    if not ours:
+        return Taken(EX_NOUSER, "no_such_address", "not an address of this server")
+    domain = render.domain(runtime.config["mail"]["sender"]).lower()
+    kind = msg.classify(raw, message, domain, envelope_sender)
+    key = message_key(message, raw)
+    sender = msg.sender(message)
+    if kind == "bounce":
+        marked = mark_bouncing(runtime, msg.failed_recipients(message))
+        _record(runtime, key, sender, None, None, "bounce", ", ".join(marked))
+        return Taken(EX_OK, "bounce", ", ".join(marked))
+    if kind != "reply":
+        _record(runtime, key, sender, None, None, kind, msg.header(message, "Subject"))
+        return Taken(EX_OK, kind)
+    tag = next(
+        (
+            found
+            for found in (tags.read_tag(runtime.config, outbox.secret(runtime), a) for a in ours)
+            if found
+        ),
+        None,
+    )
+    if tag is None:
+        return Taken(EX_NOUSER, "bad_tag", "the reply address does not verify")
+    with runtime.service.reading() as session:
+        game = session.get(Game, tag.game_id)
+        seat = session.get(Seat, (tag.game_id, tag.seat))
+    if game is None or seat is None:
+        return Taken(EX_NOUSER, "bad_tag", "no such game or seat")
+    if not _claim(runtime, key, sender, tag):
+        return Taken(EX_OK, "duplicate", "this message was taken before")
+    try:
+        taken = _reply(runtime, message, tag, game, seat, sender, key)
+    except Exception:
+        _unclaim(runtime, key)  # nothing kept: the MTA tries again later
+        raise
+    _record(runtime, key, sender, tag.game_id, tag.seat, taken.outcome, taken.detail, update=True)
+    return taken
+
+
+# The record of each message --------------------------------------------------------
+
+
+def _claim(runtime: Any, key: str, sender: str, tag: tags.Tag) -> bool:
+    """Keeps the message's key before anything is applied; False when it is known."""
+    with runtime.service.session() as session:
+        session.add(
+            InboundMessage(
+                message_key=key,
+                received_at=utc(runtime.clock()),
+                sender=sender[:320],
+                game_id=tag.game_id,
+                seat=tag.seat,
+                outcome="taking",
+            )
+        )
+        try:
+            session.commit()
+        except IntegrityError:
+            return False
+    return True
+
+
+def _unclaim(runtime: Any, key: str) -> None:
+    try:
+        with runtime.service.session() as session:
+            row = session.get(InboundMessage, key)
+            if row is not None and row.outcome == "taking":
+                session.delete(row)
+                session.commit()
+    except (OperationalError, DBAPIError):
+        pass
+
+
+def _record(
+    runtime: Any,
+    key: str,
+    sender: str,
+    game_id: str | None,
+    seat: int | None,
+    outcome: str,
+    detail: str,
+    update: bool = False,
+) -> None:
+    with runtime.service.session() as session:
+        row = session.get(InboundMessage, key)
+        if row is not None and not update:
+            return
+        row = row or InboundMessage(message_key=key, received_at=utc(runtime.clock()))
+        row.sender, row.game_id, row.seat = sender[:320], game_id, seat
+        row.outcome, row.detail = outcome[:32], detail[:500]
+        session.add(row)
+        session.commit()
+
+
+# Bounces -------------------------------------------------------------------------
+
+
+def mark_bouncing(runtime: Any, failed: list[tuple[str, str]]) -> list[str]:
+    """Marks each failed address this server has mailed as bouncing (the dispatcher
+    then sends it nothing); returns the addresses marked."""
+    now = utc(runtime.clock())
+    marked = []
+    with runtime.service.session() as session:
+        for address, detail in failed:
+            mailed = session.exec(
+                select(col(Mail.id)).where(func.lower(Mail.recipient) == address).limit(1)
+            ).first()
+            if mailed is None:
+                continue
+            row = session.get(MailAddress, address) or MailAddress(address=address, updated_at=now)
+            if row.bouncing_since is None:
+                row.bouncing_since = now
+            row.bounce_detail = detail[:500]
+            row.updated_at = now
+            session.add(row)
+            marked.append(address)
+        session.commit()
+    return marked
+
+
+def bouncing(session: Any, addresses: list[str]) -> dict[str, datetime]:
+    """Which of ``addresses`` bounce, with since when (lower-cased addresses)."""
+    wanted = [address.lower() for address in addresses if address]
+    if not wanted:
+        return {}
+    rows = session.exec(
+        select(MailAddress).where(
+            col(MailAddress.address).in_(wanted), col(MailAddress.bouncing_since).is_not(None)
+        )
+    )
+    return {row.address: row.bouncing_since for row in rows}
+
+
+# A reply -------------------------------------------------------------------------
+
+
+def _seat_names(runtime: Any, game_id: str) -> list[str]:
+    return [seat.name for seat in runtime.service.seats(game_id)]
+
+
+def _older_turn(runtime: Any, tag: tags.Tag, seat: Seat, game: Game) -> bool:
+    """Whether the mail's turn is over for the seat: it moved since, or a take-back or a
+    change of seat happened since, or the mail names an event the log does not have."""
+    if tag.seq > game.head_seq:
+        return True
+    if seat.last_move_seq is not None and seat.last_move_seq > tag.seq:
+        return True
+    with runtime.service.reading() as session:
+        changed = session.exec(
+            select(col(Event.seq)).where(
+                Event.game_id == game.id,
+                col(Event.seq) > tag.seq,
+                col(Event.kind).in_(("take_back", *SEAT_KINDS)),
+            )
+        ).first()
+    return changed is not None
+
+
+def _reply(
+    runtime: Any,
+    message: EmailMessage,
+    tag: tags.Tag,
+    game: Game,
+    seat: Seat,
+    sender: str,
+    key: str,
+) -> Taken:
+    service = runtime.service
+    if not sender or sender != seat.email.strip().lower():
+        answer_stranger(runtime, game, sender, key)
+        return Taken(EX_OK, "refused_sender", "not the address of the seat's player")
+    if seat.is_bot:
+        return _refuse(
+            runtime, tag, key, "A bot plays this seat now; take it back from your link first."
+        )
+    if game.status != "active":
+        return _refuse(runtime, tag, key, "This game is over; no more moves can be made.")
+    if game.paused_at is not None:
+        return _refuse(runtime, tag, key, "The game is paused; no moves until it is resumed.")
+    if _older_turn(runtime, tag, seat, game):
+        return _refuse(
+            runtime,
+            tag,
+            key,
+            f"You replied to the mail of event {tag.seq}, and that turn is over: the game "
+            "has moved on since. Here is where it stands now.",
+            outcome="older_turn",
+        )
+    if not seat.due:
+        return _refuse(runtime, tag, key, "It is not your turn.")
+    lines = msg.reply_lines(message)
+    if not lines:
+        return _refuse(
+            runtime,
+            tag,
+            key,
+            "Your reply names no move: write a move's number, its name or its written "
+            "form on the first line.",
+        )
+    seat_names = _seat_names(runtime, game.id)
+    engine, mail_state, _ = service.state_at(game.id, tag.seq)
+    mail_list = moves.numbered(engine, mail_state, seat.seat, seat_names)
+    applied: list[str] = []
+    refusal = ""
+    for line in lines:
+        label, refusal = _apply_line(runtime, game.id, seat.seat, line, mail_list, seat_names)
+        if refusal:
+            break
+        applied.append(label)
+    if applied:
+        service.play_bots(game.id)
+    answer(runtime, tag, key, applied, refusal)
+    outcome = "applied" if applied and not refusal else ("partly" if applied else "refused")
+    return Taken(EX_OK, outcome, refusal or "; ".join(applied), applied)
+
+
+def _apply_line(
+    runtime: Any,
+    game_id: str,
+    seat: int,
+    line: str,
+    mail_list: list[moves.Listed],
+    seat_names: list[str],
+) -> tuple[str, str]:
+    """Makes the move one line names: (its label, "") or ("", why not). A move that
+    lost the race with another seat's (the game moved on between reading and writing)
+    is read again against the new head, once."""
+    service = runtime.service
+    for attempt in (1, 2):
+        head = service.head(game_id)
+        if head.game.status != "active" or seat not in head.engine.to_move(head.state):
+            return "", f'"{line}" was not applied: it is no longer your turn.'
+        try:
+            move = moves.resolve(line, mail_list, head.engine, head.state, seat, seat_names)
+            view = head.engine.view(head.state, seat)
+            label = names.fill(head.engine.move_label(move, view), seat_names, names.marks_of(view))
+            service.submit_move(game_id, seat, move, head.seq, actor="mail")
+        except moves.Unreadable as error:
+            return "", error.reason
+        except Conflict:
+            if attempt == 1:
+                continue
+            return "", f'"{line}" was not applied: the game moved on meanwhile; try again.'
+        except PbemError as error:
+            return "", f'"{line}" was not applied: {error.message}'
+        return label, ""
+    return "", ""
+
+
+def _refuse(runtime: Any, tag: tags.Tag, key: str, reason: str, outcome: str = "refused") -> Taken:
+    answer(runtime, tag, key, [], reason)
+    return Taken(EX_OK, outcome, reason)
+
+
+# Answers -------------------------------------------------------------------------
+
+
+def answer(runtime: Any, tag: tags.Tag, key: str, applied: list[str], refusal: str) -> None:
+    """The answer to a reply from the seat's player, through the outbox: what was
+    applied, what happened since the mail (as the seat may see it), the receipt, and
+    what is due next, with the legal moves when it is the player's turn."""
+    service = runtime.service
+    with service.session() as session:
+        game = service.store.game(session, tag.game_id)
+        seat = session.get(Seat, (tag.game_id, tag.seat))
+        engine = game_engine(game)
+        seats = list(
+            session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat)))
+        )
+        seat_names = [row.name for row in seats]
+        start = min(tag.seq, game.head_seq)
+        happened = (
+            outbox.history(session, runtime, game, engine, seat.seat, start)[0] if applied else []
+        )
+        state = (
+            engine.load(game.head_state)
+            if game.head_state is not None
+            else service.store.state_at(session, game, engine, game.head_seq)
+        )
+        listed = (
+            moves.numbered(engine, state, seat.seat, seat_names) if game.status == "active" else []
+        )
+        due = [
+            row.name for row in seats if row.seat in (game.to_move or []) and row.seat != seat.seat
+        ]
+        if game.status != "active":
+            headline = outbox.game_over_context(game, seat_names)["headline"]
+            next_up = f"The game is over. {headline}".strip()
+        elif game.paused_at is not None:
+            next_up = "The game is paused."
+        elif listed:
+            next_up = "It is your turn" + (" again." if applied else ".")
+        else:
+            next_up = f"Waiting for {render.names(due)}." if due else ""
+        token = outbox.seat_token(session, runtime, seat)
+        settings = outbox.settings_link(runtime, seat) if seat.token_hash else ""
+        context = outbox.seat_context(runtime, game, seat, token, settings, None)
+        context.update(
+            headline=_headline(applied, refusal),
+            applied=applied,
+            refusal=refusal,
+            lines=happened,
+            next_up=next_up,
+            **move_context(game.engine, listed),
+            bouncing=bouncing_names(session, game, seats, seat),
+        )
+        outbox.enqueue(
+            session,
+            runtime,
+            "answer",
+            key=f"answer:{game.id}:{seat.seat}:{key[:16]}:{game.head_seq}",
+            recipient=seat.email,
+            context=context,
+            game_id=game.id,
+            seat=seat.seat,
+            unsubscribe=settings,
+        )
+        session.commit()
+
+
+def _headline(applied: list[str], refusal: str) -> str:
+    if applied and refusal:
+        count = len(applied)
+        return f"{count} move{'s' if count != 1 else ''} made, then one refused"
+    if applied:
+        return "your move was made" if len(applied) == 1 else f"your {len(applied)} moves were made"
+    return "your reply was not applied"
+
+
+def move_context(engine_slug: str, listed: list[moves.Listed]) -> dict[str, Any]:
+    """What a mail needs to list the moves with codes: ``move_groups``, ``written``."""
+    return {
+        "move_groups": moves.groups(listed),
+        "written": moves.written_forms(engine_slug, listed),
+        "move_count": len(listed),
+    }
+
+
+def flag_bouncing_players(runtime: Any, shown: list[dict], seats: list[Any]) -> None:
+    """Sets ``bouncing`` on each player of a page's list whose mail bounces."""
+    with runtime.service.reading() as session:
+        found = bouncing(session, [getattr(seat, "email", "") or "" for seat in seats])
+    if not found:
+        return
+    by_seat = {seat.seat: (getattr(seat, "email", "") or "").lower() for seat in seats}
+    for player in shown:
+        player["bouncing"] = by_seat.get(player["seat"], "") in found
+
+
+def bouncing_names(session: Any, game: Game, seats: list[Seat], reader: Seat) -> list[str]:
+    """For the game's creator: the players whose mail bounces (others: none)."""
+    if game.creator_seat is None or reader.seat != game.creator_seat:
+        return []
+    found = bouncing(session, [row.email for row in seats])
+    return [row.name for row in seats if row.email and row.email.lower() in found]
+
+
+def answer_stranger(runtime: Any, game: Game, sender: str, key: str) -> None:
+    """A short refusal to an address that does not hold the seat: no state of the game."""
+    if not sender or "@" not in sender:
+        return
+    with runtime.service.session() as session:
+        outbox.enqueue(
+            session,
+            runtime,
+            "answer_stranger",
+            key=f"answer_stranger:{game.id}:{key[:16]}",
+            recipient=sender,
+            context={"title": game.title, "name": "", "sender": sender},
+            game_id=game.id,
+        )
+        session.commit()

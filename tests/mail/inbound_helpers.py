@@ -1,0 +1,76 @@
+"""Helpers for the replies-by-mail tests: a runtime with a reply address, the LMTP
+listener, replies written the way mail programs write them, and reading the moves a
+mail lists."""
+
+from __future__ import annotations
+
+import re
+import smtplib
+import uuid
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+from pbem.mail.inbound import lmtp
+from tests.mail.conftest import START, free_port, make_runtime
+
+REPLY = "play@pbem.test"
+SENDER = "pbem <games@pbem.test>"
+LISTED = re.compile(r"^\s*(\d+)  (.+)$", re.MULTILINE)
+
+
+def reply_runtime(db, tmp_path, clock, port):
+    return make_runtime(db, tmp_path, clock, port, mail={"reply_address": REPLY, "sender": SENDER})
+
+
+def start_lmtp(runtime):
+    port = free_port()
+    controller = lmtp.start(runtime, f"127.0.0.1:{port}")
+    return controller, port
+
+
+def text_of(message) -> str:
+    body = message.get_body(preferencelist=("plain",))
+    return body.get_content() if body is not None else ""
+
+
+def listed_moves(message) -> dict[str, int]:
+    """label -> code of the moves a mail lists."""
+    text = text_of(message)
+    if "Your moves." not in text:
+        return {}
+    return {label.strip(): int(code) for code, label in LISTED.findall(text)}
+
+
+def tag_seq(message) -> int:
+    local = str(message["Reply-To"]).rpartition("@")[0]
+    return int(local.split("+", 1)[1].split(".")[2])
+
+
+def reply_to(message, lines: list[str], sender: str, style: int = 0) -> bytes:
+    """A reply to ``message`` from ``sender`` with ``lines`` on top, in one of a few mail
+    programs' styles (top-posted with the quoted mail, with a signature)."""
+    quoted = "\n".join("> " + line for line in text_of(message).splitlines())
+    body = "\n".join(lines)
+    date = format_datetime(START)
+    if style % 3 == 0:  # Gmail
+        text = f"{body}\n\nOn {date}, pbem <games@pbem.test> wrote:\n{quoted}\n"
+    elif style % 3 == 1:  # Apple Mail, with a signature
+        text = f"{body}\n\nSent from my iPhone\n\n> On {date}, pbem wrote:\n>\n{quoted}\n"
+    else:  # mutt, signature after the quote header line
+        text = f"{body}\n\n-- \nAnna Example\n"
+    reply = EmailMessage()
+    reply["From"] = f"Anna <{sender}>"
+    reply["To"] = str(message["Reply-To"])
+    reply["Subject"] = "Re: " + str(message["Subject"])
+    reply["Date"] = date
+    reply["Message-ID"] = f"<{uuid.uuid4().hex}@mail.example.org>"
+    reply["In-Reply-To"] = str(message["Message-ID"])
+    reply.set_content(text)
+    return bytes(reply)
+
+
+def send_lmtp(port: int, raw: bytes, recipient: str, sender: str = "anna@example.org"):
+    """Delivers over LMTP; returns smtplib's refused recipients (empty: all taken)."""
+    raw = re.sub(rb"\r?\n", b"\r\n", raw)  # on the wire lines end in CRLF
+    with smtplib.LMTP("127.0.0.1", port) as client:
+        return client.sendmail(sender, [recipient], raw)

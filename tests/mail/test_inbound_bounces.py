@@ -1,0 +1,57 @@
+"""A delivery report (RFC 3464) marks the failed address bouncing: the dispatcher sends
+it nothing more (status ``bouncing``), the game's page says so by the player's name, and
+the game's creator reads it in her mails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from pbem.games.service import SeatSpec
+from pbem.mail import outbox
+from pbem.mail.dispatch import dispatch
+from pbem.mail.inbound import receive, tags
+from pbem.mail.models import Mail
+from pbem.web import create_app
+from tests.mail.inbound_helpers import reply_runtime
+
+BOUNCE = Path(__file__).parent / "inbound_corpus" / "bounce_rfc3464.eml"
+GAME = "bounce0001"
+
+
+def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
+    mailbox, port = smtp
+    runtime = reply_runtime(sqlite_db, tmp_path, clock, port)
+    specs = [
+        SeatSpec("Anna", "anna@example.org"),
+        SeatSpec("Ben", "ben@example.org"),
+        SeatSpec("Bot", is_bot=True),
+    ]
+    runtime.service.create_game("mare_balticum", specs, seed=b"bounce" * 6, game_id=GAME)
+    dispatch(runtime)
+    assert len(mailbox.to("ben@example.org")) == 1  # the invitation went out
+
+    taken = receive.take(runtime, BOUNCE.read_bytes(), ["games@pbem.test"], "")
+    assert (taken.status, taken.outcome, taken.detail) == (0, "bounce", "ben@example.org")
+
+    page = create_app({"TESTING": True}, runtime=runtime).test_client().get(f"/games/{GAME}")
+    html = page.get_data(as_text=True)
+    ben = html[html.index("Ben") : html.index("</li>", html.index("Ben"))]
+    assert "mail to this player bounces" in ben
+    assert html.count("mail to this player bounces") == 1
+
+    # Anna (the creator) moves by mail; Ben's turn mail is not sent; Anna is told.
+    address = tags.reply_address(runtime.config, runtime.secret_key, GAME, 0, 0)
+    raw = (
+        b"From: anna@example.org\r\nTo: " + address.encode() + b"\r\nSubject: Re\r\n"
+        b"Message-ID: <m1@example.org>\r\n\r\n2\r\n"
+    )
+    assert receive.take(runtime, raw).outcome == "applied"
+    dispatch(runtime)
+    assert len(mailbox.to("ben@example.org")) == 1
+    with Session(runtime.db) as session:
+        held = session.exec(select(Mail).where(Mail.recipient == "ben@example.org")).all()
+        answer = session.exec(select(Mail).where(Mail.kind == "answer")).one()
+    assert {mail.status for mail in held} == {"sent", "bouncing"}
+    assert "Mail to Ben bounces" in outbox.opened(runtime, answer)[0]

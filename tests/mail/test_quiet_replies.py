@@ -1,0 +1,59 @@
+"""Replies to mails the quiet window reshaped: a "your turn" mail that now describes a
+later turn of the seat, and an invitation rewritten to say the seat is already due.
+Each names the turn it describes, so a reply to it is taken, not refused as late."""
+
+from __future__ import annotations
+
+from pbem.games.service import SeatSpec
+from pbem.mail.dispatch import dispatch
+from pbem.mail.inbound.receive import take
+from tests.mail.conftest import make_runtime, new_game, take_turn
+from tests.mail.inbound_helpers import REPLY, SENDER, listed_moves, reply_to, tag_seq
+from tests.mail.test_quiet import WINDOW, due_seat
+
+ADDRESSES = {0: "anna@example.org", 1: "ben@example.org"}
+
+
+def quiet_replies(db, tmp_path, clock, port):
+    mail = {"reply_address": REPLY, "sender": SENDER, "quiet_minutes": WINDOW}
+    return make_runtime(db, tmp_path, clock, port, mail=mail)
+
+
+def test_a_reply_to_a_turn_mail_that_took_in_later_turns_is_taken(db, tmp_path, clock, smtp):
+    runtime = quiet_replies(db, tmp_path, clock, smtp[1])
+    created = new_game(runtime, seats=2)
+    dispatch(runtime)
+    for _ in range(3):  # a seat becomes due twice inside the window
+        take_turn(runtime, created.game_id)
+        clock.advance(minutes=2)
+    due = due_seat(runtime, created.game_id)
+    clock.advance(minutes=WINDOW)
+    dispatch(runtime)
+    [message] = smtp[0].to(ADDRESSES[due], "your turn")
+    head = runtime.service.head(created.game_id)
+    assert tag_seq(message) == head.seq  # the tag names the latest turn
+    code = listed_moves(message)
+    assert code, "the turn mail lists the moves"
+    roll = next(number for label, number in code.items() if "roll" in label.lower())
+    raw = reply_to(message, [str(roll)], ADDRESSES[due])
+    taken = take(runtime, raw)
+    assert taken.outcome == "applied", taken
+    assert runtime.service.head(created.game_id).seq == head.seq + 1
+
+
+def test_a_reply_to_an_invitation_that_found_the_seat_due_is_taken(db, tmp_path, clock, smtp):
+    runtime = quiet_replies(db, tmp_path, clock, smtp[1])
+    specs = [SeatSpec("Robo", "", is_bot=True), SeatSpec("Anna", ADDRESSES[0])]
+    created = runtime.service.create_game("pig", specs, {"target": 30})
+    runtime.service.play_bots(created.game_id)
+    head = runtime.service.head(created.game_id)
+    assert 1 in head.engine.to_move(head.state)
+    dispatch(runtime)
+    [message] = smtp[0].to(ADDRESSES[0])
+    assert "already your turn" in str(message)
+    assert tag_seq(message) == head.seq
+    code = listed_moves(message)
+    roll = next(number for label, number in code.items() if "roll" in label.lower())
+    taken = take(runtime, reply_to(message, [str(roll)], ADDRESSES[0]))
+    assert taken.outcome == "applied", taken
+    assert runtime.service.head(created.game_id).seq == head.seq + 1

@@ -1,0 +1,185 @@
+"""The map boards without a browser: the layout over bot games (names never overlap each
+other or a chip, and stay inside the map; the same view gives the same map), the
+coastline assets share the places' projection, and the turn page's map is a group of
+named links, zooms without JavaScript, highlights what changed since the viewer's last
+move and says so when a chosen place names no move."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from pbem.games.service import SeatSpec
+from pbem.web import boards, create_app
+from pbem.web.present import players as shown_players
+
+MAPS = [("mare_balticum", 4, {}), ("mare_nostrum", 5, {"turn_limit": 3})]
+
+
+def advance(runtime, game_id: str, moves: int, rng: random.Random, stop=None) -> None:
+    for _ in range(moves):
+        head = runtime.service.head(game_id)
+        due = sorted(head.engine.to_move(head.state))
+        if head.game.status != "active" or not due or (stop and stop(due)):
+            return
+        view = head.engine.view(head.state, due[0])
+        move = head.engine.bot_move(view, head.engine.legal_moves(head.state, due[0]), rng)
+        runtime.service.submit_move(game_id, due[0], move, head.game.head_seq, actor="web")
+
+
+def check_layout(drawn: dict) -> None:
+    nodes = drawn["nodes"]
+    labels = [node["label"]["box"] for node in nodes]
+    chips = [boards.chip_box(node) for node in nodes]
+    for i, label in enumerate(labels):
+        assert boards.outside(label, drawn["width"], drawn["height"], 0) == 0, nodes[i]["id"]
+        for j, other in enumerate(labels[i + 1 :], start=i + 1):
+            assert boards.overlap(label, other) == 0, (nodes[i]["id"], nodes[j]["id"])
+        for j, chip in enumerate(chips):
+            if j != i:
+                assert boards.overlap(label, chip) == 0, (nodes[i]["id"], nodes[j]["id"])
+    for i, chip in enumerate(chips):
+        assert boards.outside(chip, drawn["width"], drawn["height"], 0) == 0
+        for other in chips[i + 1 :]:
+            assert boards.overlap(chip, other) == 0
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), MAPS)
+def test_names_never_overlap_along_a_bot_game_and_the_same_view_draws_the_same_map(
+    sqlite_runtime, slug, seats, options
+):
+    runtime = sqlite_runtime
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(seats)]
+    game_id = runtime.service.create_game(slug, specs, options, seed=b"m" * 32).game_id
+    rng = random.Random(7)
+    drawn_states = 0
+    while True:
+        head = runtime.service.head(game_id)
+        view = head.engine.view(head.state, 0)
+        shown = shown_players(view, runtime.service.seats(game_id))
+        drawn = boards.layout(slug, view, shown)
+        check_layout(drawn)
+        assert boards.layout(slug, view, shown) == drawn
+        assert all(node["label"]["size"] >= 12 for node in drawn["nodes"])
+        drawn_states += 1
+        if head.game.status != "active":
+            break
+        advance(runtime, game_id, 40, rng)
+    assert drawn_states >= 4
+
+
+@pytest.mark.parametrize("slug", list(boards.FRAMES))
+def test_every_place_lies_inside_its_map_and_the_coastlines_share_the_projection(slug):
+    frame = boards.FRAMES[slug]
+    data = boards.game_data(slug)
+    places = (
+        [*data.PORTS, *data.AREAS] if slug == "mare_balticum" else [*data.PROVINCES, *data.SEAS]
+    )
+    assert {place["id"] for place in places} == set(data.GEO)
+    for lat, lon in data.GEO.values():
+        x, y = frame.project(lat, lon)
+        assert 0 < x < frame.width and 0 < y < frame.height
+    asset = (boards.__file__.rsplit("/", 1)[0]) + f"/static/maps/{slug}.svg"
+    with open(asset, encoding="utf-8") as svg:
+        head = svg.read(300)
+    assert f'viewBox="0 0 {frame.width} {frame.height}"' in head
+
+
+def test_text_estimates_never_fall_short_of_a_wide_face():
+    # Chromium draws these 13 px names in DejaVu Sans this wide (measured with getBBox).
+    assert boards.text_width("Mare Hadriaticum", 13, bold=True) >= 131.3
+    assert boards.text_width("Northern Baltic Proper", 13, bold=True) >= 167.4
+    assert boards.text_width("Mare Hadriaticum", 13) >= 116.4
+    assert boards.text_width("Øresund", 13) >= 56.8
+    assert boards.text_width("", 13) > 0
+
+
+@pytest.fixture
+def nostrum(sqlite_runtime):
+    app = create_app(runtime=sqlite_runtime)
+    app.config["TESTING"] = True
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(3)]
+    created = sqlite_runtime.service.create_game("mare_nostrum", specs, {}, seed=b"n" * 32)
+    return app.test_client(), sqlite_runtime, created
+
+
+def due_token(runtime, created) -> str:
+    head = runtime.service.head(created.game_id)
+    return created.tokens[min(head.engine.to_move(head.state))]
+
+
+def test_the_map_is_a_group_of_named_links_not_links_inside_an_image(nostrum):
+    client, runtime, created = nostrum
+    html = client.get(f"/play/{due_token(runtime, created)}").text
+    svg = html.split('<svg class="board map')[1].split("</svg>")[0]
+    assert 'role="group" aria-label="The Mediterranean: 33 provinces and 10 seas' in svg
+    links = re.findall(
+        r'<a class="place[^"]*" href="\?pick=(\w+)#moves" data-place="\1" aria-label="([^"]+)"><title>\2</title>',
+        svg,
+    )
+    assert len(links) == 43
+    assert 'role="img"' not in svg
+    names = dict(links)
+    assert re.match(r"Latium: Rome \([^)]+\)'s control marker, .*legion", names["latium"])
+    assert names["s2"].startswith("Mare Tyrrhenum (sea): ")
+    # The spectator's map has no moves: its places are named images, with no links.
+    spectator = client.get(f"/games/{created.game_id}").text
+    svg = spectator.split('<svg class="board map')[1].split("</svg>")[0]
+    assert "<a " not in svg and svg.count('role="img"') == 43
+
+
+def test_zoom_links_work_without_javascript_and_bad_levels_fall_back(nostrum):
+    client, runtime, created = nostrum
+    token = due_token(runtime, created)
+    html = client.get(f"/play/{token}").text
+    assert 'class="map-frame zoom-1"' in html and 'width="1000" height="' in html
+    assert 'href="?zoom=2#map" aria-label="Zoom in"' in html
+    zoomed = client.get(f"/play/{token}?zoom=3").text
+    assert 'class="map-frame zoom-3"' in zoomed and 'width="1500"' in zoomed
+    assert 'href="?zoom=2#map" aria-label="Zoom out"' in zoomed
+    for bad in ("9", "x", "-1", "1e9"):
+        page = client.get(f"/play/{token}?zoom={bad}")
+        assert page.status_code == 200 and 'class="map-frame zoom-1"' in page.text
+
+
+def test_a_place_no_move_names_says_so_and_shows_every_move(nostrum):
+    client, runtime, created = nostrum
+    token = due_token(runtime, created)
+    every = client.get(f"/play/{token}").text
+    html = client.get(f"/play/{token}?pick=latium").text
+    assert "No move names Latium now; here is every move." in html
+    assert html.count('name="move"') == every.count('name="move"') > 0
+    odd = client.get(f"/play/{token}?pick=%3Cscript%3E").text
+    assert "No move names that place now" in odd and "<script>" not in odd.split("<main")[1]
+
+
+def test_what_changed_since_the_viewers_last_move_is_highlighted(sqlite_runtime):
+    runtime = sqlite_runtime
+    app = create_app(runtime=runtime)
+    app.config["TESTING"] = True
+    client = app.test_client()
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(3)]
+    created = runtime.service.create_game("mare_balticum", specs, {}, seed=b"b" * 32)
+    rng = random.Random(3)
+    first = client.get(f"/play/{created.tokens[0]}").text
+    assert "place changed" not in first  # nothing before a first move
+    advance(runtime, created.game_id, 1, rng)  # seat 0's move ...
+    advance(runtime, created.game_id, 200, rng, stop=lambda due: 0 in due)  # ... the others'
+    head = runtime.service.head(created.game_id)
+    assert 0 in head.engine.to_move(head.state)
+    html = client.get(f"/play/{created.tokens[0]}").text
+    changed = re.findall(r'<a class="place changed" href="\?pick=(\w+)#moves"', html)
+    assert changed
+    for place in changed:
+        label = re.search(rf'data-place="{place}" aria-label="([^"]+)"', html).group(1)
+        assert label.endswith("changed since your last move")
+    assert html.count('class="changed-ring"') == len(changed)
+
+
+def test_changed_places_compares_each_place_and_fleet():
+    old = {"goods": {"a": ["cod"], "b": []}, "players": [{"fleet": ["a", "c"]}]}
+    new = {"goods": {"a": ["cod"], "b": ["herring"]}, "players": [{"fleet": ["c", "c"]}]}
+    assert boards.changed_places(old, new) == {"a", "b", "c"}
+    assert boards.changed_places(None, new) == set()
