@@ -35,9 +35,22 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     from pbem import ops
     from pbem.mail import rescue_views
     from pbem.mail import views as mail_views
-    from pbem.web import api, csrf, games, hardening, limits, lobby, mygames, play, present, rules
+    from pbem.web import (
+        api,
+        assets,
+        csrf,
+        games,
+        hardening,
+        limits,
+        lobby,
+        mygames,
+        play,
+        present,
+        rules,
+    )
 
     hardening.init_app(app)
+    assets.init_app(app)
     csrf.init_app(app)
     present.init_app(app)
     for module in (lobby, play, games, api, mail_views, rescue_views, ops, rules, mygames):

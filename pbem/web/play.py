@@ -3,6 +3,13 @@
 Every page here is built from ``view(state, seat)`` for the link's seat only. A form
 carries the seq it was rendered at: a stale one answers "the game moved on" with the
 fresh page, an illegal one the engine's reason; in both cases nothing is applied.
+
+A move that cannot be taken back (it hands the turn over, ends the game, draws at random,
+or is chosen while others choose too; see :func:`second_step`) asks for a second step: its
+form carries the reason for the page's script to show in a dialog, and a form without
+``confirmed`` gets a confirm page (Confirm / Cancel, same CSRF token and seq) instead of
+the move. ``/play/<token>/head`` answers the game's head in a few bytes, for the script
+that tells a waiting page when the game has moved on.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from collections import OrderedDict
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 from markupsafe import escape
 
+from engines.api import Engine
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
 from pbem.games import names, rescue, talk
@@ -25,6 +33,7 @@ from pbem.web import boards, csrf
 from pbem.web.games import render_history
 from pbem.web.present import board_template, players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, with_phase_named
+from pbem.words import join_names
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
 
@@ -44,14 +53,53 @@ def mentions(value, place: str) -> bool:
     return value == place
 
 
-def move_groups(engine, moves: list[dict], view: dict, seat_names: list[str]) -> list[dict]:
+class CountingChance:
+    """A chance that answers 0 and counts how often it was asked (a preview's draws)."""
+
+    def __init__(self) -> None:
+        self.draws = 0
+
+    def below(self, n: int) -> int:
+        self.draws += 1
+        return 0
+
+
+def second_step(engine: Engine, state, seat: int, move: dict, seat_names: list[str]) -> str:
+    """Why ``move`` asks for a confirmation, as a sentence, or "" when it can be taken
+    back (:mod:`pbem.games.takeback`: the seat stays the only one due, nothing drawn).
+    Found by applying the move to a copy of the state, so it holds for every title."""
+    chance = CountingChance()
+    try:
+        after = engine.apply(state, seat, move, chance)
+    except Exception:  # an illegal or malformed move: the move itself will say why
+        return ""
+    if chance.draws:  # what follows may hang on the draw, which cannot be un-seen
+        return "This move draws at random, so it cannot be taken back."
+    due = engine.to_move(after)
+    if not due:
+        return "This move ends the game; it cannot be taken back."
+    if due != frozenset({seat}):
+        others = [seat_names[other] for other in sorted(due - {seat}) if other < len(seat_names)]
+        if seat not in due and others:
+            return f"This hands the turn over to {join_names(others)}; it cannot be taken back."
+        return "The others are choosing too, so this move cannot be taken back."
+    if engine.to_move(state) != frozenset({seat}):
+        return "The others are choosing too, so this move cannot be taken back."
+    return ""
+
+
+def move_groups(
+    engine, moves: list[dict], view: dict, seat_names: list[str], state=None, seat: int = 0
+) -> list[dict]:
     """Legal moves grouped by type, each with its readable label (the seats it names
-    filled with today's holders) and its JSON."""
+    filled with today's holders), its JSON and, given the state, why it asks for a
+    second step (:func:`second_step`)."""
     groups: dict[str, list[dict]] = {}
     marks = names.marks_of(view)
     for move in moves:
         label = names.fill(engine.move_label(move, view), seat_names, marks)
-        entry = {"label": label, "json": json.dumps(move, sort_keys=True)}
+        confirm = second_step(engine, state, seat, move, seat_names) if state is not None else ""
+        entry = {"label": label, "json": json.dumps(move, sort_keys=True), "confirm": confirm}
         groups.setdefault(str(move.get("type")), []).append(entry)
     return [{"type": kind, "moves": entries} for kind, entries in groups.items()]
 
@@ -81,8 +129,9 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         view=view,
         players=players(view, tail.seats),
         board=board_template(game.engine),
-        groups=move_groups(engine, picked or legal, view, tail.names),
+        groups=move_groups(engine, picked or legal, view, tail.names, state, seat.seat),
         pick=pick if picked else "",
+        pick_missed=bool(pick) and not picked and due,
         due=due,
         seq=game.head_seq,
         lines=recent_lines(tail, seat.seat, since, seat.timezone),
@@ -216,12 +265,44 @@ def refused(seat: Seat, error: PbemError):
     return with_deadline(html, seat), status
 
 
+def confirm_page(seat: Seat, chosen: dict, seq: int):
+    """The second step for a move that cannot be taken back, or ``None`` when the move
+    needs none (or will be refused anyway: stale, paused, over, not due, illegal)."""
+    tail = load_tail(seat.game_id, reach=0)
+    game, engine = tail.game, tail.engine
+    if game.status != "active" or game.paused_at is not None or game.head_seq != seq:
+        return None
+    state = tail.states[game.head_seq]
+    if seat.seat not in engine.to_move(state):
+        return None
+    reason = second_step(engine, state, seat.seat, chosen, tail.names)
+    if not reason:
+        return None
+    view = engine.view(state, seat.seat)
+    label = names.fill(engine.move_label(chosen, view), tail.names, names.marks_of(view))
+    html = render_template(
+        "confirm.html",
+        game=game,
+        seat=seat,
+        label=label,
+        reason=reason,
+        move=json.dumps(chosen, sort_keys=True),
+        seq=seq,
+        token=request.view_args["token"],
+    )
+    return with_deadline(html, seat)
+
+
 @bp.post("/move")
 def move(token: str):
     service = runtime().service
     seat = rescue.holder_seat(runtime(), token)
     seq = form_seq()
     chosen = form_move(request.form)
+    if request.form.get("confirmed") != "1" and isinstance(chosen, dict):
+        asked = confirm_page(seat, chosen, seq)
+        if asked is not None:
+            return asked
     try:
         try:
             service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
@@ -245,6 +326,15 @@ def take_back_move(token: str):
     except (Conflict, Rejected) as error:
         return refused(seat, error)
     return redirect(url_for("play.page", token=token), code=303)
+
+
+@bp.get("/head")
+def head(token: str):
+    """The game's head for a waiting page's script: ``{"seq", "head", "due"}``."""
+    seat, head_hash = seat_and_head(token)
+    game = runtime().service.game(seat.game_id)
+    due = seat.seat in (game.to_move or []) and game.status == "active"
+    return {"seq": game.head_seq, "head": head_hash, "due": due, "status": game.status}
 
 
 @bp.get("/history")

@@ -28,11 +28,8 @@ def test_talk_on_the_turn_page(server, browser, device, size):  # noqa: F811
     page = context.new_page()
 
     def open_form(link: str) -> None:
-        """The form is on the turn page on one's turn; while the page reloads itself
-        (others move), it is on a page of its own."""
+        """The form is on the turn page, whether it is one's turn or not."""
         page.goto(link)
-        if page.locator("#talk-text").count() == 0:
-            page.click("text=Write a message")
         page.wait_for_selector("#talk-text")
 
     open_form(ben)

@@ -355,7 +355,7 @@ def lobby_form(token: str, **fields: str) -> dict:
 def test_the_lobby_sets_each_players_zone(runtime, app):
     client = app.test_client()
     page = client.get("/")
-    assert 'src="/static/timezone.js"' in page.text and "data-detect-zone" in page.text
+    assert 'src="/static/timezone.js?v=' in page.text and "data-detect-zone" in page.text
     assert 'name="timezone" list="zones"' in page.text and 'value="UTC"' in page.text
     assert "<script>" not in page.text  # no inline script: the CSP allows only 'self'
     script = client.get("/static/timezone.js")

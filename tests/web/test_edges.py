@@ -383,9 +383,8 @@ def test_a_full_disk_gives_a_503_sentence_and_healthz_reports_it(
         )
         assert api.status_code == 503 and shape_ok(api)
         assert "database" in api.json["error"]["message"]
-        page = client.post(
-            f"/play/{token}/move", data={"csrf_token": csrf, "seq": "0", "move": '{"type": "roll"}'}
-        )
+        move = {"csrf_token": csrf, "seq": "0", "move": '{"type": "roll"}', "confirmed": "1"}
+        page = client.post(f"/play/{token}/move", data=move)
         assert page.status_code == 503 and page.mimetype == "text/html"
         assert "database" in page.text
         health = client.get("/healthz")

@@ -11,9 +11,9 @@ from tests.web.conftest import csrf_of, form_fields, pig_game
 
 
 def post_move(client, token, move, seq, csrf):
-    return client.post(
-        f"/play/{token}/move", data={"csrf_token": csrf, "seq": seq, "move": json.dumps(move)}
-    )
+    """Posts a listed move, already confirmed (tests/web/test_confirm.py: the second step)."""
+    data = {"csrf_token": csrf, "seq": seq, "move": json.dumps(move), "confirmed": "1"}
+    return client.post(f"/play/{token}/move", data=data)
 
 
 def test_lobby_creates_a_game_with_invitations_and_bots(client, runtime):

@@ -220,7 +220,8 @@ def test_a_cached_turn_page_carries_each_visitors_own_csrf_token(app, runtime):
     )
     assert refused.status_code == 400
     made = second.post(
-        f"/play/{token}/move", data={"csrf_token": csrf_second, "seq": seq, "move": move}
+        f"/play/{token}/move",
+        data={"csrf_token": csrf_second, "seq": seq, "move": move, "confirmed": "1"},
     )
     assert made.status_code == 303
     assert "(event 1)" in first.get(f"/play/{token}").text
