@@ -534,12 +534,17 @@ class GameService:
         now = self.clock()
         due_after = engine.to_move(after)
         started = set(due_after) != set(game.to_move or [])
+        public = engine.view(after, None)
+        phase = str(public.get("phase", ""))[:200]
+        if names.has_placeholder(phase):  # the player to act, by name (and colour)
+            holders = [seat.name for seat in sorted(loaded.seats, key=lambda seat: seat.seat)]
+            phase = names.fill(phase, holders, names.marks_of(public))[:200]
         values: dict[str, Any] = {
             "head_seq": row["seq"],
             "head_hash": row["hash"],
             "head_state": engine.dump(after),
             "to_move": sorted(due_after),
-            "phase": str(engine.view(after, None).get("phase", ""))[:200],
+            "phase": phase,
             "turn_started_at": now if started else game.turn_started_at,
             "updated_at": now,
         }
