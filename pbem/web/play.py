@@ -27,6 +27,7 @@ from pbem.games import names, rescue, talk
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
 from pbem.mail import render
+from pbem.mail.inbound.receive import flag_bouncing_players
 from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
 from pbem.web import boards, csrf
@@ -122,12 +123,14 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     can_take_back = target_in(
         engine, game.status, game.head_seq, tail.rows, tail.states.__getitem__, seat.seat
     )
+    shown = players(view, tail.seats)
+    flag_bouncing_players(runtime(), shown, tail.seats)  # "mail bounces" by a player's name
     page = render_template(
         "play.html",
         game=game,
         seat=seat,
         view=view,
-        players=players(view, tail.seats),
+        players=shown,
         board=board_template(game.engine),
         groups=move_groups(engine, picked or legal, view, tail.names, state, seat.seat),
         pick=pick if picked else "",

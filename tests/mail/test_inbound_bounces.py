@@ -20,6 +20,14 @@ BOUNCE = Path(__file__).parent / "inbound_corpus" / "bounce_rfc3464.eml"
 GAME = "bounce0001"
 
 
+def outbox_token(runtime, seat: int) -> str:
+    """A seat's link token, as its mails carry it."""
+    from pbem.models import Seat
+
+    with Session(runtime.db) as session:
+        return outbox.seat_token(session, runtime, session.get(Seat, (GAME, seat)))
+
+
 def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
     mailbox, port = smtp
     runtime = reply_runtime(sqlite_db, tmp_path, clock, port)
@@ -35,11 +43,13 @@ def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
     taken = receive.take(runtime, BOUNCE.read_bytes(), ["games@pbem.test"], "")
     assert (taken.status, taken.outcome, taken.detail) == (0, "bounce", "ben@example.org")
 
-    page = create_app({"TESTING": True}, runtime=runtime).test_client().get(f"/games/{GAME}")
-    html = page.get_data(as_text=True)
-    ben = html[html.index("Ben") : html.index("</li>", html.index("Ben"))]
-    assert "mail to this player bounces" in ben
-    assert html.count("mail to this player bounces") == 1
+    client = create_app({"TESTING": True}, runtime=runtime).test_client()
+    anna_page = f"/play/{outbox_token(runtime, 0)}"
+    for url in (f"/games/{GAME}", anna_page):  # the spectator's page and Anna's turn page
+        html = client.get(url).get_data(as_text=True)
+        ben = html[html.index("Ben") : html.index("</li>", html.index("Ben"))]
+        assert "mail to this player bounces" in ben, url
+        assert html.count("mail to this player bounces") == 1, url
 
     # Anna (the creator) moves by mail; Ben's turn mail is not sent; Anna is told.
     address = tags.reply_address(runtime.config, runtime.secret_key, GAME, 0, 0)

@@ -67,3 +67,21 @@ def test_a_reply_to_an_invitation_that_found_the_seat_due_is_taken(db, tmp_path,
         1,
         {"type": "roll"},
     )
+
+
+def test_an_answer_that_lists_the_new_turn_is_the_only_mail_of_that_turn(db, tmp_path, clock, smtp):
+    runtime = make_runtime(db, tmp_path, clock, smtp[1], mail={"reply_address": REPLY})
+    specs = [SeatSpec("Anna", ADDRESSES[0]), SeatSpec("Robo", "", is_bot=True)]
+    created = runtime.service.create_game("pig", specs, {"target": 100})
+    dispatch(runtime)
+    [invitation] = smtp[0].to(ADDRESSES[0])
+    stop = next(
+        number for label, number in listed_moves(invitation).items() if "stop" in label.lower()
+    )
+    taken = take(runtime, reply_to(invitation, [str(stop)], ADDRESSES[0]))
+    assert taken.outcome == "applied", taken
+    head = runtime.service.head(created.game_id)
+    assert head.engine.to_move(head.state) == frozenset({0})  # Robo played; Anna again
+    dispatch(runtime)
+    mails = smtp[0].to(ADDRESSES[0])[1:]
+    assert len(mails) == 1 and "your turn again" in str(mails[0]).lower()

@@ -34,7 +34,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import col, select
 
@@ -517,6 +517,21 @@ def answer(
             seat=seat.seat,
             unsubscribe=settings,
         )
+        if applied and listed:
+            # The answer lists the moves of the seat's new turn: the "your turn" mail that
+            # the move recorded for it would say the same again, so it does not go.
+            session.exec(
+                update(Mail)
+                .where(
+                    col(Mail.game_id) == game.id,
+                    col(Mail.seat) == seat.seat,
+                    col(Mail.kind) == "your_turn",
+                    col(Mail.status) == "pending",
+                    col(Mail.attempts) == 0,
+                )
+                .values(status="dropped", last_error="dropped: the answer to a reply said so")
+                .execution_options(synchronize_session=False)
+            )
         session.commit()
 
 
