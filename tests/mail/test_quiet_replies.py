@@ -1,6 +1,7 @@
 """Replies to mails the quiet window reshaped: a "your turn" mail that now describes a
 later turn of the seat, and an invitation rewritten to say the seat is already due.
-Each names the turn it describes, so a reply to it is taken, not refused as late."""
+Each names the turn it describes, so a reply to it is taken, not refused as late. And an
+answer that lists the seat's new turn is the only mail of that turn."""
 
 from __future__ import annotations
 
