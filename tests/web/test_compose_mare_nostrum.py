@@ -1,0 +1,192 @@
+"""Mare Nostrum offers, payments and Mausoleum keeps composed by picking cards from the
+hand: the form sends one move, the rules check it, the listed moves stay as shortcuts."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from engines.mare_nostrum import trade
+from pbem.games.service import SeatSpec
+from pbem.web import create_app
+from tests.web.conftest import form_fields
+
+MOVE_JSON = re.compile(r'name="move" value="([^"]+)"')
+
+
+@pytest.fixture
+def client(sqlite_runtime):
+    app = create_app(runtime=sqlite_runtime)
+    app.config["TESTING"] = True
+    return app.test_client()
+
+
+def new_game(service, setup: str | None = None):
+    seats = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(3)]
+    options = {"setup": setup} if setup else None
+    return service.create_game("mare_nostrum", seats, options, seed=b"\x02" * 32)
+
+
+def play_until(service, game_id: str, phase: str, choose=None, limit: int = 200):
+    """Plays the first legal move (or ``choose``'s pick) for the first due seat until the
+    game reaches ``phase``; answers the head there."""
+    for _ in range(limit):
+        head = service.head(game_id)
+        if head.state["phase"] == phase:
+            return head
+        seat = sorted(head.engine.to_move(head.state))[0]
+        legal = head.engine.legal_moves(head.state, seat)
+        move = (choose and choose(head.state, seat, legal)) or legal[0]
+        service.submit_move(game_id, seat, move, head.seq)
+    raise AssertionError(f"never reached {phase}")
+
+
+def three_card_trade(state, seat, legal):
+    if state["phase"] == "trade_number":
+        return next(move for move in legal if move["n"] == 3)
+    return None
+
+
+def listed(page: str) -> list[dict]:
+    return [json.loads(html.unescape(found)) for found in MOVE_JSON.findall(page)]
+
+
+def offer_page(client, service, monkeypatch):
+    monkeypatch.setattr(trade, "OFFER_LIST_LIMIT", 2)  # as a big hand's list is capped
+    created = new_game(service)
+    head = play_until(service, created.game_id, "offer", three_card_trade)
+    seat = sorted(head.engine.to_move(head.state))[0]
+    token = created.tokens[seat]
+    page = client.get(f"/play/{token}").text
+    return created, head, seat, token, page
+
+
+def test_an_offer_no_shortcut_lists_is_composed_confirmed_and_made(
+    client, sqlite_runtime, monkeypatch
+):
+    service = sqlite_runtime.service
+    created, head, seat, token, page = offer_page(client, service, monkeypatch)
+    hand = head.engine.view(head.state, seat)["hand"]
+    assert 'id="compose-offer"' in page and "choose exactly 3 cards" in page
+    for kind, count in hand.items():
+        assert page.count(f'name="l.cards" value="{kind}"') == count
+    shortcuts = [sorted(move["cards"]) for move in listed(page) if move["type"] == "offer"]
+    assert len(shortcuts) == 2
+    held = [kind for kind, count in sorted(hand.items()) for _ in range(count)]
+    chosen = next(
+        sorted([a, b, c])
+        for i, a in enumerate(held)
+        for j, b in enumerate(held[i + 1 :], i + 1)
+        for c in held[j + 1 :]
+        if sorted([a, b, c]) not in shortcuts
+    )
+    csrf, seq = form_fields(page)
+    form = {"csrf_token": csrf, "seq": seq, "move_type": "offer", "lists": "cards"}
+    form["l.cards"] = chosen
+    asked = client.post(f"/play/{token}/move", data=form)
+    # The others are offering too: the composed move gets the second step like any other.
+    assert asked.status_code == 200 and "<h1>Confirm: Offer " in asked.text
+    assert service.head(created.game_id).seq == head.seq
+    (sent,) = listed(asked.text)
+    assert sent == {"type": "offer", "cards": chosen}
+    made = client.post(
+        f"/play/{token}/move",
+        data={"csrf_token": csrf, "seq": seq, "move": json.dumps(sent), "confirmed": "1"},
+    )
+    assert made.status_code == 303
+    after = service.head(created.game_id)
+    assert after.seq == head.seq + 1
+    assert after.state["trade"]["offers"][seat] == {kind: chosen.count(kind) for kind in chosen}
+
+
+def test_a_wrong_size_offer_is_refused_with_the_rules_reason(client, sqlite_runtime, monkeypatch):
+    service = sqlite_runtime.service
+    created, head, seat, token, page = offer_page(client, service, monkeypatch)
+    csrf, seq = form_fields(page)
+    one = next(kind for kind, count in head.engine.view(head.state, seat)["hand"].items() if count)
+    form = {"csrf_token": csrf, "seq": seq, "move_type": "offer", "lists": "cards"}
+    answer = client.post(f"/play/{token}/move", data={**form, "l.cards": [one], "confirmed": "1"})
+    assert answer.status_code == 422
+    assert "That move was not made: Offer exactly 3 cards." in html.unescape(answer.text)
+    nothing = client.post(f"/play/{token}/move", data={**form, "confirmed": "1"})
+    assert "Offer exactly 3 cards." in html.unescape(nothing.text)
+    assert service.head(created.game_id).seq == head.seq
+
+
+@pytest.mark.parametrize("count", ["-1", "two", "1.5", "100", "9" * 30])
+def test_bad_counts_are_bad_input_and_change_nothing(client, sqlite_runtime, monkeypatch, count):
+    service = sqlite_runtime.service
+    created, head, seat, token, page = offer_page(client, service, monkeypatch)
+    csrf, seq = form_fields(page)
+    form = {"csrf_token": csrf, "seq": seq, "move_type": "offer", "lists": "cards"}
+    answer = client.post(f"/play/{token}/move", data={**form, "n.cards.coin": count})
+    assert answer.status_code == 400
+    assert "is not a whole number from 0 to 99" in html.unescape(answer.text)
+    assert service.head(created.game_id).seq == head.seq
+    bad = client.post(f"/play/{token}/move", data={**form, "fields": "[1, 2]"})
+    assert bad.status_code == 400 and service.head(created.game_id).seq == head.seq
+
+
+def test_counts_expand_into_repeated_cards(client, sqlite_runtime, monkeypatch):
+    service = sqlite_runtime.service
+    created, head, seat, token, page = offer_page(client, service, monkeypatch)
+    hand = head.engine.view(head.state, seat)["hand"]
+    kinds = [kind for kind, count in hand.items() if count]
+    assert hand["coin"] >= 2
+    other = next(kind for kind in kinds if kind != "coin")
+    csrf, seq = form_fields(page)
+    form = {"csrf_token": csrf, "seq": seq, "move_type": "offer", "lists": "cards"}
+    form.update({"n.cards.coin": "2", "l.cards": other, "n.cards.grain": "", "confirmed": "1"})
+    assert client.post(f"/play/{token}/move", data=form).status_code == 303
+    offered = service.head(created.game_id).state["trade"]["offers"][seat]
+    assert offered == {"coin": 2, other: 1}
+
+
+def test_a_payment_is_composed_for_a_chosen_item_and_place(client, sqlite_runtime):
+    service = sqlite_runtime.service
+    created = new_game(service)
+    head = play_until(service, created.game_id, "build")
+    seat = sorted(head.engine.to_move(head.state))[0]
+    token = created.tokens[seat]
+    page = client.get(f"/play/{token}").text
+    assert 'id="compose-build"' in page
+    form_html = page[page.index('id="compose-build"') :].split("</form>")[0]
+    options = re.findall(r'<option value="([^"]+)">([^<]+)</option>', form_html)
+    builds = [m for m in head.engine.legal_moves(head.state, seat) if m["type"] == "build"]
+    targets = {
+        json.dumps({k: v for k, v in m.items() if k != "pay"}, sort_keys=True) for m in builds
+    }
+    sent = {
+        json.dumps(
+            {k: v for k, v in json.loads(html.unescape(value)).items() if k != "pay"},
+            sort_keys=True,
+        )
+        for value, _ in options
+    }
+    assert sent == targets and len(options) == len(targets)
+    # A control marker paid for with goods of different kinds (or coins), as composed.
+    hand = head.engine.view(head.state, seat)["hand"]
+    view = head.engine.view(head.state, seat)
+    value, label = next((v, t) for v, t in options if "control marker" in t)
+    price = view["costs"]["control_marker"]
+    goods = [kind for kind, count in hand.items() if count and kind != "coin"]
+    pay = goods[:price] if len(goods) >= price else ["coin"] * price
+    csrf, seq = form_fields(page)
+    form = {"csrf_token": csrf, "seq": seq, "move_type": "build", "lists": "pay"}
+    form.update({"fields": html.unescape(value), "confirmed": "1"})
+    # One card short: the rules say why, and nothing changes.
+    short = client.post(f"/play/{token}/move", data={**form, "l.pay": pay[:-1]})
+    assert short.status_code == 422 and service.head(created.game_id).seq == head.seq
+    assert f"This costs a set of exactly {price} cards, not {price - 1}." in html.unescape(
+        short.text
+    )
+    answer = client.post(f"/play/{token}/move", data={**form, "l.pay": pay})
+    assert answer.status_code == 303, answer.text
+    after = service.head(created.game_id).state
+    target = json.loads(html.unescape(value))
+    assert after["provinces"][target["province"]]["marker"] == after["civs"][seat]
+    for kind in set(pay):
+        assert after["hands"][seat][kind] == hand[kind] - pay.count(kind)
