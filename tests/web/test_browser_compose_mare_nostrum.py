@@ -58,9 +58,7 @@ def test_an_offer_no_shortcut_holds_is_composed_by_clicking_cards(
     chosen = compose_offer(page, shortcuts, head.engine.view(head.state, seat)["hand"])
     assert chosen not in shortcuts
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#compose-offer").screenshot(
-        path=str(SCREENSHOTS / f"compose-offer-{name}.png")
-    )
+    page.locator("#compose-offer").screenshot(path=str(SCREENSHOTS / f"compose-offer-{name}.png"))
     page.screenshot(path=str(SCREENSHOTS / f"compose-page-{name}.png"), full_page=True)
     page.locator("#compose-offer button").click()
     page.wait_for_load_state()
@@ -69,4 +67,42 @@ def test_an_offer_no_shortcut_holds_is_composed_by_clicking_cards(
     assert "That move was not made" not in page.content()
     offered = service.head(created.game_id).state["trade"]["offers"][seat]
     assert offered == {kind: chosen.count(kind) for kind in chosen}, json.dumps(offered)
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "size,name",
+    [({"width": 1280, "height": 900}, "desktop"), ({"width": 390, "height": 844}, "phone")],
+)
+def test_a_payment_is_composed_by_choosing_a_place_and_clicking_cards(browser, server, size, name):
+    runtime, base, _inbox = server
+    service = runtime.service
+    created = new_game(service)
+    head = play_until(service, created.game_id, "build")
+    seat = sorted(head.engine.to_move(head.state))[0]
+    view = head.engine.view(head.state, seat)
+    price = view["costs"]["control_marker"]
+    goods = [kind for kind, count in view["hand"].items() if count and kind != "coin"]
+    pay = goods[:price] if len(goods) >= price else ["coin"] * price
+    page = browser.new_page(viewport=size, is_mobile=name == "phone")
+    page.goto(f"{base}/play/{created.tokens[seat]}")
+    form = page.locator("#compose-build")
+    form.scroll_into_view_if_needed()
+    options = form.locator("select[name=fields] option")
+    label = next(
+        text for text in options.all_inner_texts() if text.startswith("Build a control marker")
+    )
+    form.locator("select[name=fields]").select_option(label=label)
+    for index, card in enumerate(pay):
+        form.locator(f".card-pick:has(input[value='{card}'])").nth(pay[:index].count(card)).click()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    form.screenshot(path=str(SCREENSHOTS / f"compose-build-{name}.png"))
+    form.locator("button").click()
+    confirm_if_asked(page)
+    assert "That move was not made" not in page.content()
+    after = service.head(created.game_id)
+    assert after.seq == head.seq + 1
+    assert after.state["hands"][seat] == {
+        kind: count - pay.count(kind) for kind, count in head.state["hands"][seat].items()
+    }
     page.close()

@@ -3,11 +3,13 @@ hand: the form sends one move, the rules check it, the listed moves stay as shor
 
 from __future__ import annotations
 
+import copy
 import html
 import json
 import re
 
 import pytest
+from flask import render_template
 
 from engines.mare_nostrum import trade
 from pbem.games.service import SeatSpec
@@ -128,6 +130,9 @@ def test_bad_counts_are_bad_input_and_change_nothing(client, sqlite_runtime, mon
     assert service.head(created.game_id).seq == head.seq
     bad = client.post(f"/play/{token}/move", data={**form, "fields": "[1, 2]"})
     assert bad.status_code == 400 and service.head(created.game_id).seq == head.seq
+    alien = client.post(f"/play/{token}/move", data={**form, "fields": '{"item": "legion"}'})
+    assert alien.status_code == 422 and service.head(created.game_id).seq == head.seq
+    assert "An offer move has no field &#39;item&#39;." in alien.text
 
 
 def test_counts_expand_into_repeated_cards(client, sqlite_runtime, monkeypatch):
@@ -190,3 +195,57 @@ def test_a_payment_is_composed_for_a_chosen_item_and_place(client, sqlite_runtim
     assert after["provinces"][target["province"]]["marker"] == after["civs"][seat]
     for kind in set(pay):
         assert after["hands"][seat][kind] == hand[kind] - pay.count(kind)
+
+
+def test_the_mausoleum_keep_is_composed_from_the_hand(sqlite_runtime):
+    """The keep form on a state where the Mausoleum's owner holds more than 4 cards (made
+    by the rules' own end of building), its choice read back and applied by the rules."""
+    from werkzeug.datastructures import MultiDict
+
+    from engines.api import IllegalMove
+    from engines.mare_nostrum.flow import end_build_phase
+    from pbem.web.play import form_move, move_groups
+
+    service = sqlite_runtime.service
+    created = new_game(service)
+    head = play_until(service, created.game_id, "build")
+    state, engine = copy.deepcopy(head.state), head.engine
+    seat = sorted(engine.to_move(state))[0]
+    state["cards"][seat].append("mausoleum")
+    state["hands"][seat].update(coin=7, grain=2, fish=1, gold=1)
+    end_build_phase(state)
+    assert state["phase"] == "keep" and engine.to_move(state) == frozenset({seat})
+    view = engine.view(state, seat)
+    legal = engine.legal_moves(state, seat)
+    names = [f"P{i}" for i in range(3)]
+    app = create_app(runtime=sqlite_runtime)
+    with app.test_request_context(f"/play/{created.tokens[seat]}"):
+        page = render_template(
+            "_compose_mare_nostrum.html",
+            view=view,
+            groups=move_groups(engine, legal, view, names),
+            seq=7,
+            token=created.tokens[seat],
+        )
+    assert 'id="compose-keep"' in page and "choose the 4 cards you keep" in page
+    assert 'id="compose-offer"' not in page and 'id="compose-build"' not in page
+    for kind, count in view["hand"].items():
+        if kind != "coin":
+            assert page.count(f'name="l.cards" value="{kind}"') == count
+    # More copies than are worth a box each: a number field for the kind.
+    assert 'name="n.cards.coin" min="0" max="7" value="0"' in page
+    assert 'value="coin"' not in page
+    base = [("move_type", "keep"), ("lists", "cards")]
+    kept = ["grain", "gold", "coin", "coin"]  # not one of the listed keeps
+    assert sorted(kept) not in [sorted(move["cards"]) for move in legal]
+    picked = [("l.cards", "grain"), ("l.cards", "gold"), ("n.cards.coin", "2")]
+    move = form_move(MultiDict([*base, *picked]))
+    assert move == {"type": "keep", "cards": kept}
+    after = engine.apply(copy.deepcopy(state), seat, move, None)
+    assert {kind: n for kind, n in after["hands"][seat].items() if n} == {
+        "coin": 2,
+        "grain": 1,
+        "gold": 1,
+    }
+    with pytest.raises(IllegalMove, match="Choose the 4 cards"):
+        engine.apply(copy.deepcopy(state), seat, form_move(MultiDict(base)), None)
