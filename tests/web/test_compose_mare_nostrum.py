@@ -10,6 +10,8 @@ import re
 
 import pytest
 from flask import render_template
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engines.mare_nostrum import trade
 from pbem.games.service import SeatSpec
@@ -249,3 +251,44 @@ def test_the_mausoleum_keep_is_composed_from_the_hand(sqlite_runtime):
     }
     with pytest.raises(IllegalMove, match="Choose the 4 cards"):
         engine.apply(copy.deepcopy(state), seat, form_move(MultiDict(base)), None)
+
+
+COMPOSE_KEYS = st.sampled_from(
+    ["move_type", "fields", "lists", "l.cards", "n.cards.coin", "n.pay.grain", "n.cards", "f.n"]
+)
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    form=st.dictionaries(
+        COMPOSE_KEYS,
+        st.one_of(
+            st.text(max_size=12),
+            st.sampled_from(
+                ["offer", "build", "keep", "cards", "coin", "2", "-3", "1e9", "{}", '{"pay": 3}']
+            ),
+            st.sampled_from(['{"item": "legion", "province": "latium"}', '{"type": "end_war"}']),
+        ),
+    )
+)
+def test_fuzzed_composed_forms_never_fail(sqlite_runtime, form):
+    runtime = sqlite_runtime
+    if "compose" not in runtime.extras:
+        app = create_app(runtime=runtime)
+        created = new_game(runtime.service)
+        head = play_until(runtime.service, created.game_id, "offer", three_card_trade)
+        seat = sorted(head.engine.to_move(head.state))[0]
+        client = app.test_client()
+        csrf = form_fields(client.get(f"/play/{created.tokens[seat]}").text)[0]
+        runtime.extras["compose"] = (client, created, seat, csrf)
+    client, created, seat, csrf = runtime.extras["compose"]
+    before = runtime.service.head(created.game_id).seq
+    data = {**form, "csrf_token": csrf, "seq": before, "confirmed": "1"}
+    answer = client.post(f"/play/{created.tokens[seat]}/move", data=data)
+    assert answer.status_code < 500
+    if answer.status_code != 303:
+        assert runtime.service.head(created.game_id).seq == before
