@@ -9,6 +9,7 @@ import pytest
 
 from engines.mare_nostrum import trade
 from tests.web.test_browser import SCREENSHOTS, browser, confirm_if_asked, server, smtp
+from tests.web.test_browser_pages import serious
 from tests.web.test_compose_mare_nostrum import new_game, play_until, three_card_trade
 
 pytestmark = pytest.mark.browser
@@ -55,6 +56,7 @@ def test_an_offer_no_shortcut_holds_is_composed_by_clicking_cards(
     page = browser.new_page(viewport=size, is_mobile=name == "phone")
     page.goto(f"{base}/play/{created.tokens[seat]}")
     page.locator("#compose-offer").scroll_into_view_if_needed()
+    assert serious(page) == []
     chosen = compose_offer(page, shortcuts, head.engine.view(head.state, seat)["hand"])
     assert chosen not in shortcuts
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -88,6 +90,7 @@ def test_a_payment_is_composed_by_choosing_a_place_and_clicking_cards(browser, s
     page.goto(f"{base}/play/{created.tokens[seat]}")
     form = page.locator("#compose-build")
     form.scroll_into_view_if_needed()
+    assert serious(page) == []
     options = form.locator("select[name=fields] option")
     label = next(
         text for text in options.all_inner_texts() if text.startswith("Build a control marker")
