@@ -292,3 +292,46 @@ def test_fuzzed_composed_forms_never_fail(sqlite_runtime, form):
     assert answer.status_code < 500
     if answer.status_code != 303:
         assert runtime.service.head(created.game_id).seq == before
+
+
+def test_each_place_is_offered_once_with_hammurabi_free_marker(sqlite_runtime):
+    """Babylon's Hammurabi builds a control marker for nothing: the place is listed once
+    (with its price when it can be paid for too), and an empty payment sends it free."""
+    from pbem.web.play import move_groups
+
+    service = sqlite_runtime.service
+    created = new_game(service)
+    head = play_until(service, created.game_id, "build")
+    state, engine = copy.deepcopy(head.state), head.engine
+    seat = state["civs"].index("babylon")
+    state["build"]["current"] = seat
+    state["hands"][seat].update(coin=3)
+    view = engine.view(state, seat)
+    legal = engine.legal_moves(state, seat)
+    assert any(move.get("pay") == [] for move in legal)
+    app = create_app(runtime=sqlite_runtime)
+    with app.test_request_context("/"):
+        page = render_template(
+            "_compose_mare_nostrum.html",
+            view=view,
+            groups=move_groups(engine, legal, view, ["P0", "P1", "P2"]),
+            seq=1,
+            token="t",
+        )
+    assert "nothing for Hammurabi&#39;s free control marker" in page
+    options = re.findall(r'<option value="([^"]+)">([^<]+)</option>', page)
+    places = [
+        json.dumps(
+            {k: v for k, v in json.loads(html.unescape(value)).items() if k != "pay"},
+            sort_keys=True,
+        )
+        for value, _ in options
+    ]
+    builds = {
+        json.dumps({k: v for k, v in move.items() if k != "pay"}, sort_keys=True)
+        for move in legal
+        if move["type"] == "build"
+    }
+    assert len(places) == len(set(places)) and set(places) == builds
+    labels = [label for _, label in options if "control marker" in label]
+    assert labels and all(label.endswith(": costs 3") for label in labels)
