@@ -231,12 +231,43 @@ def form_seq() -> int:
     return seq
 
 
+# The most copies a count field (``n.NAME.VALUE``) may ask for.
+FORM_COUNT_MAX = 99
+
+
+def form_count(key: str, raw: str) -> int:
+    """A count field's number: empty is 0; anything but a whole number from 0 to
+    :data:`FORM_COUNT_MAX` is bad input (nothing is sent to the rules)."""
+    text = raw.strip()
+    if not text:
+        return 0
+    if not text.isdigit() or int(text) > FORM_COUNT_MAX:
+        what = key[2:].partition(".")[2] or key[2:]
+        raise BadInput(
+            f"How many {what} cards: {raw[:20]!r} is not a whole number from 0 to"
+            f" {FORM_COUNT_MAX}. Nothing was sent; choose again."
+        )
+    return int(text)
+
+
 def form_move(form) -> dict:
-    """The move a form sends: a listed move as JSON, or one composed of chosen things
-    (``move_type``, ``f.NAME`` single fields, ``l.NAME`` list fields, and ``lists``
-    naming the list fields that are sent even when nothing was chosen)."""
+    """The move a form sends: a listed move as JSON, or one composed of chosen things:
+    ``move_type``; ``fields``, a JSON object of several fields at once (e.g. a select
+    whose options each name an item and its place); ``lists`` naming the list fields that
+    are sent (emptied first) even when nothing was chosen; ``f.NAME`` single fields;
+    ``l.NAME`` list fields (one entry per value); and ``n.NAME.VALUE=COUNT``, which adds
+    VALUE to the list field NAME COUNT times (a number input per kind of card: e.g.
+    ``n.cards.coin=2`` adds "coin" twice). In that order, later ones winning."""
     if "move_type" in form:
         move: dict = {"type": form["move_type"]}
+        for raw in form.getlist("fields"):
+            try:
+                fields = json.loads(raw)
+            except ValueError:
+                fields = None
+            if not isinstance(fields, dict):
+                raise BadInput("The choice in this form is not readable; reload the page.")
+            move.update({key: value for key, value in fields.items() if key != "type"})
         for name in form.getlist("lists"):
             move[name] = []
         for key in form:
@@ -244,6 +275,12 @@ def form_move(form) -> dict:
                 move[key[2:]] = form[key]
             elif key.startswith("l."):
                 move[key[2:]] = form.getlist(key)
+        for key in form:
+            if key.startswith("n.") and "." in key[2:]:
+                name, _, value = key[2:].partition(".")
+                times = form_count(key, form[key])
+                listed = move.get(name)
+                move[name] = [*(listed if isinstance(listed, list) else []), *[value] * times]
         return move
     try:
         return json.loads(form.get("move", ""))

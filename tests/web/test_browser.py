@@ -3,6 +3,7 @@ SMTP server on loopback, open each seat's link and play by clicking; screenshots
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 import threading
@@ -103,18 +104,45 @@ def choose_cards(page, runtime, game_id: str, seat: int) -> None:
     head = runtime.service.head(game_id)
     move = head.engine.legal_moves(head.state, seat)[0]
     form = page.locator(f"form.compose:has(input[name=move_type][value={move['type']}])")
-    if move["type"] == "trade":
+    if move["type"] in ("offer", "build", "keep"):
+        pick_mare_nostrum_cards(form, move)
+    elif move["type"] == "trade":
         form.locator(f"input[name='f.give'][value='{move['give']}']").check()
         chosen = move["take"]
     else:
         form.locator("select[name='f.way']").select_option(move["way"])
         chosen = move["cards"]
-    for card in chosen:
-        form.locator(f"input[type=checkbox][value='{card}']").first.check()
+    if move["type"] in ("trade", "load"):
+        for card in chosen:
+            form.locator(f"input[type=checkbox][value='{card}']").first.check()
     form.locator("button").click()
     confirm_if_asked(page)
     page.wait_for_selector("svg.board")
     assert "That move was not made" not in page.content()
+
+
+def pick_mare_nostrum_cards(form, move: dict) -> None:
+    """A Mare Nostrum offer, payment or keep: the place chosen, the cards clicked (or
+    counted, for a kind held many times)."""
+    field = "pay" if move["type"] == "build" else "cards"
+    if move["type"] == "build":
+        place = {key: value for key, value in move.items() if key != "pay"}
+        values = form.locator("select[name=fields] option").evaluate_all(
+            "options => options.map(option => option.value)"
+        )
+        chosen = next(
+            value
+            for value in values
+            if {k: v for k, v in json.loads(value).items() if k != "pay"} == place
+        )
+        form.locator("select[name=fields]").select_option(value=chosen)
+    for card in sorted(set(move[field])):
+        count = form.locator(f"input[name='n.{field}.{card}']")
+        if count.count():
+            count.fill(str(move[field].count(card)))
+            continue
+        for copy in range(move[field].count(card)):
+            form.locator(f".card-pick:has(input[value='{card}'])").nth(copy).click()
 
 
 def board(page) -> str:
