@@ -925,15 +925,28 @@ STARTS_V3_BY_PLAYERS: dict[int, dict[str, dict]] = {
     # itself: with the set-up above it won 72% of 3-player bot games.
     3: {
         # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + temple 6
-        # + caravan 3 + legions 2x3 = 36 (the market becomes a temple)
+        # + caravan 3 + legions 2x3 = 36 (the market becomes a temple, and the incense
+        # caravan of Babylonia a grain caravan in Mesopotamia, on the border)
         "babylon": {
             "provinces": ["babylonia", "nabataea", "mesopotamia"],
             "fortresses": ["babylonia"],
             "cities": [["babylonia", "Babylon"]],
             "temples": [["babylonia", "Babylon"]],
-            "caravans": [["babylonia", "incense"]],
+            "caravans": [["mesopotamia", "grain"]],
             "markets": [],
             "legions": {"babylonia": 2},
+            "triremes": {},
+        },
+        # Greece: hero 9 + markers 2x3 + fortresses 2x3 + cities 2x3 + caravans 3x3 = 36
+        # (the legion of Attica becomes a fortress in Peloponnesus)
+        "greece": {
+            "provinces": ["attica", "peloponnesus", "macedonia"],
+            "fortresses": ["attica", "peloponnesus"],
+            "cities": [["attica", "Athenae"], ["peloponnesus", "Corinthus"]],
+            "temples": [],
+            "caravans": [["attica", "oil"], ["peloponnesus", "fruit"], ["macedonia", "gold"]],
+            "markets": [],
+            "legions": {},
             "triremes": {},
         },
     },

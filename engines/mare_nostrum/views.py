@@ -446,6 +446,11 @@ def start_rows(version: int, civ: str, seats: int | None = None) -> list[dict]:
     return rows
 
 
+def _placed(space: str, n: int) -> str:
+    """ "Latium" for one piece, "Babylonia (2)" for more."""
+    return space if n == 1 else f"{space} ({n})"
+
+
 def start_summary(version: int, civ: str, seats: int | None = None) -> dict:
     """What a printed set-up places, and its points."""
     start = start_of(version, civ, seats)
@@ -454,6 +459,9 @@ def start_summary(version: int, civ: str, seats: int | None = None) -> dict:
         "provinces": [PROVINCE[pid]["name"] for pid in start["provinces"]],
         "cities": [site for _, site in start["cities"]],
         "caravans": [f"{goods} ({PROVINCE[pid]['name']})" for pid, goods in start["caravans"]],
+        "fortresses": [PROVINCE[pid]["name"] for pid in start["fortresses"]],
+        "legions": [_placed(PROVINCE[pid]["name"], n) for pid, n in start["legions"].items()],
+        "triremes": [_placed(SEA[sea]["name"], n) for sea, n in start["triremes"].items()],
         "rows": rows,
         "total": sum(row["points"] for row in rows),
     }

@@ -418,3 +418,12 @@ def test_mare_nostrum_names_the_set_ups_of_their_own_player_counts(client):
     ]
     assert shown == expected and expected
     assert "In 3-player games Babylon starts instead from" in html
+    # Where the pieces stand, not only how many: Greece's 3-player set-up differs from
+    # its usual one by where a fortress and a legion stand.
+    assert (
+        "In 3-player games Greece starts instead from: provinces Attica, Peloponnesus, "
+        "Macedonia; cities Athenae, Corinthus; caravans oil (Attica), fruit (Peloponnesus), "
+        "gold (Macedonia); fortresses Attica, Peloponnesus; legions none; triremes none."
+    ) in html
+    assert "Fortresses: Attica. Legions: Attica. Triremes: none." in html  # Greece usually
+    assert "Legions: Babylonia (2)." in html
