@@ -779,9 +779,9 @@ def defer_seat_mail(
 
     With a ``quiet`` window the mail waits that long before it goes, and the dispatcher
     drops it if it is no longer wanted by then (:func:`unwanted`: the player moved, the
-    turn passed). A turn that begins while an earlier mail of the seat still waits
-    supersedes it: that one row now describes this turn, and its wait starts again, so
-    turns that begin within one window of each other make one mail."""
+    turn passed, or a later turn's mail of the seat waits). So turns that begin within
+    one window of each other make one mail: the latest, which names its own turn. The
+    move's transaction only inserts the row; it reads nothing back."""
     if seat.is_bot or not seat.email:
         return None
     recipe = {
@@ -794,9 +794,6 @@ def defer_seat_mail(
         recipe["quiet"] = quiet.total_seconds()
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
     now = utc(runtime.clock())
-    waiting = quiet > timedelta(0)
-    if waiting and supersede(session, game.id, seat.seat, seat.email, kind, key, body, now + quiet):
-        return None
     subject = render.SUBJECTS[kind].format(title=game.title)[:300]
     mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
     mail.next_attempt_at = now + quiet
@@ -807,72 +804,11 @@ def defer_seat_mail(
     return mail
 
 
-# supersede's statements, built once (a move that passes the turn runs them).
-_OUTBOX = Mail.__table__
-_WAITING = (
-    select(_OUTBOX.c.id)
-    .where(
-        _OUTBOX.c.game_id == bindparam("b_game"),
-        _OUTBOX.c.seat == bindparam("b_seat"),
-        _OUTBOX.c.recipient == bindparam("b_recipient"),
-        _OUTBOX.c.kind == bindparam("b_kind"),
-        _OUTBOX.c.status == "pending",
-        _OUTBOX.c.attempts == 0,
-        _OUTBOX.c.body_html == "",
-    )
-    .order_by(_OUTBOX.c.id.desc())
-    .limit(1)
-)
-_SUPERSEDE = (
-    _OUTBOX.update()
-    .where(
-        _OUTBOX.c.id == bindparam("b_id"),
-        _OUTBOX.c.status == "pending",
-        _OUTBOX.c.body_html == "",
-    )
-    .values(
-        key=bindparam("key"),
-        body_text=bindparam("body_text"),
-        next_attempt_at=bindparam("next_attempt_at"),
-    )
-)
-
-
-def supersede(
-    session: Session,
-    game_id: str,
-    seat: int,
-    recipient: str,
-    kind: str,
-    key: str,
-    body: str,
-    send_at: datetime,
-) -> bool:
-    """Puts a new recipe into the seat's waiting mail of ``kind`` to ``recipient``
-    (still pending, never tried, not yet rendered), to go at ``send_at``: True when
-    there was one. The row takes the new ``key`` too, so that it names the turn it now
-    describes (a reply's tag names that turn, see :mod:`pbem.mail.inbound.tags`). The update
-    is conditional, so a row the dispatcher claimed meanwhile is left alone (and a new
-    row is written instead)."""
-    if session.autoflush and (session.new or session.dirty):
-        session.flush()  # as the session would before a query: pending mails are seen
-    connection = session.connection()
-    waiting = connection.execute(
-        _WAITING, {"b_game": game_id, "b_seat": seat, "b_recipient": recipient, "b_kind": kind}
-    ).scalar()
-    if waiting is None:
-        return False
-    result = connection.execute(
-        _SUPERSEDE,
-        {"b_id": waiting, "key": key[:200], "body_text": body, "next_attempt_at": send_at},
-    )
-    return bool(result.rowcount)
-
-
 def unwanted(runtime: Any, mail: Mail) -> str:
     """Why a waiting "your turn" mail (one recorded with a quiet window) should not go
     now: the game ended or is no longer running, a bot plays the seat, someone else
-    holds it, the player turned these mails off, moved since, or is no longer due. ""
+    holds it, the player turned these mails off, moved since, or is no longer due, or a
+    later turn's mail of the seat waits (that one goes when its own window ends). ""
     when it should go."""
     recipe = json.loads(mail.body_text[len(DEFERRED) :])
     if not recipe.get("quiet"):
@@ -894,6 +830,18 @@ def unwanted(runtime: Any, mail: Mail) -> str:
             return "the player moved since"
         if not seat.due:
             return "the seat is no longer due"
+        later = session.exec(
+            select(Mail.id).where(
+                Mail.game_id == mail.game_id,
+                Mail.seat == mail.seat,
+                Mail.recipient == mail.recipient,
+                Mail.kind == mail.kind,
+                Mail.status == "pending",
+                col(Mail.id) > mail.id,
+            )
+        ).first()
+        if later is not None:
+            return "a later turn's mail replaces it"
     return ""
 
 

@@ -11,8 +11,10 @@ import pytest
 from sqlmodel import Session, col, select
 
 from pbem.games.service import SeatSpec
+from pbem.mail import outbox
 from pbem.mail.dispatch import dispatch
 from pbem.mail.models import Mail, utc
+from pbem.models import Seat
 from tests.mail.conftest import make_runtime, new_game, part, take_turn
 
 WINDOW = 10
@@ -82,13 +84,20 @@ def test_turns_beginning_within_a_window_make_one_mail(quiet, clock, mailbox):
         take_turn(quiet, created.game_id)
         clock.advance(minutes=2)
         take_turn(quiet, created.game_id)
-    # Each seat has one waiting mail, its wait started again at its latest turn.
+    # Each of the seat's turns recorded its mail; the latest waits a whole window.
     waiting = rows(quiet)
-    assert sorted(row.seat for row in waiting) == sorted({first, other})
+    assert {row.seat for row in waiting} == {first, other} and len(waiting) > 2
     now_due = due_seat(quiet, created.game_id)
-    clock.advance(minutes=WINDOW)
+    clock.advance(minutes=WINDOW - 1)  # every window but the latest mail's is over
     report = dispatch(quiet)
-    assert report.sent == 1 and report.dropped == 1
+    assert report.sent == 0 and report.dropped == len(waiting) - 1
+    # (Each earlier mail's player moved since; a later mail alone would drop it too.)
+    assert {row.last_error for row in rows(quiet) if row.status == "dropped"} == {
+        "dropped: the player moved since"
+    }
+    clock.advance(minutes=1)
+    report = dispatch(quiet)
+    assert report.sent == 1 and report.dropped == 0
     [message] = mailbox.to(address(now_due), "your turn")
     head = quiet.service.head(created.game_id)
     assert head.game.head_hash in part(message, "plain")  # the latest turn's receipt
@@ -109,6 +118,43 @@ def test_a_seat_handed_to_a_bot_in_the_window_gets_no_mail(quiet, clock, mailbox
     [dropped] = [row for row in rows(quiet) if row.seat == due]
     assert dropped.status == "dropped"
     assert dropped.last_error == "dropped: a bot plays the seat now"
+
+
+def test_a_later_turn_mail_replaces_a_waiting_one_of_a_seat_that_did_not_move(
+    quiet, clock, mailbox
+):
+    """A seat due again without having moved (its turn was handed back to it, as a
+    take-back does) gets one mail: the latest, naming the latest turn."""
+    created = new_game(quiet, seats=2)
+    dispatch(quiet)
+    take_turn(quiet, created.game_id)
+    due = due_seat(quiet, created.game_id)
+    game = quiet.service.game(created.game_id)
+    with Session(quiet.db) as session:  # a second turn mail of the same seat, 2 min later
+        clock.advance(minutes=2)
+        seat = session.get(Seat, (created.game_id, due))
+        outbox.defer_seat_mail(
+            session,
+            quiet,
+            game,
+            seat,
+            "your_turn",
+            f"your_turn:{game.id}:{due}:{game.head_seq}x",
+            start=0,
+            others=[],
+            deadline=None,
+            quiet=timedelta(minutes=WINDOW),
+        )
+        session.commit()
+    clock.advance(minutes=WINDOW - 1)
+    report = dispatch(quiet)
+    assert report.sent == 0 and report.dropped == 1
+    assert [row.last_error for row in rows(quiet) if row.status == "dropped"] == [
+        "dropped: a later turn's mail replaces it"
+    ]
+    clock.advance(minutes=1)
+    assert dispatch(quiet).sent == 1
+    assert len(mailbox.to(address(due), "your turn")) == 1
 
 
 def test_a_mail_already_claimed_is_not_superseded(quiet, clock, mailbox):

@@ -7,9 +7,10 @@ is a statement of its own; neither database's COMMIT passes the listener."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import event
 
-from tests.mail.conftest import new_game
+from tests.mail.conftest import make_runtime, new_game
 
 # One SELECT (the game, its seed, its seats and their clocks), the event, the game's head,
 # the seat that moved.
@@ -22,7 +23,15 @@ def next_move(state: dict) -> dict:
     return {"type": "stop"} if state["pot"] >= 6 else {"type": "roll"}
 
 
-def test_a_move_issues_few_statements(runtime):
+@pytest.fixture(params=[0, 10], ids=["at-once", "quiet-window"])
+def counted_runtime(request, db, tmp_path, clock):
+    """Mail at once, and with the default quiet window (the move only records the mail:
+    the window is the dispatcher's business)."""
+    return make_runtime(db, tmp_path, clock, mail={"quiet_minutes": request.param})
+
+
+def test_a_move_issues_few_statements(counted_runtime):
+    runtime = counted_runtime
     created = new_game(runtime, seats=2, target=10**6)
     service = runtime.service
     statements: list[str] = []
