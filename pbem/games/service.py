@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -144,6 +144,39 @@ _SEAT_UPDATE = (
         last_move_seq=bindparam("last_move_seq"),
     )
 )
+
+
+def named_phase(engine: Engine, state: Any, seats: Sequence[Any]) -> str:
+    """The phase line the read model keeps (lobby, mails, ``pbem games``): the engine's
+    public phase with the player to act named (and coloured) in place of ``{seat:N}``."""
+    public = engine.view(state, None)
+    phase = str(public.get("phase", ""))[:200]
+    if names.has_placeholder(phase):
+        holders = [seat.name for seat in sorted(seats, key=lambda seat: seat.seat)]
+        phase = names.fill(phase, holders, names.marks_of(public))[:200]
+    return phase
+
+
+def mark_seat(
+    seat: Any,
+    due_after: Collection[int],
+    due_before: Collection[int],
+    now: datetime,
+    rows: Sequence[Mapping[str, Any]],
+) -> bool:
+    """Brings a seat's read-model flags up to the new head (whether it is due, since
+    when, its last move among ``rows``): True when any of them changed."""
+    was = (seat.due, seat.due_since, seat.last_move_seq)
+    is_due = seat.seat in due_after
+    if is_due and (not seat.due or seat.seat not in due_before):
+        seat.due_since = now
+    if not is_due:
+        seat.due_since = None
+    seat.due = is_due
+    for row in rows:
+        if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
+            seat.last_move_seq = row["seq"]
+    return (seat.due, seat.due_since, seat.last_move_seq) != was
 
 
 class GameService:
@@ -534,11 +567,7 @@ class GameService:
         now = self.clock()
         due_after = engine.to_move(after)
         started = set(due_after) != set(game.to_move or [])
-        public = engine.view(after, None)
-        phase = str(public.get("phase", ""))[:200]
-        if names.has_placeholder(phase):  # the player to act, by name (and colour)
-            holders = [seat.name for seat in sorted(loaded.seats, key=lambda seat: seat.seat)]
-            phase = names.fill(phase, holders, names.marks_of(public))[:200]
+        phase = named_phase(engine, after, loaded.seats)
         values: dict[str, Any] = {
             "head_seq": row["seq"],
             "head_hash": row["hash"],
@@ -553,16 +582,7 @@ class GameService:
             setattr(game, name, value)
         changed = []
         for seat in loaded.seats:
-            was = (seat.due, seat.due_since, seat.last_move_seq)
-            is_due = seat.seat in due_after
-            if is_due and (not seat.due or seat.seat not in due_before):
-                seat.due_since = now
-            if not is_due:
-                seat.due_since = None
-            seat.due = is_due
-            if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
-                seat.last_move_seq = row["seq"]
-            if (seat.due, seat.due_since, seat.last_move_seq) != was:
+            if mark_seat(seat, due_after, due_before, now, [row]):
                 changed.append(
                     {
                         "b_game": game.id,
@@ -775,7 +795,6 @@ class GameService:
         if set(due_after) != set(game.to_move or []):
             game.turn_started_at = now
         game.to_move = sorted(due_after)
-        game.phase = str(engine.view(after, None).get("phase", ""))[:200]
         result: Result | None = engine.result(after)
         finished = result is not None and not due_after
         if finished and game.status != "finished":
@@ -784,25 +803,10 @@ class GameService:
             game.finished_at = now
         session.add(game)
         seats = list(session.exec(select(Seat).where(Seat.game_id == game.id)))
-        if names.has_placeholder(game.phase):  # the player to act, by name (and colour)
-            game.phase = names.fill(
-                game.phase,
-                [seat.name for seat in sorted(seats, key=lambda seat: seat.seat)],
-                names.marks_of(engine.view(after, None)),
-            )[:200]
+        game.phase = named_phase(engine, after, seats)
         changed = []
         for seat in seats:
-            was = (seat.due, seat.due_since, seat.last_move_seq)
-            is_due = seat.seat in due_after
-            if is_due and (not seat.due or seat.seat not in due_before):
-                seat.due_since = now
-            if not is_due:
-                seat.due_since = None
-            seat.due = is_due
-            for row in rows:
-                if row["seat"] == seat.seat and row["kind"] in ("move", "auto_move"):
-                    seat.last_move_seq = row["seq"]
-            if (seat.due, seat.due_since, seat.last_move_seq) != was:
+            if mark_seat(seat, due_after, due_before, now, rows):
                 changed.append(seat)
             session.add(seat)
         if len(changed) > 1:

@@ -18,7 +18,7 @@ from pbem.mail.inbound import tags
 from pbem.mail.models import InboundMessage, Mail
 from pbem.models import Event
 from pbem.runtime import build_runtime
-from tests.mail.inbound_helpers import send_lmtp, start_lmtp
+from tests.mail.inbound_helpers import reply_env, send_lmtp, start_lmtp
 
 GAME = "talkmail01"
 
@@ -26,18 +26,7 @@ GAME = "talkmail01"
 @pytest.fixture
 def world(tmp_path, monkeypatch):
     """Configuration in the environment (so `pbem receive` builds the same runtime)."""
-    env = {
-        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.sqlite3'}",
-        "PBEM_SECURITY_SECRET_KEY": "talk-key",
-        "PBEM_MAIL_REPLY_ADDRESS": "play@pbem.test",
-        "PBEM_MAIL_SENDER": "pbem <games@pbem.test>",
-        "PBEM_MAIL_HOST": "",
-        "PBEM_PATHS_VAR": str(tmp_path / "var"),
-        "PBEM_SERVER_DEMO": "false",
-        "PBEM_SERVER_BASE_URL": "http://pbem.test",
-    }
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
+    reply_env(monkeypatch, tmp_path, "talk-key")
     runtime = build_runtime()
     specs = [
         SeatSpec("Anna", "anna@example.org"),

@@ -74,3 +74,21 @@ def send_lmtp(port: int, raw: bytes, recipient: str, sender: str = "anna@example
     raw = re.sub(rb"\r?\n", b"\r\n", raw)  # on the wire lines end in CRLF
     with smtplib.LMTP("127.0.0.1", port) as client:
         return client.sendmail(sender, [recipient], raw)
+
+
+def reply_env(monkeypatch, tmp_path, key: str) -> dict[str, str]:
+    """Configuration in the environment, so that `pbem receive` (a process of its own)
+    builds the same runtime as the test: a database file, the server key, replies on."""
+    env = {
+        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.sqlite3'}",
+        "PBEM_SECURITY_SECRET_KEY": key,
+        "PBEM_MAIL_REPLY_ADDRESS": REPLY,
+        "PBEM_MAIL_SENDER": "pbem <games@pbem.test>",
+        "PBEM_MAIL_HOST": "",
+        "PBEM_PATHS_VAR": str(tmp_path / "var"),
+        "PBEM_SERVER_DEMO": "false",
+        "PBEM_SERVER_BASE_URL": "http://pbem.test",
+    }
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env

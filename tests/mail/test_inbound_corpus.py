@@ -27,7 +27,7 @@ from pbem.mail.models import InboundMessage, Mail, MailAddress
 from pbem.models import Event
 from pbem.runtime import build_runtime
 from tests.mail.conftest import free_port
-from tests.mail.inbound_helpers import send_lmtp
+from tests.mail.inbound_helpers import reply_env, send_lmtp
 
 CORPUS = Path(__file__).parent / "inbound_corpus"
 GAME = "corpus0001"
@@ -57,18 +57,7 @@ CASES = {
 def world(tmp_path, monkeypatch):
     """Configuration in the environment (so `pbem receive` builds the same runtime),
     a database, and the game with Anna to move."""
-    env = {
-        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.sqlite3'}",
-        "PBEM_SECURITY_SECRET_KEY": "corpus-key",
-        "PBEM_MAIL_REPLY_ADDRESS": "play@pbem.test",
-        "PBEM_MAIL_SENDER": "pbem <games@pbem.test>",
-        "PBEM_MAIL_HOST": "",
-        "PBEM_PATHS_VAR": str(tmp_path / "var"),
-        "PBEM_SERVER_DEMO": "false",
-        "PBEM_SERVER_BASE_URL": "http://pbem.test",
-    }
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
+    env = reply_env(monkeypatch, tmp_path, "corpus-key")
     runtime = build_runtime()
     specs = [
         SeatSpec("Anna", "anna@example.org"),
