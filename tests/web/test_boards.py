@@ -53,3 +53,14 @@ def test_pages_draw_every_state_of_a_bot_game(sqlite_runtime, slug, seats, optio
     if game.status == "finished":
         page = client.get(f"/games/{game_id}").text
         assert "Result" in page and "wins" in page
+
+
+def test_mare_nostrum_player_lines_name_heroes_and_titles_as_printed(sqlite_runtime):
+    app = create_app(runtime=sqlite_runtime)
+    app.config["TESTING"] = True
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(4)]
+    created = sqlite_runtime.service.create_game("mare_nostrum", specs, seed=b"\x04" * 32)
+    page = app.test_client().get(f"/games/{created.game_id}").text
+    lines = page[page.index("provinces ·") - 200 :]
+    assert "owns Julius Caesar" in lines and "owns julius" not in lines
+    assert "· Great General</li>" in lines and "· general</li>" not in lines
