@@ -20,6 +20,7 @@ public export) is, with times as ISO 8601 in UTC::
       "game": {"creator_seat": 0 | null, "policy": {...}, "paused_at": TIME | null},
       "seats": [{"seat": 0, "email": "ann@example.org", "timezone": "Europe/Berlin",
                  "mail_hour": 0-23 | null, "notify": "every_turn" | "digest" | "none",
+                 "talk_mail": "at_once" | "digest" | "off" (optional: "at_once"),
                  "clock": {"turn_since": TIME | null, "remind_at": TIME | null,
                            "deadline_at": TIME | null, "reminders": 0,
                            "paused_until": TIME | null, "vacation_days_used": 0}}],
@@ -301,7 +302,8 @@ def _more_entries(
 NOTIFY = ("every_turn", "digest", "none")
 FORMER_REASONS = ("left", "offered", "replaced", "resigned")
 CLOCK_TIMES = ("turn_since", "remind_at", "deadline_at", "paused_until")
-SEAT_KEYS = {"seat", "email", "timezone", "mail_hour", "notify", "clock"}
+SEAT_KEYS = {"seat", "email", "timezone", "mail_hour", "notify", "talk_mail", "clock"}
+TALK_MAIL = ("at_once", "digest", "off")  # as pbem.games.talk.PREFERENCES
 CLOCK_KEYS = {*CLOCK_TIMES, "reminders", "vacation_days_used"}
 VOTE_KEYS = {"action", "voter", "created_at"}
 OFFER_KEYS = {"seat", "open", "name", "email", "former_email", "created_at"}
@@ -330,6 +332,7 @@ def personal_section(session: Any, game: Game, seats: Sequence[Seat]) -> dict[st
                 "timezone": row.timezone,
                 "mail_hour": row.mail_hour,
                 "notify": row.notify,
+                "talk_mail": row.talk_mail,
                 "clock": None
                 if clock is None
                 else {
@@ -510,11 +513,18 @@ def check_personal(data: Any, seat_count: int, head_seq: int) -> Personal:
             raise BadInput(
                 f"The personal section's {where} has an unknown kind of mail: {str(notify)[:40]!r}."
             )
+        talk_mail = entry.get("talk_mail", "at_once")
+        if talk_mail not in TALK_MAIL:
+            raise BadInput(
+                f"The personal section's {where} has an unknown way to send table talk: "
+                f"{str(talk_mail)[:40]!r}."
+            )
         seats[number] = {
             "email": _address(entry.get("email"), f"{where}'s address"),
             "timezone": _zone(entry.get("timezone"), f"{where}'s time zone"),
             "mail_hour": None if hour is None else _whole(hour, f"{where}'s mail hour", 0, 23),
             "notify": notify,
+            "talk_mail": talk_mail,
         }
         clock = entry.get("clock")
         if clock is not None:
@@ -803,6 +813,7 @@ def _restore_people(
             row = rows[number]
             row.email, row.timezone = values["email"], values["timezone"]
             row.mail_hour, row.notify = values["mail_hour"], values["notify"]
+            row.talk_mail = values["talk_mail"]
             session.add(row)
         for number, values in personal.clocks.items():
             clock = clocks.get(number) or SeatClock(game_id=game.id, seat=number)

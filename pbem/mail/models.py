@@ -166,7 +166,7 @@ class MailAddress(SQLModel, table=True):
     """What the server knows about one mail address across games: the generation of its
     signed "my games" link (raising it revokes every older link) and whether mail to it
     bounces (a delivery report says so; no more mail goes to it until it is cleared).
-    Personal data: only in a full export."""
+    Personal data of the address, not of one game: no game's export carries it."""
 
     __tablename__ = "mail_addresses"
 

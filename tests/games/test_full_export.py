@@ -44,7 +44,7 @@ def table(runtime, clock) -> str:
     take_turn(runtime, game)
     with Session(runtime.db) as session:
         cleo = session.get(Seat, (game, 2))
-        cleo.notify, cleo.mail_hour = "digest", 7
+        cleo.notify, cleo.mail_hour, cleo.talk_mail = "digest", 7, "digest"
         session.add(cleo)
         session.add(
             RescueVote(
@@ -117,7 +117,7 @@ def test_the_full_export_carries_the_people_and_no_other_export_does(runtime, cl
     )
     assert anna["clock"]["paused_until"] and anna["clock"]["vacation_days_used"] == 2
     assert ben["email"] == "" and ben["clock"]["deadline_at"] is None
-    assert (cleo["notify"], cleo["mail_hour"]) == ("digest", 7)
+    assert (cleo["notify"], cleo["mail_hour"], cleo["talk_mail"]) == ("digest", 7, "digest")
     assert personal["votes"] == [
         {
             "action": "to_bot:0:late@20260302090000:",
@@ -258,6 +258,7 @@ BAD = {
     "hour true": _set(("seats", 2, "mail_hour"), True),
     "hour text": _set(("seats", 2, "mail_hour"), "7"),
     "kind of mail": _set(("seats", 2, "notify"), "sometimes"),
+    "talk by mail": _set(("seats", 2, "talk_mail"), "shouting"),
     "seat out of range": _set(("seats", 2, "seat"), 3),
     "seat twice": _set(("seats", 2, "seat"), 1),
     "unknown field": _set(("seats", 0, "password"), "x"),
