@@ -65,3 +65,16 @@ def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
         answer = session.exec(select(Mail).where(Mail.kind == "answer")).one()
     assert {mail.status for mail in held} == {"sent", "bouncing"}
     assert "Mail to Ben bounces" in outbox.opened(runtime, answer)[0]
+
+    # Ben replies from that address: it works again, so the mark goes.
+    head = runtime.service.head(GAME)
+    address = tags.reply_address(runtime.config, runtime.secret_key, GAME, 1, head.seq)
+    raw = (
+        b"From: Ben <ben@example.org>\r\nTo: " + address.encode() + b"\r\nSubject: Re\r\n"
+        b"Message-ID: <b1@example.org>\r\n\r\nsay: my mail works again\r\n"
+    )
+    assert receive.take(runtime, raw).outcome in ("talk", "applied", "refused", "older_turn")
+    with Session(runtime.db) as session:
+        assert receive.bouncing(session, ["ben@example.org"]) == {}
+    html = client.get(f"/games/{GAME}").get_data(as_text=True)
+    assert "mail to this player bounces" not in html

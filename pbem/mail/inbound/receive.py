@@ -226,6 +226,21 @@ def mark_bouncing(runtime: Any, failed: list[tuple[str, str]]) -> list[str]:
     return marked
 
 
+def clear_bouncing(runtime: Any, address: str) -> bool:
+    """A reply from ``address`` (its tag verified, the seat's player) shows that mail to
+    it works again: the bouncing mark goes and the dispatcher mails it as before (mail
+    held while it bounced stays held). True when a mark was cleared."""
+    with runtime.service.session() as session:
+        row = session.get(MailAddress, address)
+        if row is None or row.bouncing_since is None:
+            return False
+        row.bouncing_since, row.bounce_detail = None, ""
+        row.updated_at = utc(runtime.clock())
+        session.add(row)
+        session.commit()
+    return True
+
+
 def bouncing(session: Any, addresses: list[str]) -> dict[str, datetime]:
     """Which of ``addresses`` bounce, with since when (lower-cased addresses)."""
     wanted = [address.lower() for address in addresses if address]
@@ -277,6 +292,7 @@ def _reply(
     if not sender or sender != seat.email.strip().lower():
         answer_stranger(runtime, game, sender, key)
         return Taken(EX_OK, "refused_sender", "not the address of the seat's player")
+    clear_bouncing(runtime, sender)  # mail from the address: it works again
     lines = msg.reply_lines(message)
     talked = _talk(runtime, message, lines, tag, game, seat, key)
     if talked is not None:
