@@ -115,12 +115,17 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
 
     # Land what scores.
     unloads = by_type.get("unload", [])
+    idle_unload = None  # a landing worth making when nothing better is left to do
     if unloads:
         best = max(unloads, key=lambda move: _landed(view, values, move))
         landed = _landed(view, values, best)
         count = sum(n for kind, n in best["fish"].items() if values[kind] > 0)
-        if landed > 0 and (count >= 3 or held >= HOLD_SIZE - 1 or endgame):
+        # The same test as for making for a port below, so that a bot that sailed to
+        # a port lands there what it can (and does not sail on to land the rest first).
+        if landed > 0 and (count >= 3 or held >= 3 or endgame):
             return best
+        if landed > 0:
+            idle_unload = best
 
     # Make room: fish worth nothing go overboard when the hold is full.
     if held >= HOLD_SIZE and "overboard" in by_type:
@@ -154,11 +159,12 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
             best = [move for value, move in fishing if value == best_value]
             return rng.choice(best)
 
+    # A full enough hold (or the end) makes for a port where it lands; a port the fleet
+    # is in already had its chance above.
     sails = by_type.get("sail", [])
-    if scoring_hold and (held >= 3 or endgame or not fishing):
-        kinds = {kind for kind, n in hold.items() if n and values[kind] > 0}
-        targets = {port for kind in kinds for port in _buyers(view, kind)}
-        move = _closer(me["fleet"], sails, targets)
+    landing = _landing_ports(view, hold, values) - set(me["fleet"]) if scoring_hold else set()
+    if held >= 3 or endgame:
+        move = _closer(me["fleet"], sails, landing)
         if move:
             return move
 
@@ -167,10 +173,12 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
     if move:
         return move
     fleet = me["fleet"]
+    room = held < HOLD_SIZE  # with a full hold only amber can still be taken
     wanted = {
         area
         for area, tokens in view["goods"].items()
-        if area not in fleet and any(values.get(kind, 0) > 0 for kind in tokens)
+        if area not in fleet
+        and any(values.get(kind, 0) > 0 and (room or kind == "amber") for kind in tokens)
     }
     keep = frozenset(
         here
@@ -178,6 +186,13 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
         if any(values.get(kind, 0) > 0 for kind in view["goods"].get(here, []))
     )
     move = _closer(fleet, sails, wanted, keep)
+    if move:
+        return move
+    # Nothing left to fish: land the little there is, here or in a port that takes it,
+    # rather than sail to and fro (while no sea area empties, no time passes).
+    if idle_unload:
+        return idle_unload
+    move = _closer(fleet, sails, landing)
     if move:
         return move
     if sails and actions == 3:
@@ -217,6 +232,31 @@ def _landed(view: Mapping[str, Any], values: Mapping[str, float], move: Mapping)
     """Points an unload puts into the warehouse (a -1 circle in module 1 loses a fish)."""
     gain = sum(count * values[kind] for kind, count in landed(view, move).items())
     return gain - 0.01 * len(move.get("demand", {}))
+
+
+def _landing_ports(
+    view: Mapping[str, Any], hold: Mapping[str, int], values: Mapping[str, float]
+) -> set[str]:
+    """Ports where unloading the hold would put something that scores into the warehouse
+    (a -1 circle of module 1 loses a fish; a port with an empty circle takes a new kind
+    while fewer than two ports show it)."""
+    managed = view["options"].get("demand_management")
+    ports = set()
+    for port, shown in view["demand"].items():
+        circles = view["circles"][port]
+        for kind, count in hold.items():
+            if not count or values.get(kind, 0) <= 0:
+                continue
+            if kind in shown:
+                places = [shown.index(kind)]
+            elif managed and port in _buyers(view, kind):
+                places = [i for i, there in enumerate(shown) if there is None]
+            else:
+                continue
+            if any(count - (1 if managed and circles[i] < 0 else 0) > 0 for i in places):
+                ports.add(port)
+                break
+    return ports
 
 
 def _port_distance(view: Mapping[str, Any], fleet: Sequence[str], kind: str) -> int:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engines.api import SeededChance
 from engines.mare_balticum import ENGINE, bot, bot_normal
 from engines.mare_balticum.data import AREA_IDS
+from pbem.eventlog.chance import RecordingChance
 
 from .helpers import in_turn
 
@@ -121,3 +124,70 @@ def test_bots_near_the_end_still_act_so_the_clock_runs_out():
             move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng)
             state = ENGINE.apply(state, seat, move, SeededChance(rng.randrange(1 << 30)))
         assert ENGINE.result(state) is not None, seed
+
+
+def _played_out(seats: int, options: dict, game_id: str, rng: random.Random, cap=3000) -> int:
+    """Plays normal bots with each event's draws derived as the server derives them;
+    returns the number of moves the game took (fails if it did not end)."""
+    seed = b"m" * 32
+    state = ENGINE.setup(seats, options, RecordingChance(seed, game_id, 0))
+    for moves in range(cap):
+        due = sorted(ENGINE.to_move(state))
+        if not due:
+            return moves
+        legal = ENGINE.legal_moves(state, due[0])
+        move = ENGINE.bot_move(ENGINE.view(state, due[0]), legal, rng)
+        state = ENGINE.apply(state, due[0], move, RecordingChance(seed, game_id, moves + 1))
+    raise AssertionError(f"{seats} bots, {options}, game {game_id}: no end after {cap} moves")
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "game_id", "bot_seed"),
+    [
+        # A bot with one fish in a port that buys it would not land it alone, sailed off
+        # towards the goods, then back towards the port: every bot sailed to and fro,
+        # no sea area was left empty and unoccupied, so nothing was drawn and time
+        # stood still (these games ran to 6,000 moves; a game takes about 180).
+        (3, {}, "g6x", 6),
+        (3, {"trade_contracts": True}, "g39x", 39),
+        (3, {"demand_management": True}, "g9x", 9),
+        (3, {"demand_management": True}, "g57x", 57),
+        (4, {"demand_management": True}, "g75x", 75),
+        (4, {"demand_management": True, "trade_contracts": True}, "g6x", 6),
+        (5, {"demand_management": True, "trade_contracts": True}, "g7x", 7),
+        # Module 1: ports that take a kind through a -1 circle eat a single fish; a bot
+        # that made for any port "buying" its catch sailed between two such ports.
+        (3, {"demand_management": True}, "g0x", 0),
+        (3, {"demand_management": True}, "g27x", 27),
+    ],
+)
+def test_normal_bots_never_sail_to_and_fro_for_ever(seats, options, game_id, bot_seed):
+    assert _played_out(seats, options, game_id, random.Random(bot_seed)) < 400
+
+
+def test_the_bot_game_that_once_never_ended_through_the_server_ends(tmp_path):
+    """The game that showed it: four normal bots played through the service, seed
+    ``m``*32, game ``w8ib7tfqae``, bot choices from ``Random(7)``."""
+    from pbem.db import init_db, make_engine
+    from pbem.games.service import SeatSpec
+    from pbem.runtime import build_runtime
+
+    db = make_engine(f"sqlite:///{tmp_path / 'game.db'}")
+    init_db(db)
+    config = {"security": {"secret_key": "test-secret"}, "paths": {"var": str(tmp_path)}}
+    service = build_runtime(config, db=db).service
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(4)]
+    game_id = service.create_game(
+        "mare_balticum", specs, {}, seed=b"m" * 32, game_id="w8ib7tfqae"
+    ).game_id
+    rng = random.Random(7)
+    for _ in range(1000):
+        head = service.head(game_id)
+        due = sorted(head.engine.to_move(head.state))
+        if head.game.status != "active" or not due:
+            break
+        view = head.engine.view(head.state, due[0])
+        move = head.engine.bot_move(view, head.engine.legal_moves(head.state, due[0]), rng)
+        service.submit_move(game_id, due[0], move, head.game.head_seq, actor="web")
+    assert service.head(game_id).game.status == "finished"
+    db.dispose()
