@@ -6,6 +6,8 @@ for drawing the map on a 1100 x 540 canvas. Derived lookups sit at the bottom.
 
 from __future__ import annotations
 
+from typing import Any
+
 GOODS = {
     "incense": 5,
     "papyrus": 5,
@@ -867,35 +869,33 @@ STARTS_V2 = {
 # --- Version 3 of the rules ------------------------------------------------------------
 # Version 3 keeps version 2's map and rules and changes set-ups only, each still worth the
 # rulebook's 36 points counted as above (measured balance, see the engine's docstring).
+# A set-up that differs from an earlier one names only the parts it changes.
 CITY_SITES_V3 = dict(CITY_SITES_V2)
+
+
+def _changed(start: dict, **parts: Any) -> dict:
+    """A set-up as ``start`` is, but for the ``parts`` given (the rest shared with it)."""
+    return {**start, **parts}
+
 
 STARTS_V3 = {
     # Rome, Great General (3: fortress, legion, trireme): hero 9 + markers 2x3 + fortress 3
     # + legion 3 + trireme 3 + cities 2x3 + caravans 2x3 = 36 (version 2's iron caravan of
     # Etruria becomes a legion in Latium)
-    "rome": {
-        "provinces": ["latium", "etruria", "magna_graecia"],
-        "fortresses": ["latium"],
-        "cities": [["latium", "Roma"], ["magna_graecia", "Tarentum"]],
-        "temples": [],
-        "caravans": [["latium", "slaves"], ["magna_graecia", "wine"]],
-        "markets": [],
-        "legions": {"latium": 1},
-        "triremes": {"s2": 1},
-    },
+    "rome": _changed(
+        STARTS_V2["rome"],
+        caravans=[["latium", "slaves"], ["magna_graecia", "wine"]],
+        legions={"latium": 1},
+    ),
     # Carthage, Great Navigator (3 caravans): hero 9 + markers 2x3 + fortress 3 + city 3
     # + temple 6 + caravans 3x3 = 36 (version 2's city of Cirta and trireme become a temple
     # in Carthago)
-    "carthage": {
-        "provinces": ["africa", "numidia", "tripolitania"],
-        "fortresses": ["africa"],
-        "cities": [["africa", "Carthago"]],
-        "temples": [["africa", "Carthago"]],
-        "caravans": [["africa", "grain"], ["numidia", "cattle"], ["tripolitania", "oil"]],
-        "markets": [],
-        "legions": {},
-        "triremes": {},
-    },
+    "carthage": _changed(
+        STARTS_V2["carthage"],
+        cities=[["africa", "Carthago"]],
+        temples=[["africa", "Carthago"]],
+        triremes={},
+    ),
     # Greece, as in version 2: hero 9 + markers 2x3 + fortress 3 + cities 2x3
     # + caravans 3x3 + legion 3 = 36
     "greece": STARTS_V2["greece"],
@@ -905,16 +905,11 @@ STARTS_V3 = {
     "egypt": STARTS_V2["egypt"],
     # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + caravan 3 + market 6
     # + legions 2x3 = 36 (version 2's slaves caravan becomes a second legion)
-    "babylon": {
-        "provinces": ["babylonia", "nabataea", "mesopotamia"],
-        "fortresses": ["babylonia"],
-        "cities": [["babylonia", "Babylon"]],
-        "temples": [],
-        "caravans": [["babylonia", "incense"]],
-        "markets": [["babylonia", "incense"]],
-        "legions": {"babylonia": 2},
-        "triremes": {},
-    },
+    "babylon": _changed(
+        STARTS_V2["babylon"],
+        caravans=[["babylonia", "incense"]],
+        legions={"babylonia": 2},
+    ),
 }
 
 # Set-ups of their own for some player counts, in place of the ones above (the geography
@@ -927,44 +922,26 @@ STARTS_V3_BY_PLAYERS: dict[int, dict[str, dict]] = {
         # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + temple 6
         # + caravan 3 + legions 2x3 = 36 (the market becomes a temple, and the incense
         # caravan of Babylonia a grain caravan in Mesopotamia, on the border)
-        "babylon": {
-            "provinces": ["babylonia", "nabataea", "mesopotamia"],
-            "fortresses": ["babylonia"],
-            "cities": [["babylonia", "Babylon"]],
-            "temples": [["babylonia", "Babylon"]],
-            "caravans": [["mesopotamia", "grain"]],
-            "markets": [],
-            "legions": {"babylonia": 2},
-            "triremes": {},
-        },
+        "babylon": _changed(
+            STARTS_V3["babylon"],
+            temples=[["babylonia", "Babylon"]],
+            caravans=[["mesopotamia", "grain"]],
+            markets=[],
+        ),
         # Greece: hero 9 + markers 2x3 + fortresses 2x3 + cities 2x3 + caravans 3x3 = 36
         # (the legion of Attica becomes a fortress in Peloponnesus)
-        "greece": {
-            "provinces": ["attica", "peloponnesus", "macedonia"],
-            "fortresses": ["attica", "peloponnesus"],
-            "cities": [["attica", "Athenae"], ["peloponnesus", "Corinthus"]],
-            "temples": [],
-            "caravans": [["attica", "oil"], ["peloponnesus", "fruit"], ["macedonia", "gold"]],
-            "markets": [],
-            "legions": {},
-            "triremes": {},
-        },
+        "greece": _changed(
+            STARTS_V3["greece"],
+            fortresses=["attica", "peloponnesus"],
+            legions={},
+        ),
     },
     # With five players Egypt borders a Babylonian player and gains by holding its ground.
     5: {
         # Egypt, Great Lawgiver (2: city, temple): hero 9 + markers 2x3 + fortress 3
         # + city 3 + temple 6 + caravans (papyrus, grain in its capital) 2x3 + legion 3
         # = 36 (the trireme becomes a legion in Aegyptus)
-        "egypt": {
-            "provinces": ["aegyptus", "thebais", "marmarica"],
-            "fortresses": ["aegyptus"],
-            "cities": [["aegyptus", "Alexandria"]],
-            "temples": [["aegyptus", "Alexandria"]],
-            "caravans": [["aegyptus", "papyrus"], ["aegyptus", "grain"]],
-            "markets": [],
-            "legions": {"aegyptus": 1},
-            "triremes": {},
-        },
+        "egypt": _changed(STARTS_V3["egypt"], legions={"aegyptus": 1}, triremes={}),
     },
 }
 

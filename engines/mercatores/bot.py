@@ -23,13 +23,13 @@ LATER = 0.9  # worth now of what stays in the resources for later turns
 CAPTAIN_BONUS = 2.5  # the Captain's 2 coins, and the first turn without tax
 
 
-def progress(table: tuple[tuple[int, int], ...], count: float) -> float:
-    """Coins a count earns, plus part credit for the way to the next threshold."""
+def progress(table: tuple[tuple[int, int], ...], count: float, part: float = PART_CREDIT) -> float:
+    """Coins a count earns, plus ``part`` credit for the way to the next threshold."""
     earned = pays(table, int(count))
     lower = 0
     for threshold, _coins in table:
         if count < threshold:
-            return earned + PART_CREDIT * (count - lower) / (threshold - lower)
+            return earned + part * (count - lower) / (threshold - lower)
         lower = threshold
     return float(earned)
 
@@ -63,18 +63,32 @@ class Table:
         )
 
 
-def special_worth(table: Table, card: str, kinds: dict[str, float], own_ships: float) -> float:
+def special_worth(
+    table: Table,
+    card: str,
+    kinds: dict[str, float],
+    own_ships: float,
+    part: float = PART_CREDIT,
+) -> float:
+    """A special card's count as the table lies (own goods as weighted counts)."""
     info = CARDS[card]
     if info["kind"] == "warehouse":
-        return progress(info["table"], sum(1 for count in kinds.values() if count >= 1))
+        return progress(info["table"], sum(1 for count in kinds.values() if count >= 1), part)
     if info["kind"] == "quay":
-        return progress(info["table"], table.quay_count(info["arrows"], own_ships))
+        return progress(info["table"], table.quay_count(info["arrows"], own_ships), part)
     kind = info["goods"]
-    return progress(info["table"], kinds.get(kind, 0) + table.best_opponent(kind))
+    return progress(info["table"], kinds.get(kind, 0) + table.best_opponent(kind), part)
 
 
-def worth(table: Table, resources: Sequence[str], hand: Sequence[str], hand_weight: float) -> float:
-    """How well resources plus (discounted) hand fill the profit tables."""
+def worth(
+    table: Table,
+    resources: Sequence[str],
+    hand: Sequence[str],
+    hand_weight: float,
+    part: float = PART_CREDIT,
+) -> float:
+    """How well resources plus the hand (each card weighted by ``hand_weight``) fill the
+    profit tables; ``part`` is the credit for the way to a pile's next threshold."""
     kinds: dict[str, float] = {}
     own_ships = 0.0
     for weight, cards in ((1.0, resources), (hand_weight, hand)):
@@ -82,11 +96,11 @@ def worth(table: Table, resources: Sequence[str], hand: Sequence[str], hand_weig
             if card in GOODS_OF:
                 kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
                 own_ships += weight * CARDS[card]["ships"]
-    total = sum(progress(GOODS_TABLES[kind], count) for kind, count in kinds.items())
+    total = sum(progress(GOODS_TABLES[kind], count, part) for kind, count in kinds.items())
     for weight, cards in ((1.0, resources), (hand_weight, hand)):
         for card in cards:
             if card not in GOODS_OF:
-                total += weight * special_worth(table, card, kinds, own_ships)
+                total += weight * special_worth(table, card, kinds, own_ships, part)
     return total
 
 

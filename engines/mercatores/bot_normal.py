@@ -184,53 +184,6 @@ def choose_move(
     return bot.choose_move(view, legal, rng)  # the look-ahead could not rebuild the table
 
 
-def progress(table: tuple[tuple[int, int], ...], count: float, part: float) -> float:
-    """Coins a count earns, plus ``part`` credit for the way to the next threshold."""
-    earned = pays(table, int(count))
-    lower = 0
-    for threshold, _coins in table:
-        if count < threshold:
-            return earned + part * (count - lower) / (threshold - lower)
-        lower = threshold
-    return float(earned)
-
-
-def special_worth(
-    table: bot.Table, card: str, kinds: dict[str, float], own_ships: float, part: float
-) -> float:
-    """A special card's count as the table lies (own goods as weighted counts)."""
-    info = CARDS[card]
-    if info["kind"] == "warehouse":
-        return progress(info["table"], sum(1 for count in kinds.values() if count >= 1), part)
-    if info["kind"] == "quay":
-        return progress(info["table"], table.quay_count(info["arrows"], own_ships), part)
-    kind = info["goods"]
-    return progress(info["table"], kinds.get(kind, 0) + table.best_opponent(kind), part)
-
-
-def worth(
-    table: bot.Table,
-    resources: Sequence[str],
-    hand: Sequence[str],
-    hand_weight: float,
-    part: float,
-) -> float:
-    """How well resources plus the hand (each card weighted) fill the profit tables."""
-    kinds: dict[str, float] = {}
-    own_ships = 0.0
-    for weight, cards in ((1.0, resources), (hand_weight, hand)):
-        for card in cards:
-            if card in GOODS_OF:
-                kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
-                own_ships += weight * CARDS[card]["ships"]
-    total = sum(progress(GOODS_TABLES[kind], count, part) for kind, count in kinds.items())
-    for weight, cards in ((1.0, resources), (hand_weight, hand)):
-        for card in cards:
-            if card not in GOODS_OF:
-                total += weight * special_worth(table, card, kinds, own_ships, part)
-    return total
-
-
 def invest(
     view: Mapping[str, Any], legal: Sequence[dict], rng: random.Random, params: Mapping[str, float]
 ) -> dict:
@@ -244,9 +197,9 @@ def invest(
 
     def after_load(kept: list[str], loaded: list[str]) -> float:
         if final_turn:
-            return worth(table, loaded, kept, 0.0, part)
+            return bot.worth(table, loaded, kept, 0.0, part)
         bonus = params["captain"] if len(loaded) >= end_cards else 0.0
-        return worth(table, loaded, kept, hand_weight, part) + bonus
+        return bot.worth(table, loaded, kept, hand_weight, part) + bonus
 
     best_loads: dict[tuple[str, ...], float] = {}
 

@@ -105,11 +105,7 @@ def hand_to_bot(
             raise Rejected(f"A bot already plays {row.name}'s seat.")
         if permitted.by == "player":
             count_request(session, runtime, game_id, seat, "rescue")
-        row.is_bot = True
-        row.bot_level = level
-        session.add(row)
-        outbox.stop_turn(_clock(session, game_id, seat))
-        seat_rules.clear_votes(session, game_id, seat)
+        _bot_plays(session, row, level)
 
     outcome = _append(
         runtime,
@@ -231,11 +227,7 @@ def resign(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueOutco
         _former(session, runtime, game, row, "resigned")
         row.email = ""
         row.token_hash = None
-        row.is_bot = True
-        row.bot_level = level
-        session.add(row)
-        outbox.stop_turn(_clock(session, game_id, seat))
-        seat_rules.clear_votes(session, game_id, seat)
+        _bot_plays(session, row, level)
 
     outcome = _append(
         runtime,
@@ -701,6 +693,15 @@ def _open(session: Session, runtime: Any, game: Game, row: Seat, *, open_to_all:
     outbox.stop_turn(_clock(session, game.id, row.seat))
     seat_rules.clear_votes(session, game.id, row.seat)
     return offer
+
+
+def _bot_plays(session: Session, row: Seat, level: str) -> None:
+    """A bot plays the seat at ``level``: the seat's clock stops and its votes lapse."""
+    row.is_bot = True
+    row.bot_level = level
+    session.add(row)
+    outbox.stop_turn(_clock(session, row.game_id, row.seat))
+    seat_rules.clear_votes(session, row.game_id, row.seat)
 
 
 def _former(session: Session, runtime: Any, game: Game, row: Seat, reason: str) -> None:

@@ -1,10 +1,16 @@
-"""Fixtures for the web: an app over a real database, its client, and games to visit."""
+"""Fixtures for the web: an app over a real database, its client, and games to visit;
+for the browser tests, an app served on a loopback port and Debian's chromium."""
 
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import pytest
+from werkzeug.serving import make_server
 
 from pbem.games.service import SeatSpec
 from pbem.runtime import build_runtime
@@ -59,3 +65,49 @@ def csrf_of(html: str) -> str:
 def form_fields(html: str) -> tuple[str, int]:
     """The CSRF token and seq of the first form on a page."""
     return csrf_of(html), int(SEQ.search(html).group(1))
+
+
+@contextmanager
+def file_runtime(tmp_path_factory, name: str) -> Iterator[Any]:
+    """A runtime over a fresh SQLite file ``<name>.sqlite3`` in its own temporary folder,
+    for a module's worth of served games."""
+    from pbem.db import init_db, make_engine
+
+    tmp = tmp_path_factory.mktemp(name)
+    db = make_engine(f"sqlite:///{tmp / f'{name}.sqlite3'}")
+    init_db(db)
+    try:
+        yield build_runtime(overrides(tmp), db=db)
+    finally:
+        db.dispose()
+
+
+@contextmanager
+def serving(runtime) -> Iterator[str]:
+    """The app over ``runtime`` served on a free loopback port; yields its base URL."""
+    from tests.web.test_browser import free_port
+
+    port = free_port()
+    httpd = make_server("127.0.0.1", port, create_app(runtime=runtime), threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        httpd.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, launched once for a test module."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.test_browser import CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()

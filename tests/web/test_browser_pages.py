@@ -8,17 +8,13 @@ or mail. Screenshots go to ``test-artifacts/screenshots/turn-<title>-<kind>-<siz
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from pbem.games.service import SeatSpec
-from pbem.runtime import build_runtime
-from pbem.web import create_app
-from tests.web.conftest import overrides
-from tests.web.test_browser import CHROMIUM_ARGS, SCREENSHOTS, free_port
+from tests.web.conftest import file_runtime, serving
+from tests.web.test_browser import SCREENSHOTS
 from tests.web.test_edges import settings_path
 
 pytestmark = pytest.mark.browser
@@ -55,48 +51,27 @@ def play_until_due(service, game_id: str, human: set[int], rng: random.Random, m
 def site(tmp_path_factory):
     """A game of each title at its start and in its middle (two human seats, the rest
     bots), served on a loopback port."""
-    from pbem.db import init_db, make_engine
-
-    tmp = tmp_path_factory.mktemp("pages")
-    db = make_engine(f"sqlite:///{tmp / 'pages.sqlite3'}")
-    init_db(db)
-    runtime = build_runtime(overrides(tmp), db=db)
-    games = {}
-    rng = random.Random(5)
-    for slug, names in TITLES.items():
-        for stage, moves in (("start", 0), ("mid", 30)):
-            specs = [SeatSpec(names[0], "ann@example.org"), SeatSpec(names[1], "ben@example.org")]
-            specs += [SeatSpec(name, is_bot=True) for name in names[2:]]
-            created = runtime.service.create_game(slug, specs, {}, seed=bytes([len(slug)]) * 32)
-            play_until_due(runtime.service, created.game_id, {0, 1}, rng, moves)
-            due = runtime.service.game(created.game_id).to_move[0]
-            games[slug, stage] = {
-                "id": created.game_id,
-                "due": created.tokens[due],
-                "waiting": created.tokens[1 - due],
-                "waiting_seat": 1 - due,
-            }
-    port = free_port()
-    app = create_app(runtime=runtime)
-    httpd = make_server("127.0.0.1", port, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield runtime, f"http://127.0.0.1:{port}", games
-    httpd.shutdown()
-    thread.join(timeout=10)
-    db.dispose()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
+    with file_runtime(tmp_path_factory, "pages") as runtime:
+        games = {}
+        rng = random.Random(5)
+        for slug, names in TITLES.items():
+            for stage, moves in (("start", 0), ("mid", 30)):
+                specs = [
+                    SeatSpec(names[0], "ann@example.org"),
+                    SeatSpec(names[1], "ben@example.org"),
+                ]
+                specs += [SeatSpec(name, is_bot=True) for name in names[2:]]
+                created = runtime.service.create_game(slug, specs, {}, seed=bytes([len(slug)]) * 32)
+                play_until_due(runtime.service, created.game_id, {0, 1}, rng, moves)
+                due = runtime.service.game(created.game_id).to_move[0]
+                games[slug, stage] = {
+                    "id": created.game_id,
+                    "due": created.tokens[due],
+                    "waiting": created.tokens[1 - due],
+                    "waiting_seat": 1 - due,
+                }
+        with serving(runtime) as base:
+            yield runtime, base, games
 
 
 def serious(page) -> list[str]:

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import html
 import random
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from pbem.games.service import SeatSpec
-from pbem.runtime import build_runtime
-from pbem.web import create_app
-from tests.web.conftest import overrides
-from tests.web.test_browser import CHROMIUM_ARGS, SCREENSHOTS, free_port
+from tests.web.conftest import file_runtime, serving
+from tests.web.test_browser import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -50,43 +46,28 @@ def advance(runtime, game_id: str, moves: int, rng: random.Random) -> None:
 def served(tmp_path_factory):
     """A game of each title at each stage, and the link of the seat whose page is shown
     (a seat that is due, so that the map's places are links to its moves)."""
-    from pbem.db import init_db, make_engine
-
-    tmp = tmp_path_factory.mktemp("maps")
-    db = make_engine(f"sqlite:///{tmp / 'maps.sqlite3'}")
-    init_db(db)
-    runtime = build_runtime(overrides(tmp), db=db)
-    links = {}
-    for slug, (seats, options, middle) in TITLES.items():
-        for stage in STAGES:
-            specs = [SeatSpec(f"Player {i + 1}", f"p{i}@example.org") for i in range(seats)]
-            created = runtime.service.create_game(slug, specs, options, seed=bytes([seats]) * 32)
-            moves = {"start": 0, "mid": middle, "end": 100_000}[stage]
-            advance(runtime, created.game_id, moves, random.Random(seats))
-            head = runtime.service.head(created.game_id)
-            assert (head.game.status == "finished") == (stage == "end")
-            due = sorted(head.engine.to_move(head.state)) or [0]
-            links[slug, stage] = f"/play/{created.tokens[due[0]]}"
-    port = free_port()
-    httpd = make_server("127.0.0.1", port, create_app(runtime=runtime), threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}", links
-    httpd.shutdown()
-    thread.join(timeout=10)
-    db.dispose()
+    with file_runtime(tmp_path_factory, "maps") as runtime:
+        links = {}
+        for slug, (seats, options, middle) in TITLES.items():
+            for stage in STAGES:
+                specs = [SeatSpec(f"Player {i + 1}", f"p{i}@example.org") for i in range(seats)]
+                created = runtime.service.create_game(
+                    slug, specs, options, seed=bytes([seats]) * 32
+                )
+                moves = {"start": 0, "mid": middle, "end": 100_000}[stage]
+                advance(runtime, created.game_id, moves, random.Random(seats))
+                head = runtime.service.head(created.game_id)
+                assert (head.game.status == "finished") == (stage == "end")
+                due = sorted(head.engine.to_move(head.state)) or [0]
+                links[slug, stage] = f"/play/{created.tokens[due[0]]}"
+        with serving(runtime) as base:
+            yield base, links
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
+def browser(browser):
+    """The shared chromium; the gallery is written once the module's screenshots are taken."""
+    yield browser
     write_gallery()
 
 
