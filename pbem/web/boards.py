@@ -64,8 +64,13 @@ FRAMES = {
     "mare_balticum": Frame(west=9.0, east=31.0, south=53.6, north=66.0, width=760),
 }
 
-LABEL_SIZE = 13  # SVG units; a map is never drawn narrower than its width on a desktop
+LABEL_SIZE = 13  # SVG units: names on a map
 PIECE_SIZE = 12  # letters and numbers on pieces
+# Each map's (name, piece) text sizes in its own units. Beside the move panel at 1280 px
+# the Mediterranean (1000 units wide) is drawn about 880 px wide: at 14 units its texts
+# are still 12.3 CSS px there.
+TEXT_SIZES = {"mare_nostrum": (14, 14), "mare_balticum": (LABEL_SIZE, PIECE_SIZE)}
+SMALLEST_READABLE = 12  # CSS px
 ROW = 22  # a chip's row of pieces
 PAD = 3
 
@@ -92,6 +97,13 @@ BALTIC_LABELS = {
     "gulf_finland_west": "Gulf of Finland (west)",
     "gulf_finland_east": "Gulf of Finland (east)",
 }
+
+
+def readable_width(slug: str) -> float:
+    """The narrowest a map may be drawn (CSS px) with every text on it at least
+    ``SMALLEST_READABLE`` px: ``static/map.css`` gives each map this minimum width on a
+    desk, where it stays at "fit" (a phone shows the whole map and zooms instead)."""
+    return FRAMES[slug].width * SMALLEST_READABLE / min(TEXT_SIZES[slug])
 
 
 def game_data(slug: str) -> Any:
@@ -175,18 +187,35 @@ def shape_path(shape: str, x: float, y: float, w: float, h: float) -> str:
     )
 
 
-def item(shape: str, fill: str, text: str = "", ink: str = "#000", **extra: Any) -> dict:
-    """One mark on a chip: a shape (with its letter, if any) sized to its text."""
+def item(
+    shape: str,
+    fill: str,
+    text: str = "",
+    ink: str = "#000",
+    size: float = PIECE_SIZE,
+    **extra: Any,
+) -> dict:
+    """One mark on a chip: a shape (with its letter, if any, ``size`` units high) sized to
+    its text."""
     if shape in {"house", "star", "diamond-small"}:
         w = h = 11.0
     elif text:
-        w = max(ROW - 2, text_width(text, PIECE_SIZE, bold=True) + 6)
+        w = max(ROW - 2, text_width(text, size, bold=True) + 6)
         if shape in {"triangle", "diamond"}:
             w += 6
         h = ROW - 2
     else:
         w = h = ROW - 4
-    return {"shape": shape, "fill": fill, "text": text, "ink": ink, "w": w, "h": h, **extra}
+    return {
+        "shape": shape,
+        "fill": fill,
+        "text": text,
+        "ink": ink,
+        "size": size,
+        "w": w,
+        "h": h,
+        **extra,
+    }
 
 
 def overlap(a: Sequence[float], b: Sequence[float]) -> float:
@@ -238,7 +267,7 @@ def place_marks(node: dict) -> None:
                     **mark,
                     "d": shape_path(mark["shape"], x, y, mark["w"], mark["h"]),
                     "tx": round(x + mark["w"] / 2, 1),
-                    "ty": round(y + mark["h"] / 2 + PIECE_SIZE * 0.36, 1),
+                    "ty": round(y + mark["h"] / 2 + mark["size"] * 0.36, 1),
                 }
             )
             x += mark["w"] + 2
@@ -383,16 +412,19 @@ def _mark(player: Mapping[str, Any], count: int = 1) -> dict:
     }
 
 
-def piece(shape: str, mark: Mapping[str, Any], count: int = 1, **extra: Any) -> dict:
+def piece(
+    shape: str, mark: Mapping[str, Any], count: int = 1, size: float = PIECE_SIZE, **extra: Any
+) -> dict:
     text = f"{mark['letter']}{count if count > 1 else ''}"
-    return item(shape, mark["colour"], text, mark["text"], **extra)
+    return item(shape, mark["colour"], text, mark["text"], size, **extra)
 
 
 def swatch(mark: dict) -> dict:
     """A mark drawn alone (for a legend): its shape at the top left of a small box."""
     mark = dict(mark)
     mark["d"] = shape_path(mark["shape"], 1, 1, mark["w"], mark["h"])
-    mark["tx"], mark["ty"] = 1 + mark["w"] / 2, round(1 + mark["h"] / 2 + PIECE_SIZE * 0.36, 1)
+    mark["tx"] = 1 + mark["w"] / 2
+    mark["ty"] = round(1 + mark["h"] / 2 + mark["size"] * 0.36, 1)
     return mark
 
 
@@ -425,6 +457,7 @@ def mare_balticum(
 ) -> dict:
     data = game_data("mare_balticum")
     frame = FRAMES["mare_balticum"]
+    label_size, size = TEXT_SIZES["mare_balticum"]
     changed = set(changed)
     fleets: dict[str, dict[int, int]] = {}
     for index, player in enumerate(view["players"]):
@@ -438,26 +471,27 @@ def mare_balticum(
         gx, gy = frame.project(*data.GEO[place_id])
         if is_port:
             goods_row = [
-                item(*_goods(kind)[::2], _goods(kind)[1], dashed=kind is None)
+                item(*_goods(kind)[::2], _goods(kind)[1], size=size, dashed=kind is None)
                 for kind in view["demand"].get(place_id, [])
             ]
         else:
             goods_row = [
-                item(*_goods(kind)[::2], _goods(kind)[1])
+                item(*_goods(kind)[::2], _goods(kind)[1], size=size)
                 for kind in view["goods"].get(place_id, [])
             ]
             if not goods_row:
                 goods_row = [item("slot", "none", dashed=True)] * data.CAPACITY[place_id]
         fleet_row = [
-            piece("boat", players[index], n)
+            piece("boat", players[index], n, size)
             if index < len(players)
-            else item("boat", "#9E9E9E", "?")
+            else item("boat", "#9E9E9E", "?", size=size)
             for index, n in sorted(fleets.get(place_id, {}).items())
         ]
         node = {
             "id": place_id,
             "name": data.NAMES[place_id],
             "label_text": BALTIC_LABELS.get(place_id, place["name"].split(" (")[0]),
+            "label_size": label_size,
             "bold": is_port,
             "port": is_port,
             "deep": place.get("depth") == "deep",
@@ -472,13 +506,13 @@ def mare_balticum(
     finish(nodes, frame)
     marks = {
         **{
-            kind: swatch(item(shape, colour, letter))
+            kind: swatch(item(shape, colour, letter, size=size))
             for kind, (colour, letter, shape) in GOODS_MARKS.items()
         },
         "free demand circle": swatch(item("slot", "#FFFFFF", dashed=True)),
     }
     return {
-        "seat_marks": [swatch(piece("boat", shown)) for shown in players],
+        "seat_marks": [swatch(piece("boat", shown, size=size)) for shown in players],
         "nodes": nodes,
         "width": frame.width,
         "height": frame.height,
@@ -501,6 +535,7 @@ def mare_nostrum(
 ) -> dict:
     data = game_data("mare_nostrum")
     frame = FRAMES["mare_nostrum"]
+    label_size, size = TEXT_SIZES["mare_nostrum"]
     changed = set(changed)
     by_civ = {
         player["civ"]: players[index]
@@ -520,26 +555,31 @@ def mare_nostrum(
         shown = view["provinces"].get(province["id"], {})
         top: list[dict] = []
         if shown.get("marker"):
-            top.append(piece("hexagon", civ_mark(shown["marker"]), role="control"))
+            top.append(piece("hexagon", civ_mark(shown["marker"]), size=size, role="control"))
         if shown.get("occupier"):
-            top.append(piece("flag", civ_mark(shown["occupier"]), role="occupier"))
+            top.append(piece("flag", civ_mark(shown["occupier"]), size=size, role="occupier"))
         if shown.get("fortress"):
-            top.append(piece("square", civ_mark(shown["fortress"]), role="fortress"))
+            top.append(piece("square", civ_mark(shown["fortress"]), size=size, role="fortress"))
         for site in shown.get("cities", []):
             top.append(item("house", "#FFFFFF" if shown.get("temple") != site else "#5A4A2F"))
         for goods in shown.get("caravans", []):
             top.append(item("star" if shown.get("market") == goods else "diamond-small", "#E69F00"))
         units = [
-            piece("circle", civ_mark(civ), n)
+            piece("circle", civ_mark(civ), n, size)
             for civ, n in (shown.get("legions") or {}).items()
             if n
-        ] + [piece("boat", civ_mark(civ), n) for civ, n in (shown.get("dock") or {}).items() if n]
+        ] + [
+            piece("boat", civ_mark(civ), n, size)
+            for civ, n in (shown.get("dock") or {}).items()
+            if n
+        ]
         control = civ_mark(shown.get("marker"))
         gx, gy = frame.project(*data.GEO[province["id"]])
         node = {
             "id": province["id"],
             "name": province["name"],
             "label_text": province["name"],
+            "label_size": label_size,
             "bold": True,
             "sea": False,
             "gx": gx,
@@ -555,13 +595,16 @@ def mare_nostrum(
     for sea in data.SEAS:
         shown = view["seas"].get(sea["id"], {})
         units = [
-            piece("boat", civ_mark(civ), n) for civ, n in (shown.get("triremes") or {}).items() if n
+            piece("boat", civ_mark(civ), n, size)
+            for civ, n in (shown.get("triremes") or {}).items()
+            if n
         ]
         gx, gy = frame.project(*data.GEO[sea["id"]])
         node = {
             "id": sea["id"],
             "name": sea["name"],
             "label_text": sea["name"],
+            "label_size": label_size,
             "sea": True,
             "gx": gx,
             "gy": gy,
@@ -581,25 +624,25 @@ def mare_nostrum(
     ]
     nodes.sort(key=lambda node: not node["sea"])  # seas underneath the provinces
     return {
-        "seat_marks": [swatch(piece("circle", shown)) for shown in players],
+        "seat_marks": [swatch(piece("circle", shown, size=size)) for shown in players],
         "nodes": nodes,
         "width": frame.width,
         "height": frame.height,
         "titles": holders,
         "asset": "maps/mare_nostrum.svg",
-        "legend": legend_marks(),
+        "legend": legend_marks(size),
     }
 
 
-def legend_marks() -> dict[str, dict]:
-    """The Mare Nostrum legend's shapes, drawn as on the map."""
+def legend_marks(size: float) -> dict[str, dict]:
+    """The Mare Nostrum legend's shapes, drawn as on the map (letters ``size`` units)."""
     sample = {"colour": "#FFFFFF", "letter": "R", "text": "#000"}
     marks = {
-        "control": piece("hexagon", sample),
-        "occupier": piece("flag", sample),
-        "fortress": piece("square", sample),
-        "legions": piece("circle", sample, 2),
-        "triremes": piece("boat", sample, 2),
+        "control": piece("hexagon", sample, size=size),
+        "occupier": piece("flag", sample, size=size),
+        "fortress": piece("square", sample, size=size),
+        "legions": piece("circle", sample, 2, size),
+        "triremes": piece("boat", sample, 2, size),
         "city": item("house", "#FFFFFF"),
         "temple": item("house", "#5A4A2F"),
         "caravan": item("diamond-small", "#E69F00"),

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from pbem.errors import Rejected
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
@@ -50,6 +59,15 @@ def spectate(game_id: str):
         open_seats=rescue.open_seats(runtime(), game_id) if game.status == "active" else [],
         talk=talk.messages(runtime().service, game_id, None),  # the table's talk only
     )
+
+
+@bp.get("/head")
+def head(game_id: str):
+    """The game's head for the spectator page's script: ``{"seq", "head", "status"}``."""
+    game = runtime().service.game(game_id)
+    response = jsonify({"seq": game.head_seq, "head": game.head_hash, "status": game.status})
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/seats/<int:seat>/take")

@@ -193,6 +193,43 @@ def test_the_waiting_page_polls_and_announces_the_change(site, browser):
     page.close()
 
 
+def test_the_spectator_page_polls_and_announces_the_change(site, browser):
+    runtime, base, games = site
+    game = games["mercatores", "start"]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.clock.install()
+    page.goto(f"{base}/games/{game['id']}")
+    assert page.locator("meta[http-equiv=refresh]").count() == 0
+    # Without script: a link that shows the page again.
+    assert page.get_by_role("link", name="Refresh").get_attribute("href") == f"/games/{game['id']}"
+    live = page.locator(".live[aria-live=polite]")
+    page.clock.run_for(20_000)
+    assert live.inner_text() == ""
+    head = runtime.service.head(game["id"])
+    due = sorted(head.engine.to_move(head.state))[0]
+    runtime.service.submit_move(
+        game["id"], due, head.engine.legal_moves(head.state, due)[0], head.seq
+    )
+    page.clock.run_for(40_000)
+    live.get_by_role("button").wait_for()
+    assert "moved on" in live.inner_text() or "over" in live.inner_text()
+    live.get_by_role("button").click()
+    page.wait_for_load_state()
+    assert page.locator(".live").inner_text() == ""
+    game_now = runtime.service.game(game["id"])
+    assert game_now.head_seq > head.seq
+    assert f"(event {game_now.head_seq})" in page.locator("main").inner_text()
+    polled = page.request.get(f"{base}/games/{game['id']}/head")
+    assert polled.headers["cache-control"] == "no-store"
+    assert polled.json() == {
+        "seq": game_now.head_seq,
+        "head": game_now.head_hash,
+        "status": game_now.status,
+    }
+    assert page.request.get(f"{base}/games/no-such-game/head").status == 404
+    page.close()
+
+
 def test_the_other_page_kinds_have_no_serious_violation(site, browser):
     runtime, base, games = site
     game = games["mare_nostrum", "mid"]

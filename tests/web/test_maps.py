@@ -6,8 +6,10 @@ move and says so when a chosen place names no move."""
 
 from __future__ import annotations
 
+import math
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -91,6 +93,16 @@ def test_every_place_lies_inside_its_map_and_the_coastlines_share_the_projection
     with open(asset, encoding="utf-8") as svg:
         head = svg.read(300)
     assert f'viewBox="0 0 {frame.width} {frame.height}"' in head
+
+
+@pytest.mark.parametrize("slug", list(boards.FRAMES))
+def test_on_a_desk_a_map_is_never_drawn_narrower_than_its_texts_read_at_12_px(slug):
+    css = (Path(boards.__file__).parent / "static" / "map.css").read_text(encoding="utf-8")
+    found = re.search(rf"svg\.map-{slug}\{{min-width:(\d+)px\}}", css)
+    assert found, f"map.css gives the {slug} map no minimum width"
+    assert int(found.group(1)) == math.ceil(boards.readable_width(slug))
+    drawn = int(found.group(1)) / boards.FRAMES[slug].width
+    assert min(boards.TEXT_SIZES[slug]) * drawn >= boards.SMALLEST_READABLE == 12
 
 
 def test_text_estimates_never_fall_short_of_a_wide_face():

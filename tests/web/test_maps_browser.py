@@ -1,7 +1,8 @@
 """The map boards in a real browser, at 1280x900 and 390x844, for each title at the start,
 in the middle and at the end of a game: no two names overlap, none is cut by the map's
-edge, every text on a map is at least 12 CSS px on a desk, and the whole map fits a
-phone's width. Mercatores has no map: its card board's text sizes on a phone are
+edge, every text on a map is at least 12 CSS px on a desk, where the whole map lies in
+its column beside the move panel, and the whole map fits a phone's width; no page
+scrolls sideways. Mercatores has no map: its card board's text sizes on a phone are
 measured and kept readable. Screenshots of each case go to
 ``test-artifacts/screenshots/maps/`` with an ``index.html`` gallery (``make screenshots``).
 """
@@ -75,15 +76,36 @@ MEASURE = """(svg) => {
   const box = (r) => ({x0: r.left, y0: r.top, x1: r.right, y1: r.bottom});
   const px = (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
   const frame = svg.closest('.map-frame') || svg.parentElement;
+  const wrap = svg.closest('.board-wrap');
   return {
     svg: box(svg.getBoundingClientRect()),
+    column: box(svg.closest('.map-column').getBoundingClientRect()),
     labels: [...svg.querySelectorAll('text.label')].map(
       (t) => ({text: t.textContent, size: px(t), ...box(t.getBoundingClientRect())})),
     texts: [...svg.querySelectorAll('text')].map((t) => ({text: t.textContent, size: px(t)})),
     frame: {client: frame.clientWidth, scroll: frame.scrollWidth},
+    wrap: {client: wrap.clientWidth, scroll: wrap.scrollWidth},
     viewport: window.innerWidth,
   };
 }"""
+
+
+def scrolls_sideways(page) -> int:
+    """How far the page reaches beyond the window's width (0: no sideways scroll)."""
+    return page.evaluate("Math.max(0, document.documentElement.scrollWidth - window.innerWidth)")
+
+
+def beside_the_panel_in_full(page, facts: dict, height: int) -> None:
+    """On a desk: the whole board lies in its column, nothing of it hidden in a scroll
+    box, and the move panel beside it has its heading on the first screen."""
+    board, column = facts["svg"], facts["column"]
+    assert column["x0"] - 0.5 <= board["x0"] and board["x1"] <= column["x1"] + 0.5, facts
+    assert facts["frame"]["scroll"] <= facts["frame"]["client"] + 1, facts["frame"]
+    assert facts["wrap"]["scroll"] <= facts["wrap"]["client"] + 1, facts["wrap"]
+    panel = page.locator("#moves").bounding_box()
+    assert panel["x"] >= board["x1"], (panel, board)
+    heading = page.locator("#turn-heading").bounding_box()
+    assert heading["y"] + heading["height"] <= height, heading
 
 
 def crossing(a: dict, b: dict, slack: float = 0.5) -> bool:
@@ -118,6 +140,7 @@ def test_map_names_never_overlap_or_leave_the_map_and_read_at_12_px(
     facts = svg.evaluate(MEASURE)
     GALLERY.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(GALLERY / f"{slug}-{stage}-{device}.png"), full_page=True)
+    assert scrolls_sideways(page) == 0
     labels = facts["labels"]
     assert len(labels) >= 28
     overlaps = [
@@ -131,6 +154,7 @@ def test_map_names_never_overlap_or_leave_the_map_and_read_at_12_px(
     if device == "desktop":
         smallest = min(text["size"] for text in facts["texts"])
         assert smallest >= 12, min(facts["texts"], key=lambda text: text["size"])
+        beside_the_panel_in_full(page, facts, height)
     else:
         # The whole map fits the phone's width: nothing of it hides in a scroll box.
         assert facts["svg"]["x1"] - facts["svg"]["x0"] <= facts["viewport"]
@@ -142,6 +166,7 @@ def test_map_names_never_overlap_or_leave_the_map_and_read_at_12_px(
         page.screenshot(path=str(GALLERY / f"{slug}-{stage}-phone-zoomed.png"))
         assert min(label["size"] for label in zoomed["labels"]) >= 12
         assert zoomed["frame"]["scroll"] > zoomed["frame"]["client"]  # it pans
+        assert scrolls_sideways(page) == 0  # the map's frame pans, not the page
     page.close()
 
 
@@ -159,11 +184,15 @@ def test_the_mercatores_table_reads_at_12_px_on_a_desk_and_zoomed_on_a_phone(
     facts = page.locator("svg.board").evaluate(MEASURE)
     GALLERY.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(GALLERY / f"mercatores-{stage}-{device}.png"), full_page=True)
+    assert scrolls_sideways(page) == 0
     assert facts["svg"]["x1"] - facts["svg"]["x0"] <= facts["viewport"]
-    if device == "phone":
+    if device == "desktop":
+        beside_the_panel_in_full(page, facts, height)
+    else:
         page.click("a[aria-label='Zoom in']")
         page.wait_for_url("**zoom=2**")
         facts = page.locator("svg.board").evaluate(MEASURE)
+        assert scrolls_sideways(page) == 0
     smallest = min(facts["texts"], key=lambda text: text["size"])
     assert smallest["size"] >= 12, smallest
     page.close()

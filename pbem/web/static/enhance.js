@@ -51,8 +51,9 @@ function confirmFinalMoves() {
   });
 }
 
-// A waiting turn page asks the server for the game's head now and then (a few bytes) and
-// says in its live region when the game has moved on, with a button to show it.
+// A waiting turn page, or a game's spectator page, asks the server for the game's head now
+// and then (a few bytes) and says in its live region when the game has moved on, with a
+// button to show it.
 function pollWhileWaiting() {
   var waiting = document.querySelector("[data-poll]");
   var live = document.querySelector(".live[aria-live]");
