@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from pbem.games.service import SeatSpec
-from tests.web.test_browser import browser, server, smtp  # noqa: F401 - fixtures
+from tests.web.conftest import browser  # noqa: F401 - a fixture
+from tests.web.test_browser import server, smtp  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 

@@ -4,9 +4,11 @@ for the browser tests, an app served on a loopback port and Debian's chromium.""
 from __future__ import annotations
 
 import re
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,21 @@ from pbem.web import create_app
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SEQ = re.compile(r'name="seq" value="(\d+)"')
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-gpu",
+]
+
+
+def free_port() -> int:
+    """A free TCP port on loopback (for a served app or an SMTP server in a test)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def overrides(tmp_path) -> dict:
@@ -85,8 +102,6 @@ def file_runtime(tmp_path_factory, name: str) -> Iterator[Any]:
 @contextmanager
 def serving(runtime) -> Iterator[str]:
     """The app over ``runtime`` served on a free loopback port; yields its base URL."""
-    from tests.web.test_browser import free_port
-
     port = free_port()
     httpd = make_server("127.0.0.1", port, create_app(runtime=runtime), threaded=True)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -102,8 +117,6 @@ def serving(runtime) -> Iterator[str]:
 def browser():
     """Debian's chromium, launched once for a test module."""
     from playwright.sync_api import sync_playwright
-
-    from tests.web.test_browser import CHROMIUM_ARGS
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import threading
 from email import message_from_bytes, policy
-from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -18,18 +16,10 @@ from engines import REGISTRY
 from pbem.mail.dispatch import dispatch
 from pbem.runtime import build_runtime
 from pbem.web import create_app
-from tests.web.conftest import overrides
+from tests.web.conftest import SCREENSHOTS, free_port, overrides
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-gpu",
-]
 GAMES = ["mercatores", "mare_balticum", "mare_nostrum"]
 
 
@@ -42,12 +32,6 @@ class Inbox:
     async def handle_DATA(self, server, session, envelope):
         self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
         return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -73,18 +57,6 @@ def server(sqlite_db, tmp_path, smtp):
     yield runtime, f"http://127.0.0.1:{port}", inbox
     httpd.shutdown()
     thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 def invitation_links(inbox: Inbox, base: str) -> dict[str, str]:

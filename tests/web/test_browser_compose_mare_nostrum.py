@@ -8,13 +8,14 @@ import json
 import pytest
 
 from engines.mare_nostrum import trade
-from tests.web.test_browser import SCREENSHOTS, browser, confirm_if_asked, server, smtp
+from tests.web.conftest import SCREENSHOTS
+from tests.web.test_browser import confirm_if_asked, server, smtp
 from tests.web.test_browser_pages import serious
 from tests.web.test_compose_mare_nostrum import new_game, play_until, three_card_trade
 
 pytestmark = pytest.mark.browser
 
-__all__ = ["browser", "server", "smtp"]  # the fixtures this module borrows
+__all__ = ["server", "smtp"]  # the fixtures this module borrows (browser: the conftest)
 
 
 def compose_offer(page, shortcuts: list[list[str]], hand: dict[str, int]) -> list[str]:

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from pbem.games.service import SeatSpec
-from tests.web.conftest import file_runtime, serving
-from tests.web.test_browser import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving
 from tests.web.test_edges import settings_path
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,7 @@ from pbem.games.service import SeatSpec
 from pbem.mail import games_link
 from pbem.runtime import build_runtime
 from pbem.web import create_app
-from tests.web.conftest import overrides
-from tests.web.test_browser import CHROMIUM_ARGS, SCREENSHOTS, free_port
+from tests.web.conftest import CHROMIUM_ARGS, SCREENSHOTS, free_port, overrides
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.test_browser import browser, server, smtp  # noqa: F401 - fixtures
+from tests.web.test_browser import server, smtp  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,7 @@ import random
 import pytest
 
 from pbem.games.service import SeatSpec
-from tests.web.conftest import file_runtime, serving
-from tests.web.test_browser import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving
 
 pytestmark = pytest.mark.browser
 

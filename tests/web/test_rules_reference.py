@@ -249,8 +249,7 @@ def live_server(tmp_path_factory):
     from pbem.db import init_db, make_engine
     from pbem.runtime import build_runtime
     from pbem.web import create_app
-    from tests.web.conftest import overrides
-    from tests.web.test_browser import free_port
+    from tests.web.conftest import free_port, overrides
 
     tmp = tmp_path_factory.mktemp("rules")
     db = make_engine(f"sqlite:///{tmp / 'rules.sqlite3'}")
@@ -273,7 +272,7 @@ def test_rules_pages_read_well_on_desktop_and_phone(live_server, slug):
     scroll sideways, never the page."""
     from playwright.sync_api import sync_playwright
 
-    from tests.web.test_browser import CHROMIUM_ARGS, SCREENSHOTS
+    from tests.web.conftest import CHROMIUM_ARGS, SCREENSHOTS
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
