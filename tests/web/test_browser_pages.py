@@ -169,22 +169,31 @@ def test_the_dialog_asks_before_a_move_that_cannot_be_taken_back(site, browser):
     page.close()
 
 
+def announced_after_a_move(page, runtime, game_id: str, prefer=lambda moves: []):
+    """Lets the page poll with nothing new (its live region stays silent), makes the due
+    seat's move (the first of ``prefer(moves)``, else the first legal), polls again and
+    returns the live region once it offers to show the change."""
+    live = page.locator(".live[aria-live=polite]")
+    page.clock.run_for(20_000)
+    assert live.inner_text() == ""
+    head = runtime.service.head(game_id)
+    due = sorted(head.engine.to_move(head.state))[0]
+    moves = head.engine.legal_moves(head.state, due)
+    runtime.service.submit_move(game_id, due, (prefer(moves) or moves)[0], head.seq)
+    page.clock.run_for(40_000)
+    live.get_by_role("button").wait_for()
+    return live
+
+
 def test_the_waiting_page_polls_and_announces_the_change(site, browser):
     runtime, base, games = site
     game = games["mercatores", "start"]
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.clock.install()
     page.goto(f"{base}/play/{game['waiting']}")
-    live = page.locator(".live[aria-live=polite]")
-    page.clock.run_for(20_000)
-    assert live.inner_text() == ""
-    head = runtime.service.head(game["id"])
-    due = sorted(head.engine.to_move(head.state))[0]
-    moves = head.engine.legal_moves(head.state, due)
-    ending = [m for m in moves if m["type"] in ("load", "cash")] or moves
-    runtime.service.submit_move(game["id"], due, ending[0], head.seq)
-    page.clock.run_for(40_000)
-    live.get_by_role("button").wait_for()
+    live = announced_after_a_move(
+        page, runtime, game["id"], lambda moves: [m for m in moves if m["type"] in ("load", "cash")]
+    )
     assert "moved on" in live.inner_text() or "your turn" in live.inner_text()
     live.get_by_role("button").click()
     page.wait_for_load_state()
@@ -201,22 +210,14 @@ def test_the_spectator_page_polls_and_announces_the_change(site, browser):
     assert page.locator("meta[http-equiv=refresh]").count() == 0
     # Without script: a link that shows the page again.
     assert page.get_by_role("link", name="Refresh").get_attribute("href") == f"/games/{game['id']}"
-    live = page.locator(".live[aria-live=polite]")
-    page.clock.run_for(20_000)
-    assert live.inner_text() == ""
-    head = runtime.service.head(game["id"])
-    due = sorted(head.engine.to_move(head.state))[0]
-    runtime.service.submit_move(
-        game["id"], due, head.engine.legal_moves(head.state, due)[0], head.seq
-    )
-    page.clock.run_for(40_000)
-    live.get_by_role("button").wait_for()
+    before = runtime.service.head(game["id"]).seq
+    live = announced_after_a_move(page, runtime, game["id"])
     assert "moved on" in live.inner_text() or "over" in live.inner_text()
     live.get_by_role("button").click()
     page.wait_for_load_state()
     assert page.locator(".live").inner_text() == ""
     game_now = runtime.service.game(game["id"])
-    assert game_now.head_seq > head.seq
+    assert game_now.head_seq > before
     assert f"(event {game_now.head_seq})" in page.locator("main").inner_text()
     polled = page.request.get(f"{base}/games/{game['id']}/head")
     assert polled.headers["cache-control"] == "no-store"
