@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlmodel import create_engine
 
@@ -131,3 +134,101 @@ def init_db(engine: SqlEngine, secret_key: str | None = None) -> None:
     from pbem.migrations import migrate
 
     migrate(engine, secret_key=secret_key)
+
+
+def connection_of(session) -> Connection:
+    """The connection an ORM session works on, for plain statements in its transaction.
+
+    A move's session is opened on the move's own connection (``Session(bind=...)``):
+    that connection is used as it is, without the session's transaction bookkeeping.
+    Any other session gives its own (:meth:`Session.connection`)."""
+    bind = session.bind
+    if isinstance(bind, Connection):
+        return bind
+    return session.connection()
+
+
+class Prepared:
+    """A Core statement compiled once per database dialect and run as driver SQL.
+
+    The hot path of a move runs the same few statements again and again; going through
+    :meth:`Connection.execute` costs each one a cache-key walk, a compiled-cache look-up
+    and the setup of a compiled execution context. Here the SQL text, the order of its
+    parameters and each parameter's type processing (JSON, dates on SQLite) are worked
+    out once, and the statement goes to :meth:`Connection.exec_driver_sql`: it still
+    passes the engine's events (statement listeners, the read guard, reconnect on
+    error) and its errors come wrapped as SQLAlchemy's (``IntegrityError``...).
+
+    Parameters are given by bind name (a column's key for an INSERT); :meth:`rows`
+    returns a SELECT's rows as tuples with each column's result type applied.
+    """
+
+    def __init__(self, statement, column_keys: Sequence[str] | None = None):
+        self.statement = statement
+        self.column_keys = list(column_keys) if column_keys is not None else None
+        self._forms: dict[tuple[str, str, str], _Form] = {}
+
+    def form(self, dialect) -> _Form:
+        key = (dialect.name, dialect.driver, dialect.paramstyle)
+        found = self._forms.get(key)
+        if found is None:
+            found = self._forms[key] = _Form(self.statement, dialect, self.column_keys)
+        return found
+
+    def run(self, connection, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]):
+        """Executes with one set of parameters (a mapping) or many (a list of them)."""
+        form = self.form(connection.dialect)
+        if isinstance(params, Mapping):
+            return connection.exec_driver_sql(form.sql, form.bind(params))
+        if len(params) == 1:
+            return connection.exec_driver_sql(form.sql, form.bind(params[0]))
+        return connection.exec_driver_sql(form.sql, [form.bind(one) for one in params])
+
+    def rows(self, connection, params: Mapping[str, Any]) -> list[tuple]:
+        """A SELECT's rows, each column converted as its type says."""
+        form = self.form(connection.dialect)
+        found = connection.exec_driver_sql(form.sql, form.bind(params)).cursor.fetchall()
+        convert = form.results
+        if not convert:
+            return found
+        return [
+            tuple(value if p is None else p(value) for p, value in zip(convert, row, strict=True))
+            for row in found
+        ]
+
+
+class _Form:
+    """One statement as one dialect runs it: SQL text, parameter order and processing."""
+
+    def __init__(self, statement, dialect, column_keys: list[str] | None):
+        compiled = statement.compile(dialect=dialect, column_keys=column_keys)
+        self.sql = compiled.string
+        # Values fixed in the statement itself (a literal compared with), by bind name.
+        self.defaults = {
+            name: bind.value
+            for name, bind in compiled.binds.items()
+            if bind.value is not None and not callable(bind.value)
+        }
+        self.order = list(compiled.positiontup) if compiled.positional else None
+        self.processors = {}
+        for name, bind in compiled.binds.items():
+            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None:
+                self.processors[name] = processor
+        self.results = []
+        if getattr(statement, "is_select", False):
+            self.results = [
+                column.type.dialect_impl(dialect).result_processor(dialect, None)
+                for column in statement.selected_columns
+            ]
+            if all(processor is None for processor in self.results):
+                self.results = []
+
+    def bind(self, params: Mapping[str, Any]):
+        values = {**self.defaults, **params} if self.defaults else dict(params)
+        for name, processor in self.processors.items():
+            if name in values:
+                values[name] = processor(values[name])
+        if self.order is not None:
+            return tuple(values[name] for name in self.order)
+        return values
