@@ -149,18 +149,22 @@ def connection_of(session) -> Connection:
 
 
 class Prepared:
-    """A Core statement compiled once per database dialect and run as driver SQL.
+    """A Core statement compiled once per database dialect and run on the driver's cursor.
 
-    The hot path of a move runs the same few statements again and again; going through
-    :meth:`Connection.execute` costs each one a cache-key walk, a compiled-cache look-up
-    and the setup of a compiled execution context. Here the SQL text, the order of its
-    parameters and each parameter's type processing (JSON, dates on SQLite) are worked
-    out once, and the statement goes to :meth:`Connection.exec_driver_sql`: it still
-    passes the engine's events (statement listeners, the read guard, reconnect on
-    error) and its errors come wrapped as SQLAlchemy's (``IntegrityError``...).
+    The hot path of a move runs the same few statements again and again. Through
+    :meth:`Connection.execute` each one costs a compiled-cache look-up, an execution
+    context and a result object (for a wide SELECT, a result description built column by
+    column each time): several times what the database itself spends. Here the SQL
+    text, the order of its parameters and each parameter's and column's type processing
+    (JSON, dates on SQLite) are worked out once per dialect, and the statement goes
+    straight to the DBAPI cursor of the connection's open transaction, the way
+    SQLAlchemy itself hands it over: the engine's statement listeners
+    (``before_cursor_execute``, ``after_cursor_execute``: the read guard, counters) see
+    it, and an error comes out as SQLAlchemy's (``IntegrityError``...) through the
+    engine's error handling (``handle_error``: reconnect on a lost server).
 
     Parameters are given by bind name (a column's key for an INSERT); :meth:`rows`
-    returns a SELECT's rows as tuples with each column's result type applied.
+    returns a SELECT's rows as tuples, each column converted as its type says.
     """
 
     def __init__(self, statement, column_keys: Sequence[str] | None = None):
@@ -175,26 +179,61 @@ class Prepared:
             found = self._forms[key] = _Form(self.statement, dialect, self.column_keys)
         return found
 
-    def run(self, connection, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]):
+    def run(self, connection: Connection, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]):
         """Executes with one set of parameters (a mapping) or many (a list of them)."""
         form = self.form(connection.dialect)
         if isinstance(params, Mapping):
-            return connection.exec_driver_sql(form.sql, form.bind(params))
-        if len(params) == 1:
-            return connection.exec_driver_sql(form.sql, form.bind(params[0]))
-        return connection.exec_driver_sql(form.sql, [form.bind(one) for one in params])
+            _execute(connection, form.sql, form.bind(params), False, False)
+        elif len(params) == 1:
+            _execute(connection, form.sql, form.bind(params[0]), False, False)
+        else:
+            _execute(connection, form.sql, [form.bind(one) for one in params], True, False)
 
-    def rows(self, connection, params: Mapping[str, Any]) -> list[tuple]:
-        """A SELECT's rows, each column converted as its type says."""
+    def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[Sequence]:
+        """A SELECT's rows (sequences by column), each column converted as its type says."""
         form = self.form(connection.dialect)
-        found = connection.exec_driver_sql(form.sql, form.bind(params)).cursor.fetchall()
+        found = _execute(connection, form.sql, form.bind(params), False, True)
         convert = form.results
         if not convert:
             return found
-        return [
-            tuple(value if p is None else p(value) for p, value in zip(convert, row, strict=True))
-            for row in found
-        ]
+        converted = []
+        for row in found:
+            values = list(row)
+            for index, processor in convert:
+                values[index] = processor(values[index])
+            converted.append(values)
+        return converted
+
+
+def _execute(connection: Connection, sql: str, params, many: bool, fetch: bool):
+    """One statement on the connection's DBAPI cursor, with the engine's statement events
+    and error handling as :meth:`Connection.exec_driver_sql` has them (without building
+    a result object); ``fetch``: its rows."""
+    if connection._echo:  # logging statements: let SQLAlchemy do it all
+        if many:
+            connection.exec_driver_sql(sql, params)
+            return None
+        result = connection.exec_driver_sql(sql, params)
+        return [tuple(row) for row in result] if fetch else None
+    if not connection.in_transaction():
+        connection.begin()
+    cursor = connection.connection.cursor()
+    try:
+        events = connection._has_events or connection.engine._has_events
+        if events:
+            for listener in connection.dispatch.before_cursor_execute:
+                sql, params = listener(connection, cursor, sql, params, None, many)
+        if many:
+            cursor.executemany(sql, params)
+        else:
+            cursor.execute(sql, params)
+        if events:
+            connection.dispatch.after_cursor_execute(connection, cursor, sql, params, None, many)
+        found = cursor.fetchall() if fetch else None
+    except BaseException as error:
+        connection._handle_dbapi_exception(error, sql, params, cursor, None)
+    cursor.close()
+    return found
 
 
 class _Form:
@@ -215,14 +254,13 @@ class _Form:
             processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if processor is not None:
                 self.processors[name] = processor
+        # The columns whose values the dialect converts (index, converter).
         self.results = []
         if getattr(statement, "is_select", False):
-            self.results = [
-                column.type.dialect_impl(dialect).result_processor(dialect, None)
-                for column in statement.selected_columns
-            ]
-            if all(processor is None for processor in self.results):
-                self.results = []
+            for index, column in enumerate(statement.selected_columns):
+                processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
+                if processor is not None:
+                    self.results.append((index, processor))
 
     def bind(self, params: Mapping[str, Any]):
         values = {**self.defaults, **params} if self.defaults else dict(params)
