@@ -10,6 +10,7 @@ The safe side is the default: a path not marked as a read stays a writer.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -80,9 +81,9 @@ def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
             # Writers take the write lock at the start so that two of them queue instead of
             # deadlocking; readers begin deferred and read their snapshot without waiting.
             if connection.get_execution_options().get(READS):
-                connection.exec_driver_sql("BEGIN")
+                _execute(connection, "BEGIN", (), False, False, autobegin=False)
             else:
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                _execute(connection, "BEGIN IMMEDIATE", (), False, False, autobegin=False)
 
         @event.listens_for(engine, "before_cursor_execute")
         def _guard(connection, _cursor, statement, _parameters, _context, _many):
@@ -189,8 +190,13 @@ class Prepared:
         else:
             _execute(connection, form.sql, [form.bind(one) for one in params], True, False)
 
-    def rows(self, connection: Connection, params: Mapping[str, Any]) -> list[Sequence]:
-        """A SELECT's rows (sequences by column), each column converted as its type says."""
+    def rows(
+        self, connection: Connection, params: Mapping[str, Any], repeated: int = 0
+    ) -> list[Sequence]:
+        """A SELECT's rows (sequences by column), each column converted as its type says.
+
+        The first ``repeated`` columns repeat one row's values on every row (a joined
+        parent): they are converted on the first row only, later rows keep them raw."""
         form = self.form(connection.dialect)
         found = _execute(connection, form.sql, form.bind(params), False, True)
         convert = form.results
@@ -202,20 +208,25 @@ class Prepared:
             for index, processor in convert:
                 values[index] = processor(values[index])
             converted.append(values)
+            if repeated and len(converted) == 1:
+                convert = [(index, processor) for index, processor in convert if index >= repeated]
         return converted
 
 
-def _execute(connection: Connection, sql: str, params, many: bool, fetch: bool):
+def _execute(
+    connection: Connection, sql: str, params, many: bool, fetch: bool, autobegin: bool = True
+):
     """One statement on the connection's DBAPI cursor, with the engine's statement events
     and error handling as :meth:`Connection.exec_driver_sql` has them (without building
-    a result object); ``fetch``: its rows."""
+    a result object); ``fetch``: its rows. Outside a transaction one is begun first (as
+    SQLAlchemy does), unless ``autobegin`` is False (the statement that begins it)."""
     if connection._echo:  # logging statements: let SQLAlchemy do it all
         if many:
             connection.exec_driver_sql(sql, params)
             return None
         result = connection.exec_driver_sql(sql, params)
         return [tuple(row) for row in result] if fetch else None
-    if not connection.in_transaction():
+    if autobegin and not connection.in_transaction():
         connection.begin()
     cursor = connection.connection.cursor()
     try:
@@ -270,3 +281,71 @@ class _Form:
         if self.order is not None:
             return tuple(values[name] for name in self.order)
         return values
+
+
+# The key of a move's write batch in its session's ``info``.
+BATCH = "pbem_batch"
+_NAMED = re.compile(r"%\((\w+)\)s")
+
+
+class Batch:
+    """The writes of one transaction sent together.
+
+    On PostgreSQL every statement is a round trip to the server, so the writes a move
+    makes (its event, the game's head, the seats, the clocks, the turn mail) are
+    gathered and sent at :meth:`flush` as one statement: each write a data-modifying
+    ``WITH`` clause of it. The statement runs them all or none; a collision on a key (a
+    lost race) fails it as a whole. Elsewhere (SQLite, in the process) each write runs
+    at once, as :meth:`Prepared.run` would.
+    """
+
+    def __init__(self, connection: Connection):
+        self.connection = connection
+        self.combine = (
+            connection.dialect.name == "postgresql" and connection.dialect.paramstyle == "pyformat"
+        )
+        self.parts: list[tuple[str, dict[str, Any]]] = []
+
+    def add(
+        self, prepared: Prepared, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    ) -> None:
+        if not self.combine:
+            prepared.run(self.connection, params)
+            return
+        form = prepared.form(self.connection.dialect)
+        for one in [params] if isinstance(params, Mapping) else params:
+            self.parts.append((form.sql, form.bind(one)))
+
+    def flush(self) -> None:
+        """Sends what was gathered (nothing to do when each write ran at once)."""
+        parts, self.parts = self.parts, []
+        if not parts:
+            return
+        if len(parts) == 1:
+            _execute(self.connection, parts[0][0], parts[0][1], False, False)
+            return
+        clauses, values = [], {}
+        for number, (sql, params) in enumerate(parts):
+            prefix = f"w{number}_"
+            clauses.append(_clause(sql, number))
+            values.update({prefix + name: value for name, value in params.items()})
+        _execute(self.connection, f"WITH {', '.join(clauses)} SELECT 1", values, False, True)
+
+
+@functools.lru_cache(maxsize=256)
+def _clause(sql: str, number: int) -> str:
+    """A write as the ``number``-th ``WITH`` clause of a batch, its parameters renamed."""
+    renamed = _NAMED.sub(f"%(w{number}_" + r"\g<1>)s", sql)
+    return f"w{number} AS ({renamed})"
+
+
+def write(
+    session, prepared: Prepared, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+) -> None:
+    """Runs a write in a session's transaction: into the move's :class:`Batch` when the
+    session has one (``session.info[BATCH]``), else at once on its connection."""
+    batch = session.info.get(BATCH)
+    if batch is not None:
+        batch.add(prepared, params)
+    else:
+        prepared.run(connection_of(session), params)

@@ -32,7 +32,7 @@ from sqlmodel import Session, col, select
 from engines import REGISTRY, bot_levels_of, get_engine
 from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
-from pbem.db import Prepared, for_reads
+from pbem.db import BATCH, Batch, Prepared, for_reads
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
 from pbem.eventlog import chance as chance_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
@@ -153,6 +153,13 @@ _SEAT_UPDATE = Prepared(
         last_move_seq=bindparam("last_move_seq"),
     )
 )
+
+
+def _namespace(names: Sequence[str], values: Sequence[Any]) -> SimpleNamespace:
+    """A plain row: ``names`` as attributes, with ``values``."""
+    row = SimpleNamespace()
+    row.__dict__.update(zip(names, values, strict=True))
+    return row
 
 
 def named_phase(engine: Engine, state: Any, seats: Sequence[Any]) -> str:
@@ -457,7 +464,8 @@ class GameService:
                     connection, session, game_id, seat, move, expected_seq, kind, actor
                 )
             finally:
-                session.close()
+                if session.in_transaction():
+                    session.close()  # a session never used holds nothing
 
     def _move(
         self,
@@ -522,8 +530,10 @@ class GameService:
         )
         if engine.to_move(after):
             # The common case: the game goes on. Plain statements, no unit of work.
+            batch = session.info[BATCH] = Batch(connection)
             try:
-                self._append_move(connection, session, loaded, engine, row, state, after, due)
+                self._append_move(batch, session, loaded, engine, row, state, after, due)
+                batch.flush()
                 if session.in_transaction():
                     session.flush()  # what a listener left to the session
             except IntegrityError:
@@ -573,25 +583,22 @@ class GameService:
         game's columns ride on seat 0's row only, so a large head state is read once)."""
         if not isinstance(game_id, str):
             raise NotFound("There is no such game.")
-        found = _MOVE_READ.rows(connection, {"game_id": game_id})
+        found = _MOVE_READ.rows(connection, {"game_id": game_id}, repeated=_SEED_AT)
         if not found:
             raise NotFound("There is no such game.")
         first = found[0]
-        game = SimpleNamespace(**dict(zip(_GAME_COLUMNS, first, strict=False)))
+        game = _namespace(_GAME_COLUMNS, first[:_SEED_AT])
         seats, clocks = [], {}
         for values in found:
-            seat = SimpleNamespace(
-                **dict(zip(_SEAT_COLUMNS, values[_SEAT_AT:_CLOCK_AT], strict=True))
-            )
+            seat = _namespace(_SEAT_COLUMNS, values[_SEAT_AT:_CLOCK_AT])
             seats.append(seat)
-            clock = values[_CLOCK_AT:]
-            if clock[0] is not None:
-                clocks[seat.seat] = SimpleNamespace(**dict(zip(_CLOCK_COLUMNS, clock, strict=True)))
+            if values[_CLOCK_AT] is not None:
+                clocks[seat.seat] = _namespace(_CLOCK_COLUMNS, values[_CLOCK_AT:])
         return LoadedGame(game, first[_SEED_AT], seats, clocks)
 
     def _append_move(
         self,
-        connection: Connection,
+        batch: Batch,
         session: Session,
         loaded: LoadedGame,
         engine: Engine,
@@ -600,15 +607,15 @@ class GameService:
         after: Any,
         due_before: frozenset[int],
     ) -> None:
-        """Writes a move that does not end the game with plain statements: the event (and
-        its snapshot when one is due), the game's head, the seats whose turn or last move
-        changed (one batched UPDATE), then calls the listeners with the seats and clocks
-        already read."""
+        """Writes a move that does not end the game with plain statements into the move's
+        batch (:class:`pbem.db.Batch`): the event (and its snapshot when one is due), the
+        game's head, the seats whose turn or last move changed, then calls the listeners
+        with the seats and clocks already read (their writes join the batch)."""
         game = loaded.game
-        _EVENT_INSERT.run(connection, row)
+        batch.add(_EVENT_INSERT, row)
         if row["seq"] % self.store.snapshot_every == 0:
-            _SNAPSHOT_INSERT.run(
-                connection,
+            batch.add(
+                _SNAPSHOT_INSERT,
                 {
                     "game_id": game.id,
                     "seq": row["seq"],
@@ -629,7 +636,7 @@ class GameService:
             "turn_started_at": now if started else game.turn_started_at,
             "updated_at": now,
         }
-        _HEAD_UPDATE.run(connection, {"b_game": game.id, **values})
+        batch.add(_HEAD_UPDATE, {"b_game": game.id, **values})
         for name, value in values.items():
             setattr(game, name, value)
         changed = []
@@ -645,7 +652,7 @@ class GameService:
                     }
                 )
         if changed:
-            _SEAT_UPDATE.run(connection, changed)
+            batch.add(_SEAT_UPDATE, changed)
         transition = Transition(
             game,
             engine,

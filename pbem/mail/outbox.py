@@ -31,7 +31,7 @@ from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select, update
 
 from engines.api import Engine
-from pbem.db import Prepared, connection_of
+from pbem.db import Prepared, write
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
@@ -195,11 +195,10 @@ def _keep_clocks(
         if tuple(getattr(clock, name) for name in _CLOCK_FIELDS) != was:
             values = {name: getattr(clock, name) for name in _CLOCK_FIELDS}
             changed.append({"b_game": game_id, "b_seat": number, **values})
-    connection = connection_of(session)
     if changed:
-        _CLOCK_UPDATE.run(connection, changed)
+        write(session, _CLOCK_UPDATE, changed)
     if missing:
-        _CLOCK_INSERT.run(connection, [vars(clock) for clock in missing])
+        write(session, _CLOCK_INSERT, [vars(clock) for clock in missing])
     return clocks
 
 
@@ -830,7 +829,7 @@ def defer_seat_mail(
         runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat, quiet
     )
     # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
-    _MAIL_INSERT.run(connection_of(session), values)
+    write(session, _MAIL_INSERT, values)
     return values
 
 
