@@ -5,10 +5,14 @@ listing and engine upgrades through thin methods over their own modules
 Each use case loads what it needs, asks the engine, and appends events in one
 transaction with the read model (and, through listeners, the outbox) updated alongside.
 
-A move, the hot path, reads the game, its seed, its seats and their clocks in one query
-and writes with plain Core statements (no unit of work): the event, the game's head, the
+A move, the hot path, runs on one connection of its own with statements compiled once
+(:class:`pbem.db.Prepared`, no unit of work, no ORM bookkeeping): it reads the game, its
+seed, its seats and their clocks in one query and writes the event, the game's head, the
 seats that changed, and through the mail listener the clocks that changed and what to
-mail (rendered later by the dispatcher). A move that ends the game takes the full path.
+mail (rendered later by the dispatcher). The writes go through the move's
+:class:`pbem.db.Batch`: one statement on PostgreSQL (one round trip), one by one on
+SQLite. The database still decides a race: the event's key (game, seq) takes one writer
+only. A move that ends the game takes the full path.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
     seats = {row.seat: row for row in loaded}
     if transition.clocks is not None:
         # The move read the clocks with the game (plain rows): write back only what
-        # changed, in plain statements.
+        # changed, in plain statements (into the move's batch).
         clocks = _keep_clocks(session, game.id, seats, transition, newly_due, now)
     else:
         clocks = {
@@ -168,7 +168,8 @@ def _keep_clocks(
     now: datetime,
 ) -> dict[int, Any]:
     """The seats' clocks moved on for this batch (a move that does not end the game):
-    the changed ones written in one batched UPDATE, missing ones inserted."""
+    the changed ones updated, missing ones inserted, through the move's write batch
+    (:func:`pbem.db.write`)."""
     clocks = dict(transition.clocks or {})
     changed, missing = [], []
     for number, seat in seats.items():
