@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -214,12 +214,19 @@ class Prepared:
 
 
 def _execute(
-    connection: Connection, sql: str, params, many: bool, fetch: bool, autobegin: bool = True
+    connection: Connection,
+    sql: str,
+    params,
+    many: bool,
+    fetch: bool,
+    autobegin: bool = True,
+    make: Callable[[Connection], Any] | None = None,
 ):
     """One statement on the connection's DBAPI cursor, with the engine's statement events
     and error handling as :meth:`Connection.exec_driver_sql` has them (without building
     a result object); ``fetch``: its rows. Outside a transaction one is begun first (as
-    SQLAlchemy does), unless ``autobegin`` is False (the statement that begins it)."""
+    SQLAlchemy does), unless ``autobegin`` is False (the statement that begins it).
+    ``make`` gives the cursor (the connection's usual one by default)."""
     if connection._echo:  # logging statements: let SQLAlchemy do it all
         if many:
             connection.exec_driver_sql(sql, params)
@@ -228,7 +235,7 @@ def _execute(
         return [tuple(row) for row in result] if fetch else None
     if autobegin and not connection.in_transaction():
         connection.begin()
-    cursor = connection.connection.cursor()
+    cursor = connection.connection.cursor() if make is None else make(connection)
     try:
         events = connection._has_events or connection.engine._has_events
         if events:
@@ -301,8 +308,11 @@ class Batch:
 
     def __init__(self, connection: Connection):
         self.connection = connection
+        # psycopg (its cursor for native placeholders); not while SQLAlchemy logs statements.
         self.combine = (
-            connection.dialect.name == "postgresql" and connection.dialect.paramstyle == "pyformat"
+            connection.dialect.name == "postgresql"
+            and connection.dialect.driver == "psycopg"
+            and not connection._echo
         )
         self.parts: list[tuple[str, dict[str, Any]]] = []
 
@@ -324,19 +334,39 @@ class Batch:
         if len(parts) == 1:
             _execute(self.connection, parts[0][0], parts[0][1], False, False)
             return
-        clauses, values = [], {}
-        for number, (sql, params) in enumerate(parts):
-            prefix = f"w{number}_"
-            clauses.append(_clause(sql, number))
-            values.update({prefix + name: value for name, value in params.items()})
-        _execute(self.connection, f"WITH {', '.join(clauses)} SELECT 1", values, False, True)
+        sql, order = _combined(tuple(sql for sql, _ in parts))
+        values = [parts[number][1][name] for number, name in order]
+        _execute(self.connection, sql, values, False, True, make=_native_cursor)
 
 
 @functools.lru_cache(maxsize=256)
-def _clause(sql: str, number: int) -> str:
-    """A write as the ``number``-th ``WITH`` clause of a batch, its parameters renamed."""
-    renamed = _NAMED.sub(f"%(w{number}_" + r"\g<1>)s", sql)
-    return f"w{number} AS ({renamed})"
+def _combined(statements: tuple[str, ...]) -> tuple[str, list[tuple[int, str]]]:
+    """Writes as one statement, each a ``WITH`` clause of it, with PostgreSQL's own
+    numbered placeholders ($1, $2...): the SQL text and, for each placeholder in turn,
+    which write's parameter it takes (write number, name). A statement this long is
+    not one the driver keeps its placeholder translation for: with native
+    placeholders there is none to do."""
+    order: list[tuple[int, str]] = []
+    clauses = []
+    for number, sql in enumerate(statements):
+        places: dict[str, int] = {}
+
+        def place(match: re.Match, number: int = number, places: dict = places) -> str:
+            name = match.group(1)
+            if name not in places:
+                order.append((number, name))
+                places[name] = len(order)
+            return f"${places[name]}"
+
+        clauses.append(f"w{number} AS ({_NAMED.sub(place, sql).replace('%%', '%')})")
+    return f"WITH {', '.join(clauses)} SELECT 1", order
+
+
+def _native_cursor(connection: Connection):
+    """A psycopg cursor that takes PostgreSQL's own $n placeholders as they are."""
+    import psycopg
+
+    return psycopg.RawCursor(connection.connection.dbapi_connection)
 
 
 def write(
