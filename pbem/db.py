@@ -10,6 +10,7 @@ The safe side is the default: a path not marked as a read stays a writer.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -327,16 +328,26 @@ class Batch:
             self.parts.append((form.sql, form.bind(one)))
 
     def flush(self) -> None:
-        """Sends what was gathered (nothing to do when each write ran at once)."""
+        """Sends what was gathered (nothing to do when each write ran at once).
+
+        When nothing else ran in the transaction (a move whose read went alone, see
+        :func:`read_alone`, and whose listeners only added to the batch), the statement
+        runs as its own transaction: the server commits it as it ends, durably as a
+        COMMIT would, with no BEGIN before it and no COMMIT after it to wait for."""
         parts, self.parts = self.parts, []
         if not parts:
             return
         if len(parts) == 1:
-            _execute(self.connection, parts[0][0], parts[0][1], False, False)
-            return
-        sql, order = _combined(tuple(sql for sql, _ in parts))
-        values = [parts[number][1][name] for number, name in order]
-        _execute(self.connection, sql, values, False, True, make=_native_cursor)
+            sql, values, make = parts[0][0], parts[0][1], None
+        else:
+            sql, order = _combined(tuple(sql for sql, _ in parts))
+            values = [parts[number][1][name] for number, name in order]
+            make = _native_cursor
+        if self.combine and _idle(self.connection):
+            with _autocommit(self.connection):
+                _execute(self.connection, sql, values, False, False, make=make)
+        else:
+            _execute(self.connection, sql, values, False, False, make=make)
 
 
 @functools.lru_cache(maxsize=256)
@@ -360,6 +371,45 @@ def _combined(statements: tuple[str, ...]) -> tuple[str, list[tuple[int, str]]]:
 
         clauses.append(f"w{number} AS ({_NAMED.sub(place, sql).replace('%%', '%')})")
     return f"WITH {', '.join(clauses)} SELECT 1", order
+
+
+def _idle(connection: Connection) -> bool:
+    """Whether the driver's connection has no transaction open (psycopg)."""
+    import psycopg
+
+    status = connection.connection.dbapi_connection.info.transaction_status
+    return status == psycopg.pq.TransactionStatus.IDLE
+
+
+@contextlib.contextmanager
+def _autocommit(connection: Connection):
+    """psycopg runs the statements inside each as its own transaction; the connection is
+    put back as it was (transactions begun by the first statement) in any case."""
+    driver = connection.connection.dbapi_connection
+    driver.autocommit = True
+    try:
+        yield
+    finally:
+        if not driver.closed:
+            driver.autocommit = False
+
+
+@contextlib.contextmanager
+def read_alone(connection: Connection):
+    """On PostgreSQL (psycopg) the reads inside run each as its own transaction, as a
+    statement of a READ COMMITTED transaction would see the data anyway: no BEGIN round
+    trip before them. Statements after the block begin a transaction as usual. Nothing
+    changes on SQLite, where the write lock is taken before the read."""
+    if (
+        connection.dialect.name == "postgresql"
+        and connection.dialect.driver == "psycopg"
+        and not connection._echo
+        and _idle(connection)
+    ):
+        with _autocommit(connection):
+            yield
+    else:
+        yield
 
 
 def _native_cursor(connection: Connection):

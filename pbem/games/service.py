@@ -36,7 +36,7 @@ from sqlmodel import Session, col, select
 from engines import REGISTRY, bot_levels_of, get_engine
 from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
-from pbem.db import BATCH, Batch, Prepared, for_reads
+from pbem.db import BATCH, Batch, Prepared, for_reads, read_alone
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
 from pbem.eventlog import chance as chance_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
@@ -483,7 +483,8 @@ class GameService:
         actor: str,
     ) -> MoveOutcome:
         """:meth:`submit_move` in its open transaction."""
-        loaded = self._load_for_move(connection, game_id)
+        with read_alone(connection):
+            loaded = self._load_for_move(connection, game_id)
         game = loaded.game
         engine = game_engine(game)
         if game.head_seq != expected_seq:
@@ -537,9 +538,9 @@ class GameService:
             batch = session.info[BATCH] = Batch(connection)
             try:
                 self._append_move(batch, session, loaded, engine, row, state, after, due)
-                batch.flush()
                 if session.in_transaction():
                     session.flush()  # what a listener left to the session
+                batch.flush()
             except IntegrityError:
                 # Another writer appended this seq first (or its mail record).
                 self._conflict(connection, game_id, seq - 1)
