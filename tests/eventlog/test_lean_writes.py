@@ -205,3 +205,54 @@ def test_a_move_whose_mail_collides_writes_nothing(db, tmp_path):
     outcome = service.submit_move(created.game_id, seat, {"type": "stop"}, head.seq)
     assert outcome.seq == head.seq + 1
     assert service.verify_game(created.game_id).ok
+
+
+@pytest.mark.postgres
+def test_a_move_on_postgres_leaves_its_connection_transactional(postgres_schema):
+    """The move's read and its one write run as their own transactions (autocommit);
+    the pooled connection comes back transactional after a move, a refused stale move
+    and a lost race alike, so the next user's statements are atomic again."""
+    from pbem.db import init_db, make_engine
+    from pbem.games.service import GameService, SeatSpec
+    from pbem.migrations import drop_all
+
+    url, connect_args, _ = postgres_schema
+    engine = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
+    drop_all(engine)
+    init_db(engine)
+    service = GameService(engine)
+
+    def transactional() -> bool:
+        with engine.connect() as connection:
+            driver = connection.connection.dbapi_connection
+            return driver.autocommit is False
+
+    try:
+        created = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {"target": 10**6})
+        assert service.submit_move(created.game_id, 0, {"type": "roll"}, 0).seq == 1
+        assert transactional()
+        with pytest.raises(Conflict):
+            service.submit_move(created.game_id, 0, {"type": "stop"}, 0)
+        assert transactional()
+        with Session(engine) as session:  # the next event taken behind the service's back
+            session.add(
+                Event(
+                    game_id=created.game_id,
+                    seq=2,
+                    kind="note",
+                    payload={},
+                    chance=[],
+                    state_hash="s" * 64,
+                    prev_hash="p" * 64,
+                    hash="h" * 64,
+                    created_at="2026-05-01T00:00:00.000000Z",
+                )
+            )
+            session.commit()
+        head = service.head(created.game_id)
+        with pytest.raises(Conflict):
+            service.submit_move(created.game_id, 0, {"type": "roll"}, head.seq)
+        assert transactional()
+        assert service.head(created.game_id).seq == 1
+    finally:
+        engine.dispose()
