@@ -10,11 +10,16 @@ The safe side is the default: a path not marked as a read stays a writer.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import re
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlmodel import create_engine
 
@@ -77,9 +82,9 @@ def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
             # Writers take the write lock at the start so that two of them queue instead of
             # deadlocking; readers begin deferred and read their snapshot without waiting.
             if connection.get_execution_options().get(READS):
-                connection.exec_driver_sql("BEGIN")
+                _execute(connection, "BEGIN", (), False, False, autobegin=False)
             else:
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                _execute(connection, "BEGIN IMMEDIATE", (), False, False, autobegin=False)
 
         @event.listens_for(engine, "before_cursor_execute")
         def _guard(connection, _cursor, statement, _parameters, _context, _many):
@@ -131,3 +136,296 @@ def init_db(engine: SqlEngine, secret_key: str | None = None) -> None:
     from pbem.migrations import migrate
 
     migrate(engine, secret_key=secret_key)
+
+
+def connection_of(session) -> Connection:
+    """The connection an ORM session works on, for plain statements in its transaction.
+
+    A move's session is opened on the move's own connection (``Session(bind=...)``):
+    that connection is used as it is, without the session's transaction bookkeeping.
+    Any other session gives its own (:meth:`Session.connection`)."""
+    bind = session.bind
+    if isinstance(bind, Connection):
+        return bind
+    return session.connection()
+
+
+class Prepared:
+    """A Core statement compiled once per database dialect and run on the driver's cursor.
+
+    The hot path of a move runs the same few statements again and again. Through
+    :meth:`Connection.execute` each one costs a compiled-cache look-up, an execution
+    context and a result object (for a wide SELECT, a result description built column by
+    column each time): several times what the database itself spends. Here the SQL
+    text, the order of its parameters and each parameter's and column's type processing
+    (JSON, dates on SQLite) are worked out once per dialect, and the statement goes
+    straight to the DBAPI cursor of the connection's open transaction, the way
+    SQLAlchemy itself hands it over: the engine's statement listeners
+    (``before_cursor_execute``, ``after_cursor_execute``: the read guard, counters) see
+    it, and an error comes out as SQLAlchemy's (``IntegrityError``...) through the
+    engine's error handling (``handle_error``: reconnect on a lost server).
+
+    Parameters are given by bind name (a column's key for an INSERT); :meth:`rows`
+    returns a SELECT's rows as tuples, each column converted as its type says.
+    """
+
+    def __init__(self, statement, column_keys: Sequence[str] | None = None):
+        self.statement = statement
+        self.column_keys = list(column_keys) if column_keys is not None else None
+        self._forms: dict[tuple[str, str, str], _Form] = {}
+
+    def form(self, dialect) -> _Form:
+        key = (dialect.name, dialect.driver, dialect.paramstyle)
+        found = self._forms.get(key)
+        if found is None:
+            found = self._forms[key] = _Form(self.statement, dialect, self.column_keys)
+        return found
+
+    def run(self, connection: Connection, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]):
+        """Executes with one set of parameters (a mapping) or many (a list of them)."""
+        form = self.form(connection.dialect)
+        if isinstance(params, Mapping):
+            _execute(connection, form.sql, form.bind(params), False, False)
+        elif len(params) == 1:
+            _execute(connection, form.sql, form.bind(params[0]), False, False)
+        else:
+            _execute(connection, form.sql, [form.bind(one) for one in params], True, False)
+
+    def rows(
+        self, connection: Connection, params: Mapping[str, Any], repeated: int = 0
+    ) -> list[Sequence]:
+        """A SELECT's rows (sequences by column), each column converted as its type says.
+
+        The first ``repeated`` columns repeat one row's values on every row (a joined
+        parent): they are converted on the first row only, later rows keep them raw."""
+        form = self.form(connection.dialect)
+        found = _execute(connection, form.sql, form.bind(params), False, True)
+        convert = form.results
+        if not convert:
+            return found
+        converted = []
+        for row in found:
+            values = list(row)
+            for index, processor in convert:
+                values[index] = processor(values[index])
+            converted.append(values)
+            if repeated and len(converted) == 1:
+                convert = [(index, processor) for index, processor in convert if index >= repeated]
+        return converted
+
+
+def _execute(
+    connection: Connection,
+    sql: str,
+    params,
+    many: bool,
+    fetch: bool,
+    autobegin: bool = True,
+    make: Callable[[Connection], Any] | None = None,
+):
+    """One statement on the connection's DBAPI cursor, with the engine's statement events
+    and error handling as :meth:`Connection.exec_driver_sql` has them (without building
+    a result object); ``fetch``: its rows. Outside a transaction one is begun first (as
+    SQLAlchemy does), unless ``autobegin`` is False (the statement that begins it).
+    ``make`` gives the cursor (the connection's usual one by default)."""
+    if connection._echo:  # logging statements: let SQLAlchemy do it all
+        if many:
+            connection.exec_driver_sql(sql, params)
+            return None
+        result = connection.exec_driver_sql(sql, params)
+        return [tuple(row) for row in result] if fetch else None
+    if autobegin and not connection.in_transaction():
+        connection.begin()
+    cursor = connection.connection.cursor() if make is None else make(connection)
+    try:
+        events = connection._has_events or connection.engine._has_events
+        if events:
+            for listener in connection.dispatch.before_cursor_execute:
+                sql, params = listener(connection, cursor, sql, params, None, many)
+        if many:
+            cursor.executemany(sql, params)
+        else:
+            cursor.execute(sql, params)
+        if events:
+            connection.dispatch.after_cursor_execute(connection, cursor, sql, params, None, many)
+        found = cursor.fetchall() if fetch else None
+    except BaseException as error:
+        connection._handle_dbapi_exception(error, sql, params, cursor, None)
+    cursor.close()
+    return found
+
+
+class _Form:
+    """One statement as one dialect runs it: SQL text, parameter order and processing."""
+
+    def __init__(self, statement, dialect, column_keys: list[str] | None):
+        compiled = statement.compile(dialect=dialect, column_keys=column_keys)
+        self.sql = compiled.string
+        # Values fixed in the statement itself (a literal compared with), by bind name.
+        self.defaults = {
+            name: bind.value
+            for name, bind in compiled.binds.items()
+            if bind.value is not None and not callable(bind.value)
+        }
+        self.order = list(compiled.positiontup) if compiled.positional else None
+        self.processors = {}
+        for name, bind in compiled.binds.items():
+            processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None:
+                self.processors[name] = processor
+        # The columns whose values the dialect converts (index, converter).
+        self.results = []
+        if getattr(statement, "is_select", False):
+            for index, column in enumerate(statement.selected_columns):
+                processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
+                if processor is not None:
+                    self.results.append((index, processor))
+
+    def bind(self, params: Mapping[str, Any]):
+        values = {**self.defaults, **params} if self.defaults else dict(params)
+        for name, processor in self.processors.items():
+            if name in values:
+                values[name] = processor(values[name])
+        if self.order is not None:
+            return tuple(values[name] for name in self.order)
+        return values
+
+
+# The key of a move's write batch in its session's ``info``.
+BATCH = "pbem_batch"
+_NAMED = re.compile(r"%\((\w+)\)s")
+
+
+class Batch:
+    """The writes of one transaction sent together.
+
+    On PostgreSQL every statement is a round trip to the server, so the writes a move
+    makes (its event, the game's head, the seats, the clocks, the turn mail) are
+    gathered and sent at :meth:`flush` as one statement: each write a data-modifying
+    ``WITH`` clause of it. The statement runs them all or none; a collision on a key (a
+    lost race) fails it as a whole. Elsewhere (SQLite, in the process) each write runs
+    at once, as :meth:`Prepared.run` would.
+    """
+
+    def __init__(self, connection: Connection):
+        self.connection = connection
+        # psycopg (its cursor for native placeholders); not while SQLAlchemy logs statements.
+        self.combine = (
+            connection.dialect.name == "postgresql"
+            and connection.dialect.driver == "psycopg"
+            and not connection._echo
+        )
+        self.parts: list[tuple[str, dict[str, Any]]] = []
+
+    def add(
+        self, prepared: Prepared, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    ) -> None:
+        if not self.combine:
+            prepared.run(self.connection, params)
+            return
+        form = prepared.form(self.connection.dialect)
+        for one in [params] if isinstance(params, Mapping) else params:
+            self.parts.append((form.sql, form.bind(one)))
+
+    def flush(self) -> None:
+        """Sends what was gathered (nothing to do when each write ran at once).
+
+        When nothing else ran in the transaction (a move whose read went alone, see
+        :func:`read_alone`, and whose listeners only added to the batch), the statement
+        runs as its own transaction: the server commits it as it ends, durably as a
+        COMMIT would, with no BEGIN before it and no COMMIT after it to wait for."""
+        parts, self.parts = self.parts, []
+        if not parts:
+            return
+        if len(parts) == 1:
+            sql, values, make = parts[0][0], parts[0][1], None
+        else:
+            sql, order = _combined(tuple(sql for sql, _ in parts))
+            values = [parts[number][1][name] for number, name in order]
+            make = _native_cursor
+        if self.combine and _idle(self.connection):
+            with _autocommit(self.connection):
+                _execute(self.connection, sql, values, False, False, make=make)
+        else:
+            _execute(self.connection, sql, values, False, False, make=make)
+
+
+@functools.lru_cache(maxsize=256)
+def _combined(statements: tuple[str, ...]) -> tuple[str, list[tuple[int, str]]]:
+    """Writes as one statement, each a ``WITH`` clause of it, with PostgreSQL's own
+    numbered placeholders ($1, $2...): the SQL text and, for each placeholder in turn,
+    which write's parameter it takes (write number, name). A statement this long is
+    not one the driver keeps its placeholder translation for: with native
+    placeholders there is none to do."""
+    order: list[tuple[int, str]] = []
+    clauses = []
+    for number, sql in enumerate(statements):
+        places: dict[str, int] = {}
+
+        def place(match: re.Match, number: int = number, places: dict = places) -> str:
+            name = match.group(1)
+            if name not in places:
+                order.append((number, name))
+                places[name] = len(order)
+            return f"${places[name]}"
+
+        clauses.append(f"w{number} AS ({_NAMED.sub(place, sql).replace('%%', '%')})")
+    return f"WITH {', '.join(clauses)} SELECT 1", order
+
+
+def _idle(connection: Connection) -> bool:
+    """Whether the driver's connection has no transaction open (psycopg)."""
+    import psycopg
+
+    status = connection.connection.dbapi_connection.info.transaction_status
+    return status == psycopg.pq.TransactionStatus.IDLE
+
+
+@contextlib.contextmanager
+def _autocommit(connection: Connection):
+    """psycopg runs the statements inside each as its own transaction; the connection is
+    put back as it was (transactions begun by the first statement) in any case."""
+    driver = connection.connection.dbapi_connection
+    driver.autocommit = True
+    try:
+        yield
+    finally:
+        if not driver.closed:
+            driver.autocommit = False
+
+
+@contextlib.contextmanager
+def read_alone(connection: Connection):
+    """On PostgreSQL (psycopg) the reads inside run each as its own transaction, as a
+    statement of a READ COMMITTED transaction would see the data anyway: no BEGIN round
+    trip before them. Statements after the block begin a transaction as usual. Nothing
+    changes on SQLite, where the write lock is taken before the read."""
+    if (
+        connection.dialect.name == "postgresql"
+        and connection.dialect.driver == "psycopg"
+        and not connection._echo
+        and _idle(connection)
+    ):
+        with _autocommit(connection):
+            yield
+    else:
+        yield
+
+
+def _native_cursor(connection: Connection):
+    """A psycopg cursor that takes PostgreSQL's own $n placeholders as they are."""
+    import psycopg
+
+    return psycopg.RawCursor(connection.connection.dbapi_connection)
+
+
+def write(
+    session, prepared: Prepared, params: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+) -> None:
+    """Runs a write in a session's transaction: into the move's :class:`Batch` when the
+    session has one (``session.info[BATCH]``), else at once on its connection."""
+    batch = session.info.get(BATCH)
+    if batch is not None:
+        batch.add(prepared, params)
+    else:
+        prepared.run(connection_of(session), params)

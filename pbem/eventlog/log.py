@@ -50,7 +50,10 @@ def timestamp(moment: datetime) -> str:
     """The text form of an event's time: UTC, microseconds, a trailing Z."""
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if moment.year < 1000:  # strftime does not pad the year to four digits
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # The same text as that strftime, at a fraction of its cost.
+    return moment.isoformat(timespec="microseconds") + "Z"
 
 
 # A private table-talk event keeps its text and salt under this payload key, outside

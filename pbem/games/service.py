@@ -5,10 +5,14 @@ listing and engine upgrades through thin methods over their own modules
 Each use case loads what it needs, asks the engine, and appends events in one
 transaction with the read model (and, through listeners, the outbox) updated alongside.
 
-A move, the hot path, reads the game, its seed, its seats and their clocks in one query
-and writes with plain Core statements (no unit of work): the event, the game's head, the
+A move, the hot path, runs on one connection of its own with statements compiled once
+(:class:`pbem.db.Prepared`, no unit of work, no ORM bookkeeping): it reads the game, its
+seed, its seats and their clocks in one query and writes the event, the game's head, the
 seats that changed, and through the mail listener the clocks that changed and what to
-mail (rendered later by the dispatcher). A move that ends the game takes the full path.
+mail (rendered later by the dispatcher). The writes go through the move's
+:class:`pbem.db.Batch`: one statement on PostgreSQL (one round trip), one by one on
+SQLite. The database still decides a race: the event's key (game, seq) takes one writer
+only. A move that ends the game takes the full path.
 """
 
 from __future__ import annotations
@@ -21,17 +25,18 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case
+from sqlalchemy import and_, bindparam, case, literal_column
 from sqlalchemy import select as core_select
+from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 
 from engines import REGISTRY, bot_levels_of, get_engine
 from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
-from pbem.db import for_reads
+from pbem.db import BATCH, Batch, Prepared, for_reads, read_alone
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
 from pbem.eventlog import chance as chance_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
@@ -98,7 +103,9 @@ _MOVE_QUERY = (
     core_select(
         *[
             (
-                case((_SEATS.c.seat == 0, column), else_=None).label(f"g_{column.key}")
+                case((_SEATS.c.seat == literal_column("0"), column), else_=None).label(
+                    f"g_{column.key}"
+                )
                 if column.key == "head_state"
                 else column.label(f"g_{column.key}")
             )
@@ -119,8 +126,14 @@ _MOVE_QUERY = (
     .where(_GAMES.c.id == bindparam("game_id"))
     .order_by(_SEATS.c.seat)
 )
-_EVENT_INSERT = _EVENTS.insert()
-_SNAPSHOT_INSERT = _SNAPSHOTS.insert()
+_MOVE_READ = Prepared(_MOVE_QUERY)
+# Where each part of the row starts: the game's columns, the seed, a seat's, a clock's.
+_SEED_AT = len(_GAME_COLUMNS)
+_SEAT_AT = _SEED_AT + 1
+_CLOCK_AT = _SEAT_AT + len(_SEAT_COLUMNS)
+_EVENT_INSERT = Prepared(_EVENTS.insert(), [column.key for column in _EVENTS.columns])
+_SNAPSHOT_INSERT = Prepared(_SNAPSHOTS.insert(), [column.key for column in _SNAPSHOTS.columns])
+_HEAD_SEQ = Prepared(core_select(_GAMES.c.head_seq).where(_GAMES.c.id == bindparam("game_id")))
 _HEAD_COLUMNS = (
     "head_seq",
     "head_hash",
@@ -130,12 +143,12 @@ _HEAD_COLUMNS = (
     "turn_started_at",
     "updated_at",
 )
-_HEAD_UPDATE = (
+_HEAD_UPDATE = Prepared(
     _GAMES.update()
     .where(_GAMES.c.id == bindparam("b_game"))
     .values({name: bindparam(name) for name in _HEAD_COLUMNS})
 )
-_SEAT_UPDATE = (
+_SEAT_UPDATE = Prepared(
     _SEATS.update()
     .where(_SEATS.c.game_id == bindparam("b_game"), _SEATS.c.seat == bindparam("b_seat"))
     .values(
@@ -144,6 +157,13 @@ _SEAT_UPDATE = (
         last_move_seq=bindparam("last_move_seq"),
     )
 )
+
+
+def _namespace(names: Sequence[str], values: Sequence[Any]) -> SimpleNamespace:
+    """A plain row: ``names`` as attributes, with ``values``."""
+    row = SimpleNamespace()
+    row.__dict__.update(zip(names, values, strict=True))
+    return row
 
 
 def named_phase(engine: Engine, state: Any, seats: Sequence[Any]) -> str:
@@ -438,105 +458,152 @@ class GameService:
             raise BadInput('A move must be a JSON object with a "type".')
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
             raise BadInput("The move must say which event it was based on (a whole number).")
-        with self.session() as session:
-            loaded = self._load_for_move(session, game_id)
-            game = loaded.game
-            engine = game_engine(game)
-            if game.head_seq != expected_seq:
-                duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
-                if duplicate is not None:
-                    return duplicate
-                raise Conflict("The game moved on since this page was shown.", game.head_seq)
-            if game.status != "active":
-                raise Rejected("This game is over; no more moves can be made.")
-            if game.paused_at is not None:
-                raise Rejected(
-                    "The game is paused; no moves until it is resumed. Nothing was done."
-                )
-            if not 0 <= seat < game.seat_count:
-                raise NotFound("There is no such seat in this game.")
-            if game.head_state is not None:
-                state = engine.load(game.head_state)
-            else:
-                state = self.store.state_at(session, game, engine, game.head_seq)
-            due = engine.to_move(state)
-            if seat not in due:
-                raise Rejected("It is not your turn.")
-            seq = game.head_seq + 1
-            recording_seed = open_seed(self.secret_key, game_id, loaded.seed)
-            recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
+        with self.db.connect() as connection:
+            connection.begin()
+            # The ORM session works on the move's own connection and transaction (it
+            # rolls back with it, it never commits it); only uncommon paths use it.
+            session = Session(bind=connection, expire_on_commit=False)
             try:
-                after = engine.apply(state, seat, dict(move), recording)
-            except IllegalMove as error:
-                raise Rejected(
-                    names.fill(
-                        error.reason,
-                        [row.name for row in loaded.seats],
-                        names.marks_of(engine.view(state, None)),
-                    )
-                    if names.has_placeholder(error.reason)
-                    else error.reason
-                ) from None
-            now = timestamp(self.clock())
-            row = self.store.new_row(
-                game_id,
-                seq,
-                game.head_hash,
-                kind,
-                seat,
-                {"move": dict(move)},
-                recording.drawn,
-                self.store.digest(recording_seed, engine, after),
-                actor,
-                now,
-            )
-            if engine.to_move(after):
-                # The common case: the game goes on. Plain statements, no unit of work.
-                try:
-                    self._append_move(session, loaded, engine, row, state, after, due)
-                except IntegrityError:
-                    # Another writer appended this seq first (or its mail record).
-                    self.store._lost_race(session, game_id, seq - 1)
-                self.store.commit(session, game_id, seq - 1)
-                return MoveOutcome(row["seq"], after, row["hash"], events=[row])
-            # The game ends: the seed is revealed in a second event, and the read model
-            # and the listeners (the result mails) go through the full path.
-            orm_game = self.store.game(session, game_id)
-            rows, states = [row], [after]
-            rows.append(
-                self._reveal_row(session, engine, game_id, seq + 1, row["hash"], after, now)
-            )
-            states.append(after)
-            # Everything is written in one flush at the commit (a lost race surfaces there).
-            with session.no_autoflush:
-                self.store.add_rows(session, engine, rows, states, flush=False)
-                self._finish_transition(session, orm_game, engine, rows, state, after, due)
-            self.store.commit(session, game_id, seq - 1)
-            return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
+                return self._move(
+                    connection, session, game_id, seat, move, expected_seq, kind, actor
+                )
+            finally:
+                if session.in_transaction():
+                    session.close()  # a session never used holds nothing
 
-    def _load_for_move(self, session: Session, game_id: str) -> LoadedGame:
+    def _move(
+        self,
+        connection: Connection,
+        session: Session,
+        game_id: str,
+        seat: int,
+        move: Mapping,
+        expected_seq: int,
+        kind: str,
+        actor: str,
+    ) -> MoveOutcome:
+        """:meth:`submit_move` in its open transaction."""
+        with read_alone(connection):
+            loaded = self._load_for_move(connection, game_id)
+        game = loaded.game
+        engine = game_engine(game)
+        if game.head_seq != expected_seq:
+            duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
+            if duplicate is not None:
+                return duplicate
+            raise Conflict("The game moved on since this page was shown.", game.head_seq)
+        if game.status != "active":
+            raise Rejected("This game is over; no more moves can be made.")
+        if game.paused_at is not None:
+            raise Rejected("The game is paused; no moves until it is resumed. Nothing was done.")
+        if not 0 <= seat < game.seat_count:
+            raise NotFound("There is no such seat in this game.")
+        if game.head_state is not None:
+            state = engine.load(game.head_state)
+        else:
+            state = self.store.state_at(session, game, engine, game.head_seq)
+        due = engine.to_move(state)
+        if seat not in due:
+            raise Rejected("It is not your turn.")
+        seq = game.head_seq + 1
+        recording_seed = open_seed(self.secret_key, game_id, loaded.seed)
+        recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
+        try:
+            after = engine.apply(state, seat, dict(move), recording)
+        except IllegalMove as error:
+            raise Rejected(
+                names.fill(
+                    error.reason,
+                    [row.name for row in loaded.seats],
+                    names.marks_of(engine.view(state, None)),
+                )
+                if names.has_placeholder(error.reason)
+                else error.reason
+            ) from None
+        now = timestamp(self.clock())
+        row = self.store.new_row(
+            game_id,
+            seq,
+            game.head_hash,
+            kind,
+            seat,
+            {"move": dict(move)},
+            recording.drawn,
+            self.store.digest(recording_seed, engine, after),
+            actor,
+            now,
+        )
+        if engine.to_move(after):
+            # The common case: the game goes on. Plain statements, no unit of work.
+            batch = session.info[BATCH] = Batch(connection)
+            try:
+                self._append_move(batch, session, loaded, engine, row, state, after, due)
+                if session.in_transaction():
+                    session.flush()  # what a listener left to the session
+                batch.flush()
+            except IntegrityError:
+                # Another writer appended this seq first (or its mail record).
+                self._conflict(connection, game_id, seq - 1)
+            self._commit(connection, game_id, seq - 1)
+            return MoveOutcome(row["seq"], after, row["hash"], events=[row])
+        # The game ends: the seed is revealed in a second event, and the read model
+        # and the listeners (the result mails) go through the full path.
+        orm_game = self.store.game(session, game_id)
+        rows, states = [row], [after]
+        rows.append(self._reveal_row(session, engine, game_id, seq + 1, row["hash"], after, now))
+        states.append(after)
+        # Everything is written in one flush at the end (a lost race surfaces there).
+        with session.no_autoflush:
+            self.store.add_rows(session, engine, rows, states, flush=False)
+            self._finish_transition(session, orm_game, engine, rows, state, after, due)
+        try:
+            session.flush()
+        except IntegrityError:
+            self._conflict(connection, game_id, seq - 1)
+        self._commit(connection, game_id, seq - 1)
+        return MoveOutcome(rows[-1]["seq"], after, rows[-1]["hash"], events=rows)
+
+    def _commit(self, connection: Connection, game_id: str, expected_head: int) -> None:
+        """Commits a move's transaction; a lost race on a key (or, on SQLite, a lock
+        that could not be had) becomes :class:`Conflict`, as in
+        :meth:`EventStore.commit`."""
+        try:
+            connection.commit()
+        except (IntegrityError, OperationalError) as error:
+            if isinstance(error, OperationalError) and "locked" not in str(error).lower():
+                raise
+            self._conflict(connection, game_id, expected_head)
+
+    def _conflict(self, connection: Connection, game_id: str, expected_head: int) -> None:
+        """Rolls back a move that collided on a key and raises :class:`Conflict` with the
+        game's head as it is now."""
+        connection.rollback()
+        found = _HEAD_SEQ.rows(connection, {"game_id": game_id})
+        connection.rollback()
+        fresh = found[0][0] if found else expected_head
+        raise Conflict("The game moved on: someone else moved first.", fresh) from None
+
+    def _load_for_move(self, connection: Connection, game_id: str) -> LoadedGame:
         """The game row, its stored seed, its seats and their clocks in one query (the
         game's columns ride on seat 0's row only, so a large head state is read once)."""
         if not isinstance(game_id, str):
             raise NotFound("There is no such game.")
-        found = session.connection().execute(_MOVE_QUERY, {"game_id": game_id}).all()
+        found = _MOVE_READ.rows(connection, {"game_id": game_id}, repeated=_SEED_AT)
         if not found:
             raise NotFound("There is no such game.")
-        first = found[0]._mapping
-        game = SimpleNamespace(**{name: first[f"g_{name}"] for name in _GAME_COLUMNS})
+        first = found[0]
+        game = _namespace(_GAME_COLUMNS, first[:_SEED_AT])
         seats, clocks = [], {}
-        for found_row in found:
-            values = found_row._mapping
-            seat = SimpleNamespace(**{name: values[f"s_{name}"] for name in _SEAT_COLUMNS})
+        for values in found:
+            seat = _namespace(_SEAT_COLUMNS, values[_SEAT_AT:_CLOCK_AT])
             seats.append(seat)
-            if values["c_seat"] is not None:
-                clocks[seat.seat] = SimpleNamespace(
-                    **{name: values[f"c_{name}"] for name in _CLOCK_COLUMNS}
-                )
-        return LoadedGame(game, first["seed"], seats, clocks)
+            if values[_CLOCK_AT] is not None:
+                clocks[seat.seat] = _namespace(_CLOCK_COLUMNS, values[_CLOCK_AT:])
+        return LoadedGame(game, first[_SEED_AT], seats, clocks)
 
     def _append_move(
         self,
+        batch: Batch,
         session: Session,
         loaded: LoadedGame,
         engine: Engine,
@@ -545,24 +612,21 @@ class GameService:
         after: Any,
         due_before: frozenset[int],
     ) -> None:
-        """Writes a move that does not end the game with Core statements: the event (and
-        its snapshot when one is due), the game's head, the seats whose turn or last move
-        changed (one batched UPDATE), then calls the listeners with the seats and clocks
-        already read."""
-        connection = session.connection()
+        """Writes a move that does not end the game with plain statements into the move's
+        batch (:class:`pbem.db.Batch`): the event (and its snapshot when one is due), the
+        game's head, the seats whose turn or last move changed, then calls the listeners
+        with the seats and clocks already read (their writes join the batch)."""
         game = loaded.game
-        connection.execute(_EVENT_INSERT, [row])
+        batch.add(_EVENT_INSERT, row)
         if row["seq"] % self.store.snapshot_every == 0:
-            connection.execute(
+            batch.add(
                 _SNAPSHOT_INSERT,
-                [
-                    {
-                        "game_id": game.id,
-                        "seq": row["seq"],
-                        "engine_version": engine.version,
-                        "state": engine.dump(after),
-                    }
-                ],
+                {
+                    "game_id": game.id,
+                    "seq": row["seq"],
+                    "engine_version": engine.version,
+                    "state": engine.dump(after),
+                },
             )
         now = self.clock()
         due_after = engine.to_move(after)
@@ -577,7 +641,7 @@ class GameService:
             "turn_started_at": now if started else game.turn_started_at,
             "updated_at": now,
         }
-        connection.execute(_HEAD_UPDATE, {"b_game": game.id, **values})
+        batch.add(_HEAD_UPDATE, {"b_game": game.id, **values})
         for name, value in values.items():
             setattr(game, name, value)
         changed = []
@@ -593,7 +657,7 @@ class GameService:
                     }
                 )
         if changed:
-            connection.execute(_SEAT_UPDATE, changed)
+            batch.add(_SEAT_UPDATE, changed)
         transition = Transition(
             game,
             engine,

@@ -31,6 +31,7 @@ from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select, update
 
 from engines.api import Engine
+from pbem.db import Prepared, write
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
@@ -80,7 +81,7 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
     seats = {row.seat: row for row in loaded}
     if transition.clocks is not None:
         # The move read the clocks with the game (plain rows): write back only what
-        # changed, in plain statements.
+        # changed, in plain statements (into the move's batch).
         clocks = _keep_clocks(session, game.id, seats, transition, newly_due, now)
     else:
         clocks = {
@@ -145,8 +146,10 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
 
 
 _CLOCK_FIELDS = ("turn_since", "remind_at", "deadline_at", "reminders")
-_CLOCK_INSERT = SeatClock.__table__.insert()
-_CLOCK_UPDATE = (
+_CLOCK_INSERT = Prepared(
+    SeatClock.__table__.insert(), [column.key for column in SeatClock.__table__.columns]
+)
+_CLOCK_UPDATE = Prepared(
     SeatClock.__table__.update()
     .where(
         SeatClock.__table__.c.game_id == bindparam("b_game"),
@@ -165,7 +168,8 @@ def _keep_clocks(
     now: datetime,
 ) -> dict[int, Any]:
     """The seats' clocks moved on for this batch (a move that does not end the game):
-    the changed ones written in one batched UPDATE, missing ones inserted."""
+    the changed ones updated, missing ones inserted, through the move's write batch
+    (:func:`pbem.db.write`)."""
     clocks = dict(transition.clocks or {})
     changed, missing = [], []
     for number, seat in seats.items():
@@ -192,11 +196,10 @@ def _keep_clocks(
         if tuple(getattr(clock, name) for name in _CLOCK_FIELDS) != was:
             values = {name: getattr(clock, name) for name in _CLOCK_FIELDS}
             changed.append({"b_game": game_id, "b_seat": number, **values})
-    connection = session.connection()
     if changed:
-        connection.execute(_CLOCK_UPDATE, changed)
+        write(session, _CLOCK_UPDATE, changed)
     if missing:
-        connection.execute(_CLOCK_INSERT, [vars(clock) for clock in missing])
+        write(session, _CLOCK_INSERT, [vars(clock) for clock in missing])
     return clocks
 
 
@@ -719,6 +722,28 @@ def new_mail(
     seat: int | None,
 ) -> Mail:
     """An outbox row, ready to send now, with its Message-ID and thread."""
+    return Mail(
+        **mail_values(
+            runtime, kind, key, recipient, subject, text, html, unsubscribe, game_id, seat
+        )
+    )
+
+
+def mail_values(
+    runtime: Any,
+    kind: str,
+    key: str,
+    recipient: str,
+    subject: str,
+    text: str,
+    html: str,
+    unsubscribe: str,
+    game_id: str | None,
+    seat: int | None,
+    wait: timedelta = timedelta(0),
+) -> dict[str, Any]:
+    """The column values of an outbox row (:func:`new_mail`), as a plain dict: ready to
+    send after ``wait``."""
     host = render.domain(runtime.config["mail"]["sender"])
     now = utc(runtime.clock())
     thread = f"<{game_id}.{seat}@{host}>" if game_id is not None else ""
@@ -726,22 +751,27 @@ def new_mail(
         message_id = thread
     else:
         message_id = f"<{kind}.{secrets.token_hex(8)}.{game_id or 'pbem'}@{host}>"
-    mail = Mail(
-        key=key[:200],
-        kind=kind,
-        game_id=game_id,
-        seat=seat,
-        recipient=recipient,
-        subject=subject,
-        body_text=text,
-        body_html=html,
-        message_id=message_id,
-        thread_id=thread if thread != message_id else "",
-        unsubscribe=unsubscribe,
-        next_attempt_at=now,
-        created_at=now,
-    )
-    return mail
+    return {
+        "key": key[:200],
+        "kind": kind,
+        "game_id": game_id,
+        "seat": seat,
+        "recipient": recipient,
+        "subject": subject,
+        "body_text": text,
+        "body_html": html,
+        "message_id": message_id,
+        "thread_id": thread if thread != message_id else "",
+        "unsubscribe": unsubscribe,
+        "status": "pending",
+        "attempts": 0,
+        "next_attempt_at": now + wait,
+        "lease_owner": "",
+        "lease_until": None,
+        "last_error": "",
+        "created_at": now,
+        "sent_at": None,
+    }
 
 
 # Mails rendered after the move's transaction ----------------------------------------
@@ -755,8 +785,9 @@ def is_deferred(mail: Mail) -> bool:
     return not mail.body_html and mail.body_text.startswith(DEFERRED)
 
 
-_MAIL_INSERT = Mail.__table__.insert()
-_MAIL_COLUMNS = [column.key for column in Mail.__table__.columns if column.key != "id"]
+_MAIL_INSERT = Prepared(
+    Mail.__table__.insert(), [column.key for column in Mail.__table__.columns if column.key != "id"]
+)
 
 
 def defer_seat_mail(
@@ -771,7 +802,7 @@ def defer_seat_mail(
     others: list[str],
     deadline: datetime | None,
     quiet: timedelta = timedelta(0),
-) -> Mail | None:
+) -> dict[str, Any] | None:
     """Records a seat's mail whose lines need the game's history (``your_turn``) without
     rendering it: the row holds only the events to describe (after ``start`` up to the
     head) and what the move knew. The dispatcher renders it (:func:`render_deferred`),
@@ -781,7 +812,8 @@ def defer_seat_mail(
     drops it if it is no longer wanted by then (:func:`unwanted`: the player moved, the
     turn passed, or a later turn's mail of the seat waits). So turns that begin within
     one window of each other make one mail: the latest, which names its own turn. The
-    move's transaction only inserts the row; it reads nothing back."""
+    move's transaction only inserts the row; it reads nothing back. Returns the row's
+    values (None when the seat gets no mail)."""
     if seat.is_bot or not seat.email:
         return None
     recipe = {
@@ -793,15 +825,13 @@ def defer_seat_mail(
     if quiet > timedelta(0):
         recipe["quiet"] = quiet.total_seconds()
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
-    now = utc(runtime.clock())
     subject = render.SUBJECTS[kind].format(title=game.title)[:300]
-    mail = new_mail(runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat)
-    mail.next_attempt_at = now + quiet
-    # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
-    session.connection().execute(
-        _MAIL_INSERT, [{name: getattr(mail, name) for name in _MAIL_COLUMNS}]
+    values = mail_values(
+        runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat, quiet
     )
-    return mail
+    # A plain INSERT in the move's transaction (no unit of work to flush at the commit).
+    write(session, _MAIL_INSERT, values)
+    return values
 
 
 def unwanted(runtime: Any, mail: Mail) -> str:

@@ -1,0 +1,258 @@
+"""The move's lean statements (:class:`pbem.db.Prepared`, :class:`pbem.db.Batch`) store and
+read values exactly as the ORM does, pass the engine's statement listeners, fail as
+SQLAlchemy's errors, and keep a move all or nothing on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import event, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from pbem.db import BATCH, Batch, Prepared, write
+from pbem.errors import Conflict
+from pbem.mail.models import Mail, SeatClock
+from pbem.models import Event, Game
+from tests.mail.conftest import Clock, make_runtime, new_game
+
+CLOCKS = SeatClock.__table__
+CLOCK_INSERT = Prepared(CLOCKS.insert(), [column.key for column in CLOCKS.columns])
+CLOCK_READ = Prepared(
+    select(CLOCKS.c.seat, CLOCKS.c.turn_since, CLOCKS.c.remind_at, CLOCKS.c.reminders)
+    .where(CLOCKS.c.game_id == "g1")
+    .order_by(CLOCKS.c.seat)
+)
+GAME_READ = Prepared(
+    select(Game.__table__.c.policy, Game.__table__.c.to_move, Game.__table__.c.private).where(
+        Game.__table__.c.id == func.lower("G1")
+    )
+)
+WHEN = datetime(2026, 5, 1, 12, 30, 15, 123456, tzinfo=UTC)
+
+
+def clock_row(seat: int, **values) -> dict:
+    return {
+        "game_id": "g1",
+        "seat": seat,
+        "turn_since": WHEN,
+        "remind_at": None,
+        "deadline_at": None,
+        "reminders": 2,
+        "paused_until": None,
+        "vacation_days_used": 0.5,
+        **values,
+    }
+
+
+def counted(db) -> list[str]:
+    statements: list[str] = []
+
+    @event.listens_for(db, "before_cursor_execute")
+    def count(_conn, _cursor, statement, *_):
+        statements.append(statement.split()[0].upper())
+
+    return statements
+
+
+def test_prepared_values_read_back_as_the_orm_reads_them(db):
+    with db.connect() as connection:
+        connection.begin()
+        CLOCK_INSERT.run(connection, [clock_row(0), clock_row(1, turn_since=None)])
+        connection.commit()
+        found = CLOCK_READ.rows(connection, {})
+        connection.rollback()
+    with Session(db) as session:
+        stored = session.get(SeatClock, ("g1", 0))
+        assert stored.turn_since == WHEN and stored.reminders == 2
+        assert stored.vacation_days_used == 0.5
+        assert session.get(SeatClock, ("g1", 1)).turn_since is None
+    assert [list(row) for row in found] == [[0, WHEN, None, 2], [1, None, None, 2]]
+
+
+def test_prepared_json_and_flags_read_back_as_the_orm_reads_them(db):
+    now = datetime(2026, 5, 1, tzinfo=UTC)
+    with Session(db) as session:
+        session.add(
+            Game(
+                id="g1",
+                engine="pig",
+                engine_version=1,
+                seat_count=2,
+                commitment="c" * 64,
+                head_seq=0,
+                head_hash="h" * 64,
+                policy={"deadline_after_days": 3, "names": ["Å", None]},
+                to_move=[1, 0],
+                private=True,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        session.commit()
+    with db.connect() as connection:
+        found = GAME_READ.rows(connection, {})
+    assert [list(row) for row in found] == [
+        [{"deadline_after_days": 3, "names": ["Å", None]}, [1, 0], True]
+    ]
+
+
+def test_prepared_statements_pass_the_listeners_and_fail_as_sqlalchemy_errors(db):
+    statements = counted(db)
+    with db.connect() as connection:
+        connection.begin()
+        CLOCK_INSERT.run(connection, clock_row(0))
+        assert statements[-1] == "INSERT"
+        with pytest.raises(IntegrityError):
+            CLOCK_INSERT.run(connection, clock_row(0))
+        connection.rollback()
+        # The connection goes on after the error, in a fresh transaction.
+        assert CLOCK_READ.rows(connection, {}) == []
+        assert statements[-1] == "SELECT"
+        connection.rollback()
+
+
+def test_a_batch_is_one_statement_on_postgres_and_all_or_nothing(db):
+    statements = counted(db)
+    with db.connect() as connection:
+        connection.begin()
+        batch = Batch(connection)
+        before = len(statements)
+        batch.add(CLOCK_INSERT, [clock_row(0), clock_row(1)])
+        batch.add(CLOCK_INSERT, clock_row(2))
+        batch.flush()
+        mine = statements[before:]
+        if db.dialect.name == "postgresql":
+            assert mine == ["WITH"]  # three rows, one round trip
+        else:
+            assert mine == ["INSERT", "INSERT"]  # run at once, one by one
+        connection.commit()
+        batch = Batch(connection)
+        batch.add(CLOCK_INSERT, clock_row(3))
+        with pytest.raises(IntegrityError):
+            batch.add(CLOCK_INSERT, clock_row(1))  # taken: on SQLite it fails here
+            batch.flush()  # on PostgreSQL, here
+        connection.rollback()
+    with Session(db) as session:
+        seats = session.exec(select(SeatClock.seat).order_by(SeatClock.seat)).all()
+    assert [row[0] for row in seats] == [0, 1, 2]  # seat 3 went with the failed batch
+
+
+def test_write_goes_to_the_sessions_batch_or_runs_at_once(db):
+    with db.connect() as connection:
+        connection.begin()
+        session = Session(bind=connection)
+        write(session, CLOCK_INSERT, clock_row(0))  # no batch: at once
+        batch = session.info[BATCH] = Batch(connection)
+        write(session, CLOCK_INSERT, clock_row(1))
+        held = db.dialect.name == "postgresql"
+        assert len(batch.parts) == (1 if held else 0)
+        batch.flush()
+        assert [row[0] for row in CLOCK_READ.rows(connection, {})] == [0, 1]
+        connection.rollback()
+
+
+def test_a_move_whose_mail_collides_writes_nothing(db, tmp_path):
+    """The turn mail's key taken (a lost race on the outbox): the whole move is refused
+    as a conflict, its event, head, seats, clocks and mail all undone."""
+    runtime = make_runtime(db, tmp_path, Clock())
+    created = new_game(runtime, seats=2, target=10**6)
+    service = runtime.service
+    head = service.head(created.game_id)
+    seat = min(head.engine.to_move(head.state))
+    taken = f"your_turn:{created.game_id}:{1 - seat}:{head.seq + 1}"
+    with Session(db) as session:
+        session.add(
+            Mail(
+                key=taken,
+                kind="your_turn",
+                game_id=created.game_id,
+                seat=1 - seat,
+                recipient="x@example.org",
+                subject="s",
+                body_text="t",
+                body_html="",
+                message_id="<m@x>",
+                next_attempt_at=WHEN,
+                created_at=WHEN,
+            )
+        )
+        session.commit()
+        mails = session.exec(select(func.count()).select_from(Mail)).one()
+        seats_before = [
+            (s.seat, s.due, s.due_since, s.last_move_seq) for s in service.seats(created.game_id)
+        ]
+    with pytest.raises(Conflict):
+        service.submit_move(created.game_id, seat, {"type": "stop"}, head.seq)
+    after = service.head(created.game_id)
+    assert (after.seq, after.hash, after.game.to_move) == (
+        head.seq,
+        head.hash,
+        head.game.to_move,
+    )
+    with Session(db) as session:
+        assert session.get(Event, (created.game_id, head.seq + 1)) is None
+        assert session.exec(select(func.count()).select_from(Mail)).one() == mails
+    seats_after = [
+        (s.seat, s.due, s.due_since, s.last_move_seq) for s in service.seats(created.game_id)
+    ]
+    assert seats_after == seats_before
+    # With the key free again the same move goes through.
+    with Session(db) as session:
+        session.delete(session.scalars(select(Mail).where(Mail.key == taken)).one())
+        session.commit()
+    outcome = service.submit_move(created.game_id, seat, {"type": "stop"}, head.seq)
+    assert outcome.seq == head.seq + 1
+    assert service.verify_game(created.game_id).ok
+
+
+@pytest.mark.postgres
+def test_a_move_on_postgres_leaves_its_connection_transactional(postgres_schema):
+    """The move's read and its one write run as their own transactions (autocommit);
+    the pooled connection comes back transactional after a move, a refused stale move
+    and a lost race alike, so the next user's statements are atomic again."""
+    from pbem.db import init_db, make_engine
+    from pbem.games.service import GameService, SeatSpec
+    from pbem.migrations import drop_all
+
+    url, connect_args, _ = postgres_schema
+    engine = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
+    drop_all(engine)
+    init_db(engine)
+    service = GameService(engine)
+
+    def transactional() -> bool:
+        with engine.connect() as connection:
+            driver = connection.connection.dbapi_connection
+            return driver.autocommit is False
+
+    try:
+        created = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {"target": 10**6})
+        assert service.submit_move(created.game_id, 0, {"type": "roll"}, 0).seq == 1
+        assert transactional()
+        with pytest.raises(Conflict):
+            service.submit_move(created.game_id, 0, {"type": "stop"}, 0)
+        assert transactional()
+        with Session(engine) as session:  # the next event taken behind the service's back
+            session.add(
+                Event(
+                    game_id=created.game_id,
+                    seq=2,
+                    kind="note",
+                    payload={},
+                    chance=[],
+                    state_hash="s" * 64,
+                    prev_hash="p" * 64,
+                    hash="h" * 64,
+                    created_at="2026-05-01T00:00:00.000000Z",
+                )
+            )
+            session.commit()
+        head = service.head(created.game_id)
+        with pytest.raises(Conflict):
+            service.submit_move(created.game_id, 0, {"type": "roll"}, head.seq)
+        assert transactional()
+        assert service.head(created.game_id).seq == 1
+    finally:
+        engine.dispose()
