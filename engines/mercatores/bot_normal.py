@@ -38,7 +38,7 @@ from typing import Any
 
 from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import bot
-from engines.mercatores.data import CARDS, GOODS_OF, GOODS_TABLES
+from engines.mercatores.data import CAPTAIN_VALUE, CARDS, GOODS_OF, GOODS_TABLES
 from engines.mercatores.moves import legal_moves, load_choices
 from engines.mercatores.rules import apply
 from engines.mercatores.scoring import cash_value, pays
@@ -87,9 +87,10 @@ def table_state(view: Mapping[str, Any]) -> State:
 
 
 def standing(state: State, seat: int, later: float) -> float:
-    """Coins, plus what the resources would pay now (discounted), for one seat."""
+    """Coins (the Captain's 2 among them), plus what the resources would pay now
+    (discounted), for one seat."""
     own = state.resources[seat]
-    total = float(state.coins[seat])
+    total = float(state.coins[seat] + (CAPTAIN_VALUE if state.captain == seat else 0))
     prospects = 0.0
     for kind in kinds_held(own):
         prospects += pays(GOODS_TABLES[kind], len(pile(own, kind)))
@@ -110,7 +111,8 @@ def standing(state: State, seat: int, later: float) -> float:
 
 
 def margin(state: State, seat: int, later: float) -> float:
-    """One's standing against the best other player's."""
+    """One's standing against the best other player's (the Captain's coins counted: they
+    can make its holder the one to deny)."""
     mine = standing(state, seat, later)
     return mine - max(
         standing(state, other, later) for other in range(state.seats) if other != seat
