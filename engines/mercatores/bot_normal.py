@@ -43,9 +43,9 @@ it then took the Captain in 66% and 83.5% of games; -0.25: 32.8%); a kept card w
 pile and special card, each a taxed profit turn (40.6%); other players' goods counted
 at 0.7 in Trade Routes and Quays (44.8%); a cost for loading goods another player's
 Trade Route or Quay counts (0.5 a card and 0.25 a ship: 43.0%; twice that: 39.8%); a
-look-ahead of 6 turns (48.4%, and slower), or to the end of the game once 20 cards or
-fewer are left (the same wins); prospects worth 0.75 (46.8%); the margin taken half
-against the mean of the others (48.3%).
+look-ahead of 1 or 2 turns (42.3%, 45.8%) or 6 (48.4%, and slower), or to the end of
+the game once 20 cards or fewer are left (the same wins); prospects worth 0.75 (46.8%);
+the margin taken half against the mean of the others (48.3%).
 """
 
 from __future__ import annotations
