@@ -4,13 +4,14 @@ looked ahead, always from its own view."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from engines.api import SeededChance
 from engines.mercatores import ENGINE, bot, bot_normal
 from engines.mercatores.state import END_BY_CARDS, PROFIT, dump_state
-from tests.engines.mercatores.helpers import goods, position
+from tests.engines.mercatores.helpers import goods, position, profit_position
 
 
 def test_the_table_is_rebuilt_from_the_view_alone():
@@ -91,3 +92,22 @@ def test_its_profit_phase_looks_ahead_where_the_first_bot_does_not(seats):
                 differs += 1
             state = ENGINE.apply(state, seat, move, SeededChance(seed))
     assert differs > 0
+
+
+def captain_counted_position(captain):
+    """Seat 0 cashes one of two piles paying 2 coins each. Blue's Cocoa Trade Route counts
+    seat 0's cocoa, Green's Coffee Trade Route its coffee: the pile cashed is lost to that
+    route. Blue has 4 coins, Green 5; the Captain adds 2 coins at the end."""
+    resources = [goods("cocoa", 4, ships=0) + goods("coffee", 3, ships=0), ["t7"], ["t9"]]
+    state = profit_position(3, resources, unloading=0, coins=(0, 4, 5))
+    return replace(state, captain=captain)
+
+
+@pytest.mark.parametrize(("captain", "denied"), [(1, "cocoa"), (2, "coffee")])
+def test_it_denies_the_leader_counting_the_captains_coins(captain, denied):
+    # With the Captain, Blue (4 + 2 coins) leads Green (5): the normal bot cashes its
+    # cocoa, which Blue's route counts; with the Captain at Green, its coffee.
+    state = captain_counted_position(captain)
+    legal = ENGINE.legal_moves(state, 0)
+    move = ENGINE.bot_move(ENGINE.view(state, 0), legal, random.Random(0), level="normal")
+    assert move == {"type": "cash", "pile": denied}
