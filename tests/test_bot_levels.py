@@ -31,8 +31,8 @@ def test_normal_bot_against_the_v1_bots(slug, players, capsys):
         print(f"\n{HEADER}\n{table.row('normal', 'easy')}")
     assert table.unfinished == 0
     assert table.ms_per_move("normal") < 50
-    if FULL:
-        assert table.head_to_head >= 0.6 if slug == "mare_balticum" else table.head_to_head > 0.5
+    if FULL:  # the bar: the normal bot wins at least 60% against the first bots
+        assert table.head_to_head >= 0.6
 
 
 @pytest.mark.parametrize("slug", ["mercatores", "mare_balticum"])
