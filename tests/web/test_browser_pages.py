@@ -49,7 +49,8 @@ def play_until_due(service, game_id: str, human: set[int], rng: random.Random, m
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A game of each title at its start and in its middle (two human seats, the rest
-    bots), served on a loopback port."""
+    bots), served on a loopback port. The ids are fixed, so the draws are the same on
+    every run."""
     with file_runtime(tmp_path_factory, "pages") as runtime:
         games = {}
         rng = random.Random(5)
@@ -60,7 +61,13 @@ def site(tmp_path_factory):
                     SeatSpec(names[1], "ben@example.org"),
                 ]
                 specs += [SeatSpec(name, is_bot=True) for name in names[2:]]
-                created = runtime.service.create_game(slug, specs, {}, seed=bytes([len(slug)]) * 32)
+                created = runtime.service.create_game(
+                    slug,
+                    specs,
+                    {},
+                    seed=bytes([len(slug)]) * 32,
+                    game_id=f"pages-{slug.replace('_', '-')}-{stage}",
+                )
                 play_until_due(runtime.service, created.game_id, {0, 1}, rng, moves)
                 due = runtime.service.game(created.game_id).to_move[0]
                 games[slug, stage] = {
