@@ -146,21 +146,6 @@ def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[str | None, s
     return before, after
 
 
-# The indexes of the game listings (see pbem.models.Game); revision 0006 makes them.
-LISTING_INDEXES = {
-    "ix_games_listing": "games (updated_at, id)",
-    "ix_games_listing_status": "games (status, updated_at, id, head_seq)",
-    "ix_games_listing_engine": "games (engine, status, updated_at, id)",
-}
-
-
-def create_listing_indexes(connection: Connection) -> None:
-    """Creates the game listings' indexes where they are missing; running it again
-    changes nothing (SQLite and PostgreSQL alike)."""
-    for name, columns in LISTING_INDEXES.items():
-        connection.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {name} ON {columns}")
-
-
 def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:
     """Seals every seed still stored as plain hex (written before seeds were sealed)
     under the server's key, in one transaction; returns how many. Running it again

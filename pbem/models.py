@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, Text, column, func
+from sqlalchemy import JSON, Column, Index, Text, column, func, text
 from sqlmodel import Field, SQLModel
 
 # The last schema version of the releases before Alembic (``schema_info``); the schema
@@ -19,9 +19,15 @@ SCHEMA_VERSION = 2
 
 
 class Event(SQLModel, table=True):
-    """One event of a game's log. Primary key (game_id, seq): a stale writer collides."""
+    """One event of a game's log. Primary key (game_id, seq): a stale writer collides.
+
+    On SQLite the table is WITHOUT ROWID: its rows live in the primary key's own tree,
+    so an append writes one page, not a row and an index entry, and a game's events lie
+    together on disk.
+    """
 
     __tablename__ = "events"
+    __table_args__ = {"sqlite_with_rowid": False}
 
     game_id: str = Field(primary_key=True, max_length=32)
     seq: int = Field(primary_key=True)
@@ -51,22 +57,24 @@ class Game(SQLModel, table=True):
     """Read model of a game: what lists, pages and the scheduler query."""
 
     __tablename__ = "games"
-    # One index per listing query (see GameService.list_games): the newest first, by
-    # status, and by title and status; each has the keyset (updated_at, id). head_seq
-    # makes the status index cover /metrics's count of games and events by status.
+    # One index per listing query (see pbem.games.listing): by status, and by title and
+    # status, each with the keyset (updated_at, id); the list of every status reads
+    # each status's range of the first and merges them. Every move moves its game in
+    # each of these indexes (updated_at changes), so there are no more of them than the
+    # listings need. head_seq makes the status index cover /metrics's count of games
+    # and events by status; the status and the title alone are their leading columns.
     __table_args__ = (
-        Index("ix_games_listing", "updated_at", "id"),
         Index("ix_games_listing_status", "status", "updated_at", "id", "head_seq"),
         Index("ix_games_listing_engine", "engine", "status", "updated_at", "id"),
     )
 
     id: str = Field(primary_key=True, max_length=32)
-    engine: str = Field(max_length=64, index=True)
+    engine: str = Field(max_length=64)
     engine_version: int
     title: str = Field(default="", max_length=200)
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     seat_count: int
-    status: str = Field(default="active", max_length=16, index=True)
+    status: str = Field(default="active", max_length=16)
     commitment: str = Field(max_length=64)
     head_seq: int = 0
     head_hash: str = Field(max_length=64)
@@ -92,10 +100,23 @@ class Seat(SQLModel, table=True):
 
     __tablename__ = "seats"
     # ix_seats_email: an address's "my games" page finds its seats (by lower(email))
-    # without a scan.
+    # without a scan. ix_seats_due_bots and ix_seats_due_digest: the scheduler's sweeps find the bots
+    # to play and the seats owed a digest. Both are partial, so a move that hands the
+    # turn from one player to another (who get a mail each turn) writes no index entry.
     __table_args__ = (
-        Index("ix_seats_due", "due", "due_since"),
         Index("ix_seats_email", func.lower(column("email"))),
+        Index(
+            "ix_seats_due_bots",
+            "game_id",
+            sqlite_where=text("due = 1 AND is_bot = 1"),
+            postgresql_where=text("due = true AND is_bot = true"),
+        ),
+        Index(
+            "ix_seats_due_digest",
+            "email",
+            sqlite_where=text("due = 1 AND notify = 'digest'"),
+            postgresql_where=text("due = true AND notify = 'digest'"),
+        ),
     )
 
     game_id: str = Field(primary_key=True, max_length=32)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, tuple_
+from sqlalchemy import func, tuple_, union_all
 from sqlmodel import col, select
 
 from engines import REGISTRY
@@ -111,17 +111,34 @@ def list_games(
     engine = check_listing_engine(engine)
     if not is_count(limit, 1, LISTING_PAGE_MAX):
         raise BadInput(f"A page holds 1 to {LISTING_PAGE_MAX} games.")
-    filters = [col(Game.private) == False]  # noqa: E712 - private games are never listed
+    listed = [col(Game.private) == False]  # noqa: E712 - private games are never listed
     if engine:
-        filters.append(col(Game.engine) == engine)
-    query = select(*LISTING_COLUMNS).where(*filters)
-    if status:
-        query = query.where(col(Game.status) == status)
+        listed.append(col(Game.engine) == engine)
+    filters = list(listed)
     if after:
         at, game_id = read_cursor(after)
-        query = query.where(tuple_(col(Game.updated_at), col(Game.id)) < tuple_(at, game_id))
-    query = query.order_by(col(Game.updated_at).desc(), col(Game.id).desc()).limit(limit + 1)
-    counts_query = select(col(Game.status), func.count()).where(*filters)
+        filters.append(tuple_(col(Game.updated_at), col(Game.id)) < tuple_(at, game_id))
+    newest = (col(Game.updated_at).desc(), col(Game.id).desc())
+
+    def in_status(name: str):
+        return select(*LISTING_COLUMNS).where(*filters, col(Game.status) == name)
+
+    if status:
+        query = in_status(status).order_by(*newest).limit(limit + 1)
+    else:
+        # Each status's range of its index, newest first, then the newest of both: no
+        # index over every status, which each move would have to update as well.
+        parts = [
+            select(in_status(name).order_by(*newest).limit(limit + 1).subquery())
+            for name in LISTING_STATUSES
+        ]
+        merged = union_all(*parts).subquery()
+        query = (
+            select(*merged.c)
+            .order_by(merged.c.updated_at.desc(), merged.c.id.desc())
+            .limit(limit + 1)
+        )
+    counts_query = select(col(Game.status), func.count()).where(*listed)
     with service.session() as session:
         rows = list(session.exec(query))
         counts = dict(session.exec(counts_query.group_by(col(Game.status))).all())

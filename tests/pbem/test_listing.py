@@ -5,13 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event, inspect, text, update
+from sqlalchemy import event, update
 from sqlmodel import Session
 
 from pbem.errors import BadInput
 from pbem.games.listing import make_cursor
 from pbem.games.service import GameService, SeatSpec
-from pbem.migrations import LISTING_INDEXES, create_listing_indexes
 from pbem.models import Game
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -154,16 +153,3 @@ def test_a_listing_never_reads_head_state(service, db):
     assert len(selects) == 4
     assert not any("head_state" in statement for statement in statements)
     assert all("LIMIT" in s for s in selects if "count" not in s)
-
-
-def test_listing_indexes_are_made_where_missing_and_only_once(db):
-    names = {index["name"] for index in inspect(db).get_indexes("games")}
-    assert set(LISTING_INDEXES) <= names
-    with db.begin() as connection:
-        for name in LISTING_INDEXES:
-            connection.execute(text(f"DROP INDEX {name}"))
-    assert not set(LISTING_INDEXES) & {i["name"] for i in inspect(db).get_indexes("games")}
-    for _ in range(2):
-        with db.begin() as connection:
-            create_listing_indexes(connection)
-    assert set(LISTING_INDEXES) <= {index["name"] for index in inspect(db).get_indexes("games")}

@@ -9,16 +9,24 @@ from __future__ import annotations
 
 from alembic import op
 
-from pbem.migrations import LISTING_INDEXES, create_listing_indexes
-
 revision = "0006_game_listing_indexes"
 down_revision = "0005_seat_bot_level"
 branch_labels = None
 depends_on = None
 
 
+# The listing indexes as this revision made them (0011 drops the first).
+LISTING_INDEXES = {
+    "ix_games_listing": "games (updated_at, id)",
+    "ix_games_listing_status": "games (status, updated_at, id, head_seq)",
+    "ix_games_listing_engine": "games (engine, status, updated_at, id)",
+}
+
+
 def upgrade() -> None:
-    create_listing_indexes(op.get_bind())
+    # IF NOT EXISTS: a database made by the releases before Alembic may have them.
+    for name, columns in LISTING_INDEXES.items():
+        op.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {columns}")
 
 
 def downgrade() -> None:
