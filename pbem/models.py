@@ -95,6 +95,23 @@ class Game(SQLModel, table=True):
     finished_at: datetime | None = None
 
 
+class GameCount(SQLModel, table=True):
+    """How many games there are of each title, status and visibility, for the listings'
+    counts: reading them costs the same at 100 games and at a million.
+
+    Triggers on ``games`` keep it (revision 0012): a game made, finished, deleted or
+    made private moves its count in the same transaction, whatever code wrote the row.
+    A move changes none of the three columns, so it never touches this table.
+    """
+
+    __tablename__ = "game_counts"
+
+    engine: str = Field(primary_key=True, max_length=64)
+    status: str = Field(primary_key=True, max_length=16)
+    private: bool = Field(primary_key=True)
+    games: int = 0
+
+
 class Seat(SQLModel, table=True):
     """Read model of a seat: who holds it, whether it is due, since when."""
 

@@ -13,7 +13,7 @@ from sqlmodel import col, select
 from engines import REGISTRY
 from pbem.bounds import is_count
 from pbem.errors import BadInput
-from pbem.models import Game
+from pbem.models import Game, GameCount
 from pbem.validate import is_game_id
 
 if TYPE_CHECKING:
@@ -111,10 +111,9 @@ def list_games(
     engine = check_listing_engine(engine)
     if not is_count(limit, 1, LISTING_PAGE_MAX):
         raise BadInput(f"A page holds 1 to {LISTING_PAGE_MAX} games.")
-    listed = [col(Game.private) == False]  # noqa: E712 - private games are never listed
+    filters = [col(Game.private) == False]  # noqa: E712 - private games are never listed
     if engine:
-        listed.append(col(Game.engine) == engine)
-    filters = list(listed)
+        filters.append(col(Game.engine) == engine)
     if after:
         at, game_id = read_cursor(after)
         filters.append(tuple_(col(Game.updated_at), col(Game.id)) < tuple_(at, game_id))
@@ -138,16 +137,21 @@ def list_games(
             .order_by(merged.c.updated_at.desc(), merged.c.id.desc())
             .limit(limit + 1)
         )
-    counts_query = select(col(Game.status), func.count()).where(*listed)
+    # The counts come from game_counts (kept by triggers), never from a pass over games.
+    counts_query = select(col(GameCount.status), func.sum(GameCount.games)).where(
+        col(GameCount.private) == False  # noqa: E712 - private games are never counted
+    )
+    if engine:
+        counts_query = counts_query.where(col(GameCount.engine) == engine)
     with service.session() as session:
         rows = list(session.exec(query))
-        counts = dict(session.exec(counts_query.group_by(col(Game.status))).all())
+        counts = dict(session.exec(counts_query.group_by(col(GameCount.status))).all())
     more = len(rows) > limit
     rows = rows[:limit]
     return GamePage(
         games=rows,
         next=make_cursor(rows[-1].updated_at, rows[-1].id) if more else None,
-        counts={key: counts.get(key, 0) for key in LISTING_STATUSES},
+        counts={key: int(counts.get(key) or 0) for key in LISTING_STATUSES},
         status=status,
         engine=engine,
     )

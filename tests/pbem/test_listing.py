@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event, update
+from sqlalchemy import event, text, update
 from sqlmodel import Session
 
 from pbem.errors import BadInput
@@ -153,3 +153,51 @@ def test_a_listing_never_reads_head_state(service, db):
     assert len(selects) == 4
     assert not any("head_state" in statement for statement in statements)
     assert all("LIMIT" in s for s in selects if "count" not in s)
+
+
+def recount(db) -> dict[tuple[str, str, bool], int]:
+    with db.connect() as connection:
+        rows = connection.execute(
+            text("SELECT engine, status, private, count(*) FROM games GROUP BY 1, 2, 3")
+        ).all()
+    return {(engine, status, bool(private)): n for engine, status, private, n in rows}
+
+
+def kept(db) -> dict[tuple[str, str, bool], int]:
+    with db.connect() as connection:
+        rows = connection.execute(
+            text("SELECT engine, status, private, games FROM game_counts WHERE games > 0")
+        ).all()
+    return {(engine, status, bool(private)): n for engine, status, private, n in rows}
+
+
+def test_the_counts_follow_the_games_whatever_writes_them(service, db):
+    """game_counts is kept by triggers: games made by the service, finished by play,
+    changed and deleted behind its back, all counted; a move touches no count."""
+    ids = [new_game(service) for _ in range(4)]
+    assert kept(db) == recount(db) == {("pig", "active", False): 4}
+    with db.begin() as connection:
+        before = connection.execute(text("SELECT * FROM game_counts")).all()
+    head = service.head(ids[0])
+    service.submit_move(ids[0], min(head.engine.to_move(head.state)), {"type": "roll"}, head.seq)
+    with db.begin() as connection:
+        assert connection.execute(text("SELECT * FROM game_counts")).all() == before
+    bots = [SeatSpec("Bot 1", is_bot=True), SeatSpec("Bot 2", is_bot=True)]
+    played = service.create_game("pig", bots, {"target": 20}).game_id
+    service.play_bots(played)
+    assert service.game(played).status == "finished"
+    assert kept(db) == recount(db)
+    with db.begin() as connection:
+        connection.execute(text("DELETE FROM games WHERE id = :id"), {"id": played})
+    finish(db, ids[:2])
+    with Session(db) as session:
+        session.exec(update(Game).where(Game.id == ids[2]).values(private=True))
+        session.exec(update(Game).where(Game.id == ids[3]).values(engine="mercatores"))
+        session.commit()
+    assert kept(db) == recount(db)
+    assert service.list_games().counts == {"active": 1, "finished": 2}
+    assert service.list_games(engine="mercatores").counts == {"active": 1, "finished": 0}
+    with db.begin() as connection:
+        connection.execute(text("DELETE FROM games WHERE id = :id"), {"id": ids[0]})
+    assert kept(db) == recount(db)
+    assert service.list_games().counts == {"active": 1, "finished": 1}

@@ -70,7 +70,8 @@ def test_a_pre_alembic_schema_newer_than_the_last_one_before_alembic_is_refused(
 
 
 def test_revisions_go_down_and_up_again_and_keep_the_events(service):
-    """Every revision after the first release undoes and redoes cleanly; events stay."""
+    """Every revision after the first release undoes and redoes cleanly; events stay,
+    and the game counts are made again from the games there."""
     from alembic import command
 
     from tests.pbem.test_store import new_game, play
@@ -87,6 +88,8 @@ def test_revisions_go_down_and_up_again_and_keep_the_events(service):
     assert differences(service.db) == []
     assert service.events(created.game_id) == before
     assert service.verify_game(created.game_id).ok
+    status = service.game(created.game_id).status
+    assert service.list_games().counts == {"active": 0, "finished": 0, status: 1}
 
 
 def test_production_refuses_a_database_that_needs_migrate(tmp_path):
