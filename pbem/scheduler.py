@@ -308,8 +308,8 @@ def _bot_turn(runtime: Any, clock: SeatClock) -> None:
 
 def _bots(runtime: Any) -> int:
     with Session(runtime.db) as session:
-        # Due seats through their index (ix_seats_due), made distinct here: a DISTINCT in
-        # SQL has SQLite walk every seat of every game, finished ones included.
+        # Due bots through their partial index (ix_seats_due_bots), made distinct here:
+        # a DISTINCT in SQL has SQLite walk every seat of every game, finished ones too.
         due = session.exec(
             select(Seat.game_id)
             .join(Game, col(Game.id) == col(Seat.game_id))
