@@ -235,6 +235,9 @@ def main(argv: list[str] | None = None, during=None, after=None) -> int:
         "PBEM_MAIL_PORT": str(smtp.port),
         "PBEM_MAIL_SECURITY": "none",
         "PBEM_MAIL_DISPATCH_EVERY_SECONDS": "2",
+        # Every "your turn" mail goes at once (no quiet window), so the run can check
+        # that the outbox delivered all it owed by the end.
+        "PBEM_MAIL_QUIET_MINUTES": "0",
         # A killed worker's claimed mails are taken up again after the lease.
         "PBEM_MAIL_LEASE_SECONDS": "30",
         "PBEM_SCHEDULER_SWEEP_EVERY_SECONDS": "10",
@@ -247,7 +250,15 @@ def main(argv: list[str] | None = None, during=None, after=None) -> int:
 
         db = make_engine(url)
         migrate(db)
-        runtime = build_runtime({"database": {"url": url}, "paths": {"var": str(var)}}, db=db)
+        # The same server key as the processes under test: seeds are sealed under it.
+        runtime = build_runtime(
+            {
+                "database": {"url": url},
+                "paths": {"var": str(var)},
+                "security": {"secret_key": env["PBEM_SECURITY_SECRET_KEY"]},
+            },
+            db=db,
+        )
         service: GameService = runtime.service
         games: list[tuple[str, list[str]]] = []
         for index in range(args.pool or 4 * args.games):
