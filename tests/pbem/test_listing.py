@@ -155,20 +155,19 @@ def test_a_listing_never_reads_head_state(service, db):
     assert all("LIMIT" in s for s in selects if "count" not in s)
 
 
-def recount(db) -> dict[tuple[str, str, bool], int]:
+def by_kind(db, sql: str) -> dict[tuple[str, str, bool], int]:
+    """Rows of (engine, status, private, number) as a dict."""
     with db.connect() as connection:
-        rows = connection.execute(
-            text("SELECT engine, status, private, count(*) FROM games GROUP BY 1, 2, 3")
-        ).all()
+        rows = connection.execute(text(sql)).all()
     return {(engine, status, bool(private)): n for engine, status, private, n in rows}
+
+
+def recount(db) -> dict[tuple[str, str, bool], int]:
+    return by_kind(db, "SELECT engine, status, private, count(*) FROM games GROUP BY 1, 2, 3")
 
 
 def kept(db) -> dict[tuple[str, str, bool], int]:
-    with db.connect() as connection:
-        rows = connection.execute(
-            text("SELECT engine, status, private, games FROM game_counts WHERE games > 0")
-        ).all()
-    return {(engine, status, bool(private)): n for engine, status, private, n in rows}
+    return by_kind(db, "SELECT engine, status, private, games FROM game_counts WHERE games > 0")
 
 
 def test_the_counts_follow_the_games_whatever_writes_them(service, db):
