@@ -303,6 +303,14 @@ def reword(text: str, seats: dict[str, int]) -> str:
     return CIV_WORDS.sub(seat_of, text)
 
 
+def a_card(name: str) -> str:
+    """One card in words: "a coin", "a wine card", "an oil card" (the goods' names are
+    mass or plural nouns: "1 slaves" would read badly)."""
+    if name == "coin":
+        return "a coin"
+    return f"{'an' if name[:1] in 'aeiou' else 'a'} {name} card"
+
+
 def _cards(cards: list[str]) -> str:
     return ", ".join(cards) if cards else "nothing"
 
@@ -364,7 +372,7 @@ def move_label(move: dict, view: dict | None = None) -> str:
     if kind == "choose_title_holder":
         return f"Give the {TITLE_NAMES[move['title']]} title to {{seat:{move['seat']}}}"
     if kind == "choose_good":
-        return f"Take 1 {move['good']} (Temple of Artemis)"
+        return f"Take {a_card(move['good'])} (Temple of Artemis)"
     if kind == "set_trade":
         return (
             f"Trade {move['n']} card{'s' if move['n'] != 1 else ''} each"
@@ -374,13 +382,13 @@ def move_label(move: dict, view: dict | None = None) -> str:
     if kind == "offer":
         return f"Offer {_cards(move['cards'])}"
     if kind == "take":
-        return f"Take 1 {move['card']} from {{seat:{move['from_seat']}}}"
+        return f"Take {a_card(move['card'])} from {{seat:{move['from_seat']}}}"
     if kind == "compensate":
-        return f"Give 1 {move['card']} to {{seat:{move['to_seat']}}}"
+        return f"Give {a_card(move['card'])} to {{seat:{move['to_seat']}}}"
     if kind == "name_builder":
         return f"{{seat:{move['seat']}}} builds next"
     if kind == "exchange":
-        return f"Swap 1 {move['give']} for 1 {move['get']} (Cleopatra)"
+        return f"Swap {a_card(move['give'])} for {a_card(move['get'])} (Cleopatra)"
     if kind == "end_build":
         return "End building"
     if kind == "keep":

@@ -253,8 +253,8 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 next_up="It is your turn again.",
                 move_groups=moves.groups(
                     [
-                        moves.Listed(1, "Take 1 coin from Ben (Carthage)", "take", {}),
-                        moves.Listed(2, "Take 1 wine from Cleo (Babylon)", "take", {}),
+                        moves.Listed(1, "Take a coin from Ben (Carthage)", "take", {}),
+                        moves.Listed(2, "Take a wine card from Cleo (Babylon)", "take", {}),
                     ]
                 ),
                 written=[],

@@ -1,5 +1,5 @@
 """Pages, the API, mails' history lines and refusals name the players: a Mare Nostrum
-turn page lists "Take 1 coin from Ben (Carthage)", never "seat 2"."""
+turn page lists "Take a coin from Ben (Carthage)", never "seat 2"."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import re
 import pytest
 
 from engines import REGISTRY
+from engines.mare_nostrum.views import a_card
 from pbem.errors import Rejected
 from pbem.games.service import SeatSpec
 
@@ -54,12 +55,13 @@ def test_a_mare_nostrum_turn_page_names_the_other_players_in_its_moves(client, r
     )
     page = client.get(f"/play/{created.tokens[seat]}").text
     labels = buttons(page)
-    takes = [label for label in labels if label.startswith("Take 1 ")]
+    takes = [label for label in labels if label.startswith("Take a")]
     assert takes and len(takes) == sum(move["type"] == "take" for move in legal)
     for move in legal:
         if move["type"] == "take":
             victim = move["from_seat"]
-            wanted = f"Take 1 {move['card']} from {NAMES[victim]} ({civ_of(head, victim)})"
+            card = a_card(move["card"])
+            wanted = f"Take {card} from {NAMES[victim]} ({civ_of(head, victim)})"
             assert wanted in takes
     assert not SEAT_NUMBER.search(page)
     # The history on the page names the movers too.

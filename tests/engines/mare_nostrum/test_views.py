@@ -146,3 +146,19 @@ def test_labels_read_well():
         ENGINE.move_label({"type": "attack", "space": "s6", "target": "rome"})
         == "Attack Rome in Mare Aegaeum"
     )
+    # A good's name is a mass or plural noun: one card of it is "a ... card".
+    assert ENGINE.move_label({"type": "take", "card": "slaves", "from_seat": 1}) == (
+        "Take a slaves card from {seat:1}"
+    )
+    assert ENGINE.move_label({"type": "take", "card": "coin", "from_seat": 0}) == (
+        "Take a coin from {seat:0}"
+    )
+    assert ENGINE.move_label({"type": "exchange", "give": "oil", "get": "gems"}) == (
+        "Swap an oil card for a gems card (Cleopatra)"
+    )
+    assert ENGINE.move_label({"type": "compensate", "card": "iron", "to_seat": 2}) == (
+        "Give an iron card to {seat:2}"
+    )
+    assert ENGINE.move_label({"type": "choose_good", "good": "incense"}) == (
+        "Take an incense card (Temple of Artemis)"
+    )
