@@ -182,7 +182,7 @@ def test_marks_are_built_only_when_a_line_needs_them():
             "loses 0.",
         ),
         ("Egypt is the Great General.", "Egypt is the Great General."),
-        ("Greece takes coin from Rome.", "{seat:0} takes 1 coin from {seat:1}."),
+        ("Greece takes coin from Rome.", "{seat:0} takes a coin from {seat:1}."),
         # The city site Babylon is no civilisation.
         (
             "Babylon builds a temple in Babylonia (Babylon), paying coin.",
@@ -194,7 +194,7 @@ def test_marks_are_built_only_when_a_line_needs_them():
         ),
         (
             "Rome swaps gold for coin with the bank (Cleopatra).",
-            "{seat:1} swaps 1 gold for 1 coin with the bank (Cleopatra).",
+            "{seat:1} swaps a gold card for a coin with the bank (Cleopatra).",
         ),
         ("Rome keeps 1 cards (Mausoleum).", "{seat:1} keeps 1 card (Mausoleum)."),
         (

@@ -124,7 +124,7 @@ plays becomes that seat's placeholder (``{seat:N}``, filled by the server with t
 player's name and civilisation, see :mod:`engines.api`), "Seat 2 plays Rome." names the
 player, and the stored slips are mended ("builds a Pyramids" reads "builds the
 Pyramids", "a Archimedes" reads "Archimedes", "A and B and C share the win" reads "A, B
-and C share the win", "takes coin from" reads "takes 1 coin from"). Labels and refusals
+and C share the win", "takes coin from" reads "takes a coin from"). Labels and refusals
 name seats by placeholder too; a neutral civilisation keeps its name.
 
 Where the rules leave a choice open, the engine decides so:

@@ -263,10 +263,10 @@ ONE_CARD = (
 
 
 def _one_card(found: re.Match) -> str:
-    """ "takes coin from" reads "takes 1 coin from"; "swaps gold for coin" reads
-    "swaps 1 gold for 1 coin"."""
+    """ "takes coin from" reads "takes a coin from"; "swaps gold for coin" reads
+    "swaps a gold card for a coin"."""
     verb, card, word, other = found.groups()
-    return f" {verb} 1 {card} {word} " + (f"1 {other}" if other else "")
+    return f" {verb} {a_card(card)} {word} " + (a_card(other) if other else "")
 
 
 def reword(text: str, seats: dict[str, int]) -> str:
