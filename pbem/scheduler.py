@@ -173,9 +173,13 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
             session.commit()
             return 0
         number = clock.reminders + 1
-        key = f"reminder:{clock.game_id}:{clock.seat}:{clock.turn_since:%Y%m%d%H%M%S%f}:{number}"
+        # The key ends with the head it was written at: a reply's tag names that event,
+        # and the moves the mail lists are numbered as they stand there.
+        turn = f"{clock.turn_since:%Y%m%d%H%M%S%f}"
+        key = f"reminder:{clock.game_id}:{clock.seat}:{turn}:{number}:{game.head_seq}"
         mail = None
         if seat.notify == "every_turn" and not seat.is_bot:
+            head = runtime.service.store.head(session, game.id)
             mail = outbox.mail_seat(
                 session,
                 runtime,
@@ -186,6 +190,7 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
                 since=render.when(clock.turn_since, seat.timezone),
                 deadline=clock.deadline_at,
                 consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
+                **outbox.inbound_context(runtime, session, game, head.engine, head.state, seat),
             )
         try:
             session.commit()

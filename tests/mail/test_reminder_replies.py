@@ -1,0 +1,52 @@
+"""A reminder lists the seat's moves with their codes when replies by mail are on, and
+names the event it was written at: a reply to it with a code plays that move."""
+
+from __future__ import annotations
+
+from pbem import scheduler
+from pbem.mail.dispatch import dispatch
+from pbem.mail.inbound.receive import take
+from tests.mail.conftest import make_runtime, new_game
+from tests.mail.inbound_helpers import REPLY, SENDER, listed_moves, reply_to, tag_seq, text_of
+
+ADDRESSES = {0: "anna@example.org", 1: "ben@example.org"}
+
+
+def test_a_reminder_lists_the_moves_and_a_reply_to_it_plays_one(db, tmp_path, clock, smtp):
+    mail = {"reply_address": REPLY, "sender": SENDER, "quiet_minutes": 0}
+    runtime = make_runtime(db, tmp_path, clock, smtp[1], mail=mail)
+    created = new_game(runtime, seats=2)
+    dispatch(runtime)
+    head = runtime.service.head(created.game_id)
+    [due] = head.engine.to_move(head.state)
+    clock.advance(hours=25)  # past the first reminder (24 hours by default)
+    scheduler.sweep(runtime)
+    dispatch(runtime)
+    [reminder] = smtp[0].to(ADDRESSES[due], "reminder")
+    assert "Your moves." in text_of(reminder)
+    assert "Or make your move here:" in text_of(reminder)
+    assert tag_seq(reminder) == head.seq
+    code = listed_moves(reminder)
+    roll = next(number for label, number in code.items() if "roll" in label.lower())
+    taken = take(runtime, reply_to(reminder, [str(roll)], ADDRESSES[due]))
+    assert taken.outcome == "applied", taken
+    [applied, *_] = runtime.service.events(created.game_id, after=head.seq)
+    assert (applied["kind"], applied["seat"], applied["payload"]["move"]) == (
+        "move",
+        due,
+        {"type": "roll"},
+    )
+
+
+def test_without_replies_by_mail_a_reminder_lists_no_moves(db, tmp_path, clock, smtp):
+    runtime = make_runtime(db, tmp_path, clock, smtp[1], mail={"quiet_minutes": 0})
+    created = new_game(runtime, seats=2)
+    dispatch(runtime)
+    head = runtime.service.head(created.game_id)
+    [due] = head.engine.to_move(head.state)
+    clock.advance(hours=25)
+    scheduler.sweep(runtime)
+    dispatch(runtime)
+    [reminder] = smtp[0].to(ADDRESSES[due], "reminder")
+    assert "Your moves." not in text_of(reminder)
+    assert "Make your move here:" in text_of(reminder)
