@@ -267,8 +267,14 @@ def _deadline_mails(
         "replace": "{whose} seat is open for a new player on the game's page; the old link "
         "no longer works.",
     }
+    # Under "wait" the late seat's own mail lists its moves (replies by mail on); its
+    # key ends with the head it was written at, which a reply's tag names.
+    moves: dict[str, Any] = {}
+    if policy == "wait":
+        head = runtime.service.store.head(session, game.id)
+        moves = outbox.inbound_context(runtime, session, game, head.engine, head.state, late)
     for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
-        key = f"deadline:{game.id}:{late.seat}:{turn}:{seat.seat}"
+        key = f"deadline:{game.id}:{late.seat}:{turn}:{seat.seat}:{game.head_seq}"
         if outbox.has_mail(session, key):
             continue
         mine = seat.seat == late.seat
@@ -291,6 +297,7 @@ def _deadline_mails(
                     whose="your" if mine else f"{late.name}'s",
                 )
             ),
+            **(moves if mine else {}),
         )
 
 

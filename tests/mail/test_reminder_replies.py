@@ -1,5 +1,6 @@
-"""A reminder lists the seat's moves with their codes when replies by mail are on, and
-names the event it was written at: a reply to it with a code plays that move."""
+"""A reminder, and the late player's deadline mail when the game waits, list the seat's
+moves with their codes when replies by mail are on, and name the event they were
+written at: a reply to either with a code plays that move."""
 
 from __future__ import annotations
 
@@ -50,3 +51,27 @@ def test_without_replies_by_mail_a_reminder_lists_no_moves(db, tmp_path, clock, 
     [reminder] = smtp[0].to(ADDRESSES[due], "reminder")
     assert "Your moves." not in text_of(reminder)
     assert "Make your move here:" in text_of(reminder)
+
+
+def test_a_deadline_mail_under_wait_lists_the_moves_to_the_late_player_only(
+    db, tmp_path, clock, smtp
+):
+    mail = {"reply_address": REPLY, "sender": SENDER, "quiet_minutes": 0}
+    runtime = make_runtime(db, tmp_path, clock, smtp[1], mail=mail)
+    policy = {"reminder_after_hours": 0, "deadline_after_days": 1, "at_deadline": "wait"}
+    created = new_game(runtime, seats=2, policy=policy)
+    dispatch(runtime)
+    head = runtime.service.head(created.game_id)
+    [due] = head.engine.to_move(head.state)
+    clock.advance(days=1, minutes=1)
+    scheduler.sweep(runtime)
+    dispatch(runtime)
+    [late] = smtp[0].to(ADDRESSES[due], "deadline")
+    [other] = smtp[0].to(ADDRESSES[1 - due], "deadline")
+    assert "Your moves." in text_of(late) and "Your moves." not in text_of(other)
+    assert tag_seq(late) == head.seq
+    stop = next(number for label, number in listed_moves(late).items() if "stop" in label.lower())
+    taken = take(runtime, reply_to(late, [str(stop)], ADDRESSES[due]))
+    assert taken.outcome == "applied", taken
+    [applied, *_] = runtime.service.events(created.game_id, after=head.seq)
+    assert (applied["seat"], applied["payload"]["move"]) == (due, {"type": "stop"})

@@ -90,9 +90,11 @@ def read_tag(config: dict, secret_key: str, address: str) -> Tag | None:
 
 
 # Which event an outbox row was made at: the seq its key ends with (your_turn,
-# invitation, the answers to replies, and reminders, whose keys grew a sixth part for it);
-# other mails take the game's head when sent.
-KEY_SEQ = re.compile(r"^(?:(?:your_turn|invitation|answer):.*|reminder(?::[^:]+){4}):(\d+)$")
+# invitation, the answers to replies; reminders and deadline mails, whose keys grew a
+# part for it); other mails take the game's head when sent.
+KEY_SEQ = re.compile(
+    r"^(?:(?:your_turn|invitation|answer):.*|(?:reminder|deadline)(?::[^:]+){4}):(\d+)$"
+)
 
 
 def for_mail(runtime: Any, mail: Any) -> str:
