@@ -19,15 +19,9 @@ SCHEMA_VERSION = 2
 
 
 class Event(SQLModel, table=True):
-    """One event of a game's log. Primary key (game_id, seq): a stale writer collides.
-
-    On SQLite the table is WITHOUT ROWID: its rows live in the primary key's own tree,
-    so an append writes one page, not a row and an index entry, and a game's events lie
-    together on disk.
-    """
+    """One event of a game's log. Primary key (game_id, seq): a stale writer collides."""
 
     __tablename__ = "events"
-    __table_args__ = {"sqlite_with_rowid": False}
 
     game_id: str = Field(primary_key=True, max_length=32)
     seq: int = Field(primary_key=True)
