@@ -69,6 +69,18 @@ def reply_to(message, lines: list[str], sender: str, style: int = 0) -> bytes:
     return bytes(reply)
 
 
+def reply_with_move(runtime, game_id: str, message, word: str, sender: str) -> dict:
+    """Replies to ``message`` with the code of the listed move whose label holds ``word``,
+    checks that the reply was taken, and returns the first event after the mail's tag
+    (the move; bots may follow it)."""
+    from pbem.mail.inbound.receive import take
+
+    code = next(n for label, n in listed_moves(message).items() if word in label.lower())
+    taken = take(runtime, reply_to(message, [str(code)], sender))
+    assert taken.outcome == "applied", taken
+    return runtime.service.events(game_id, after=tag_seq(message))[0]
+
+
 def send_lmtp(port: int, raw: bytes, recipient: str, sender: str = "anna@example.org"):
     """Delivers over LMTP; returns smtplib's refused recipients (empty: all taken)."""
     raw = re.sub(rb"\r?\n", b"\r\n", raw)  # on the wire lines end in CRLF

@@ -9,7 +9,14 @@ from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch
 from pbem.mail.inbound.receive import take
 from tests.mail.conftest import make_runtime, new_game, take_turn
-from tests.mail.inbound_helpers import REPLY, SENDER, listed_moves, reply_to, tag_seq
+from tests.mail.inbound_helpers import (
+    REPLY,
+    SENDER,
+    listed_moves,
+    reply_to,
+    reply_with_move,
+    tag_seq,
+)
 from tests.mail.test_quiet import WINDOW, due_seat
 
 ADDRESSES = {0: "anna@example.org", 1: "ben@example.org"}
@@ -33,13 +40,8 @@ def test_a_reply_to_a_turn_mail_that_took_in_later_turns_is_taken(db, tmp_path, 
     [message] = smtp[0].to(ADDRESSES[due], "your turn")
     head = runtime.service.head(created.game_id)
     assert tag_seq(message) == head.seq  # the tag names the latest turn
-    code = listed_moves(message)
-    assert code, "the turn mail lists the moves"
-    roll = next(number for label, number in code.items() if "roll" in label.lower())
-    raw = reply_to(message, [str(roll)], ADDRESSES[due])
-    taken = take(runtime, raw)
-    assert taken.outcome == "applied", taken
-    [applied, *_] = runtime.service.events(created.game_id, after=head.seq)
+    assert listed_moves(message), "the turn mail lists the moves"
+    applied = reply_with_move(runtime, created.game_id, message, "roll", ADDRESSES[due])
     assert (applied["kind"], applied["seat"], applied["payload"]["move"]) == (
         "move",
         due,
@@ -58,11 +60,7 @@ def test_a_reply_to_an_invitation_that_found_the_seat_due_is_taken(db, tmp_path,
     [message] = smtp[0].to(ADDRESSES[0])
     assert "already your turn" in str(message)
     assert tag_seq(message) == head.seq
-    code = listed_moves(message)
-    roll = next(number for label, number in code.items() if "roll" in label.lower())
-    taken = take(runtime, reply_to(message, [str(roll)], ADDRESSES[0]))
-    assert taken.outcome == "applied", taken
-    [applied, *_] = runtime.service.events(created.game_id, after=head.seq)  # bots may follow
+    applied = reply_with_move(runtime, created.game_id, message, "roll", ADDRESSES[0])
     assert (applied["kind"], applied["seat"], applied["payload"]["move"]) == (
         "move",
         1,

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pbem import scheduler
 from pbem.mail.dispatch import dispatch
-from pbem.mail.inbound.receive import take
 from tests.mail.conftest import make_runtime, new_game
-from tests.mail.inbound_helpers import REPLY, SENDER, listed_moves, reply_to, tag_seq, text_of
+from tests.mail.inbound_helpers import REPLY, SENDER, reply_with_move, tag_seq, text_of
 
 ADDRESSES = {0: "anna@example.org", 1: "ben@example.org"}
 
@@ -27,11 +26,7 @@ def test_a_reminder_lists_the_moves_and_a_reply_to_it_plays_one(db, tmp_path, cl
     assert "Your moves." in text_of(reminder)
     assert "Or make your move here:" in text_of(reminder)
     assert tag_seq(reminder) == head.seq
-    code = listed_moves(reminder)
-    roll = next(number for label, number in code.items() if "roll" in label.lower())
-    taken = take(runtime, reply_to(reminder, [str(roll)], ADDRESSES[due]))
-    assert taken.outcome == "applied", taken
-    [applied, *_] = runtime.service.events(created.game_id, after=head.seq)
+    applied = reply_with_move(runtime, created.game_id, reminder, "roll", ADDRESSES[due])
     assert (applied["kind"], applied["seat"], applied["payload"]["move"]) == (
         "move",
         due,
@@ -70,8 +65,5 @@ def test_a_deadline_mail_under_wait_lists_the_moves_to_the_late_player_only(
     [other] = smtp[0].to(ADDRESSES[1 - due], "deadline")
     assert "Your moves." in text_of(late) and "Your moves." not in text_of(other)
     assert tag_seq(late) == head.seq
-    stop = next(number for label, number in listed_moves(late).items() if "stop" in label.lower())
-    taken = take(runtime, reply_to(late, [str(stop)], ADDRESSES[due]))
-    assert taken.outcome == "applied", taken
-    [applied, *_] = runtime.service.events(created.game_id, after=head.seq)
+    applied = reply_with_move(runtime, created.game_id, late, "stop", ADDRESSES[due])
     assert (applied["seat"], applied["payload"]["move"]) == (due, {"type": "stop"})
