@@ -179,7 +179,6 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
         key = f"reminder:{clock.game_id}:{clock.seat}:{turn}:{number}:{game.head_seq}"
         mail = None
         if seat.notify == "every_turn" and not seat.is_bot:
-            head = runtime.service.store.head(session, game.id)
             mail = outbox.mail_seat(
                 session,
                 runtime,
@@ -190,7 +189,7 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
                 since=render.when(clock.turn_since, seat.timezone),
                 deadline=clock.deadline_at,
                 consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
-                **outbox.inbound_context(runtime, session, game, head.engine, head.state, seat),
+                **outbox.moves_context(runtime, session, game, seat),
             )
         try:
             session.commit()
@@ -269,10 +268,7 @@ def _deadline_mails(
     }
     # Under "wait" the late seat's own mail lists its moves (replies by mail on); its
     # key ends with the head it was written at, which a reply's tag names.
-    moves: dict[str, Any] = {}
-    if policy == "wait":
-        head = runtime.service.store.head(session, game.id)
-        moves = outbox.inbound_context(runtime, session, game, head.engine, head.state, late)
+    moves = outbox.moves_context(runtime, session, game, late) if policy == "wait" else {}
     for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
         key = f"deadline:{game.id}:{late.seat}:{turn}:{seat.seat}:{game.head_seq}"
         if outbox.has_mail(session, key):

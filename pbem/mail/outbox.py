@@ -942,6 +942,17 @@ def inbound_context(
     }
 
 
+def moves_context(runtime: Any, session: Session, game: Game, seat: Seat) -> dict[str, Any]:
+    """:func:`inbound_context` at the game's head, for a mail written outside a move (a
+    reminder, a deadline): nothing is read when replies by mail are off."""
+    from pbem.mail.inbound import tags
+
+    if tags.reply_address_config(runtime.config) is None:
+        return {}
+    head = runtime.service.store.head(session, game.id)
+    return inbound_context(runtime, session, game, head.engine, head.state, seat)
+
+
 def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:
     """A stored mail's text, HTML and unsubscribe link with their links opened, as sent
     (a deferred mail is rendered first, see :func:`render_deferred`).
