@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, Text, column, func, text
+from sqlalchemy import JSON, BigInteger, Column, Index, Text, column, func, text
 from sqlmodel import Field, SQLModel
 
 # The last schema version of the releases before Alembic (``schema_info``); the schema
@@ -53,12 +53,13 @@ class Game(SQLModel, table=True):
     __tablename__ = "games"
     # One index per listing query (see pbem.games.listing): by status, and by title and
     # status, each with the keyset (updated_at, id); the list of every status reads
-    # each status's range of the first and merges them. Every move moves its game in
-    # each of these indexes (updated_at changes), so there are no more of them than the
-    # listings need. head_seq makes the status index cover /metrics's count of games
-    # and events by status; the status and the title alone are their leading columns.
+    # each status's range of the first and merges them. A move moves its game in both
+    # when it moves updated_at (at most once a minute, pbem.games.service.ACTIVITY_STEP),
+    # so there are no more of them than the listings need, and they hold nothing a move
+    # changes otherwise (head_seq is not in them). The status and the title alone are
+    # their leading columns.
     __table_args__ = (
-        Index("ix_games_listing_status", "status", "updated_at", "id", "head_seq"),
+        Index("ix_games_listing_status", "status", "updated_at", "id"),
         Index("ix_games_listing_engine", "engine", "status", "updated_at", "id"),
     )
 
@@ -93,9 +94,11 @@ class GameCount(SQLModel, table=True):
     """How many games there are of each title, status and visibility, for the listings'
     counts: reading them costs the same at 100 games and at a million.
 
-    Triggers on ``games`` keep it (revision 0012): a game made, finished, deleted or
-    made private moves its count in the same transaction, whatever code wrote the row.
-    A move changes none of the three columns, so it never touches this table.
+    Triggers on ``games`` keep it (revisions 0012, 0013): a game made, finished, deleted
+    or made private moves its count in the same transaction, whatever code wrote the
+    row. ``events`` adds up the events (``head_seq + 1``) of the games that are not
+    running, for ``/metrics``. A move of a running game changes none of it, so it never
+    touches this table.
     """
 
     __tablename__ = "game_counts"
@@ -104,6 +107,7 @@ class GameCount(SQLModel, table=True):
     status: str = Field(primary_key=True, max_length=16)
     private: bool = Field(primary_key=True)
     games: int = 0
+    events: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
 
 
 class Seat(SQLModel, table=True):

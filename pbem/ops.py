@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 
 from pbem.mail.dispatch import FAILURE_REASONS
 from pbem.mail.models import Heartbeat, Mail, utc
-from pbem.models import Game
+from pbem.models import Game, GameCount
 from pbem.web.hardening import recent_database_failure
 
 bp = Blueprint("ops", __name__)
@@ -131,16 +131,20 @@ MAIL_STATUSES = ("pending", "sending", "sent", "failed", "bouncing", "dropped")
 
 def cheap_counts(session: Session) -> tuple[int, list[tuple[str, int]], dict[str, int]]:
     """Events appended, games by status and mails by status, without reading the event
-    log or the mail bodies: events are the sum of each game's head (seqs start at 0),
-    read with the games' count from the games' status index (it holds head_seq); mails
-    are counted one status at a time on the outbox's (status, next_attempt_at) index."""
+    log or the mail bodies: the games and the events of the games that no longer run
+    from ``game_counts`` (kept by triggers), the events of the running games (seqs
+    start at 0) through the games' status index, and mails one status at a time on the
+    outbox's (status, next_attempt_at) index."""
     by_status = session.exec(
-        select(col(Game.status), func.count(), func.sum(col(Game.head_seq) + 1)).group_by(
-            col(Game.status)
-        )
+        select(col(GameCount.status), func.sum(GameCount.games), func.sum(GameCount.events))
+        .group_by(col(GameCount.status))
+        .order_by(col(GameCount.status))
     ).all()
-    events = sum(int(appended or 0) for _, _, appended in by_status)
-    games = [(status, count) for status, count, _ in by_status]
+    running = session.exec(
+        select(func.sum(col(Game.head_seq) + 1)).where(col(Game.status) == "active")
+    ).one()
+    events = int(running or 0) + sum(int(ended or 0) for _, _, ended in by_status)
+    games = [(status, int(count)) for status, count, _ in by_status if count]
     mails = {
         status: session.exec(
             select(func.count()).select_from(Mail).where(col(Mail.status) == status)

@@ -21,7 +21,7 @@ import random
 import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -147,6 +147,17 @@ _HEAD_UPDATE = Prepared(
     _GAMES.update()
     .where(_GAMES.c.id == bindparam("b_game"))
     .values({name: bindparam(name) for name in _HEAD_COLUMNS})
+)
+# A game's ``updated_at`` (its last activity: the listings' order and keyset) moves on
+# when a move comes at least this long after the time it holds. Both listing indexes
+# are keyed on it, so a move within the step leaves them as they are: a player's run of
+# moves, or a busy game, rewrites them once a minute instead of at every move. Nothing
+# shows the time itself; the game's end and every other change set it exactly.
+ACTIVITY_STEP = timedelta(minutes=1)
+_HEAD_UPDATE_SAME_ACTIVITY = Prepared(
+    _GAMES.update()
+    .where(_GAMES.c.id == bindparam("b_game"))
+    .values({name: bindparam(name) for name in _HEAD_COLUMNS if name != "updated_at"})
 )
 _SEAT_UPDATE = Prepared(
     _SEATS.update()
@@ -639,9 +650,12 @@ class GameService:
             "to_move": sorted(due_after),
             "phase": phase,
             "turn_started_at": now if started else game.turn_started_at,
-            "updated_at": now,
         }
-        batch.add(_HEAD_UPDATE, {"b_game": game.id, **values})
+        if game.updated_at is None or now - game.updated_at >= ACTIVITY_STEP:
+            values["updated_at"] = now
+            batch.add(_HEAD_UPDATE, {"b_game": game.id, **values})
+        else:
+            batch.add(_HEAD_UPDATE_SAME_ACTIVITY, {"b_game": game.id, **values})
         for name, value in values.items():
             setattr(game, name, value)
         changed = []

@@ -112,6 +112,34 @@ def test_filters_and_counts(clocked, db):
     assert service.list_games(status="finished", engine="mercatores").games == []
 
 
+def test_a_move_brings_its_game_up_at_most_once_a_minute(clocked, db):
+    """updated_at (the listings' order) moves when a move comes a minute or more after
+    it; a move within the minute writes neither listing index."""
+    service, clock = clocked
+    first, second = new_game(service), None
+    clock.now += timedelta(seconds=10)
+    second = new_game(service)
+    order = [row.id for row in service.list_games().games]
+    assert order == [second, first]
+
+    def move(game_id):
+        head = service.head(game_id)
+        seat = min(head.engine.to_move(head.state))
+        service.submit_move(game_id, seat, {"type": "roll"}, head.seq)
+
+    clock.now += timedelta(seconds=40)  # 50 s after the first game began: same minute
+    move(first)
+    assert service.game(first).updated_at == START
+    assert [row.id for row in service.list_games().games] == order
+    clock.now += timedelta(seconds=10)  # a minute after: the game comes up
+    move(first)
+    assert service.game(first).updated_at == START + timedelta(minutes=1)
+    assert [row.id for row in service.list_games().games] == [first, second]
+    clock.now += timedelta(seconds=59)
+    move(first)
+    assert service.game(first).updated_at == START + timedelta(minutes=1)
+
+
 @pytest.mark.parametrize(
     "filters",
     [
@@ -170,6 +198,18 @@ def kept(db) -> dict[tuple[str, str, bool], int]:
     return by_kind(db, "SELECT engine, status, private, games FROM game_counts WHERE games > 0")
 
 
+def ended_events(db) -> tuple[dict, dict]:
+    """The events of the games that are not running, kept by the triggers and counted
+    again from the games."""
+    kept = by_kind(db, "SELECT engine, status, private, events FROM game_counts WHERE games > 0")
+    again = by_kind(
+        db,
+        "SELECT engine, status, private, sum(CASE WHEN status = 'active' THEN 0 "
+        "ELSE head_seq + 1 END) FROM games GROUP BY 1, 2, 3",
+    )
+    return kept, again
+
+
 def test_the_counts_follow_the_games_whatever_writes_them(service, db):
     """game_counts is kept by triggers: games made by the service, finished by play,
     changed and deleted behind its back, all counted; a move touches no count."""
@@ -195,8 +235,17 @@ def test_the_counts_follow_the_games_whatever_writes_them(service, db):
         session.commit()
     assert kept(db) == recount(db)
     assert service.list_games().counts == {"active": 1, "finished": 2}
+    kept_events, counted = ended_events(db)
+    assert kept_events == counted and kept_events[("pig", "finished", False)] > 2
+    with db.begin() as connection:  # an event after the end (an import, a repair...)
+        connection.execute(
+            text("UPDATE games SET head_seq = head_seq + 5 WHERE id = :id"), {"id": ids[0]}
+        )
+    kept_events, counted = ended_events(db)
+    assert kept_events == counted
     assert service.list_games(engine="mercatores").counts == {"active": 1, "finished": 0}
     with db.begin() as connection:
         connection.execute(text("DELETE FROM games WHERE id = :id"), {"id": ids[0]})
     assert kept(db) == recount(db)
     assert service.list_games().counts == {"active": 1, "finished": 1}
+    assert ended_events(db)[0] == ended_events(db)[1]
