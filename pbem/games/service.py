@@ -36,7 +36,7 @@ from sqlmodel import Session, col, select
 from engines import REGISTRY, bot_levels_of, get_engine
 from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
-from pbem.db import BATCH, Batch, Prepared, for_reads, read_alone
+from pbem.db import BATCH, Batch, KeptConnections, Prepared, for_reads, read_alone
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
 from pbem.eventlog import chance as chance_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
@@ -228,6 +228,7 @@ class GameService:
         self.store = EventStore(db, snapshot_every)
         self.clock = clock
         self.listeners: list[Listener] = list(listeners)
+        self.connections = KeptConnections(db)
 
     def session(self) -> Session:
         """A session for work that writes (on SQLite it takes the write lock at once)."""
@@ -469,7 +470,7 @@ class GameService:
             raise BadInput('A move must be a JSON object with a "type".')
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
             raise BadInput("The move must say which event it was based on (a whole number).")
-        with self.db.connect() as connection:
+        with self.connections.connect() as connection:
             connection.begin()
             # The ORM session works on the move's own connection and transaction (it
             # rolls back with it, it never commits it); only uncommon paths use it.
