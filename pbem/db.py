@@ -390,6 +390,8 @@ def _fast_bind(kind, dialect) -> Callable[[Any], Any] | None:
     def store(value: datetime | None) -> str | None:
         if value is None:
             return None
+        if value.tzinfo is UTC:  # the usual case: the text without its "+00:00"
+            return value.isoformat(" ", "microseconds")[:-6]
         if value.utcoffset() is None:
             raise ValueError("Datetime values must have timezone information.")
         return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")

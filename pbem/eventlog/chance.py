@@ -42,7 +42,7 @@ def derive(seed: bytes, game_id: str, event: int, k: int, bound: int) -> int:
     message = f"{game_id}:{event}:{k}"
     retry = 0
     while True:
-        digest = hmac.new(seed, message.encode("utf-8"), hashlib.sha256).digest()
+        digest = hmac.digest(seed, message.encode("utf-8"), "sha256")
         value = int.from_bytes(digest, "big")
         if value < limit:
             return value % bound

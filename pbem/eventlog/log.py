@@ -6,6 +6,7 @@ file), so both check exactly the same things.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping
@@ -41,9 +42,15 @@ def keyed_state_hash(seed: bytes, engine: Engine, state: Any) -> str:
     hashes say nothing until the seed is revealed at the end, and from then on anyone
     can check every one of them.
     """
-    key = hmac.new(seed, b"pbem:state-hash", hashlib.sha256).digest()
     body = canonical_json(engine.dump(state)).encode("utf-8")
-    return hmac.new(key, body, hashlib.sha256).hexdigest()
+    return hmac.digest(_state_key(seed), body, "sha256").hex()
+
+
+@functools.lru_cache(maxsize=64)
+def _state_key(seed: bytes) -> bytes:
+    """The key of a game's state hashes, derived from its seed (kept for the games
+    moved most recently: every move of a game derives the same one)."""
+    return hmac.digest(seed, b"pbem:state-hash", "sha256")
 
 
 def timestamp(moment: datetime) -> str:

@@ -257,3 +257,103 @@ def test_a_move_on_postgres_leaves_its_connection_transactional(postgres_schema)
         assert service.head(created.game_id).seq == 1
     finally:
         engine.dispose()
+
+
+def test_fast_sqlite_date_times_store_and_read_as_sqlalchemy_does():
+    """The move's one-step date-time conversions on SQLite write the text SQLAlchemy's
+    chain (sqlmodel's UTCDateTime over SQLite's DATETIME) writes, and read it back the
+    same, offsets and early years included; a naive value is refused as before."""
+    from datetime import timedelta, timezone
+
+    from sqlalchemy.dialects import sqlite
+    from sqlmodel.sql.sqltypes import UTCDateTime
+
+    from pbem.db import _fast_bind, _fast_result
+
+    dialect, kind = sqlite.dialect(), UTCDateTime()
+    chain = kind.dialect_impl(dialect)
+    store, load = _fast_bind(kind, dialect), _fast_result(kind, dialect)
+    slow_store, slow_load = chain.bind_processor(dialect), chain.result_processor(dialect, None)
+    values = [
+        WHEN,
+        datetime(2026, 1, 1, tzinfo=UTC),
+        datetime(999, 12, 31, 23, 59, 59, 1, tzinfo=UTC),
+        datetime(2026, 3, 29, 1, 30, tzinfo=timezone(timedelta(hours=-5, minutes=-30))),
+        None,
+    ]
+    for value in values:
+        assert store(value) == slow_store(value)
+        assert load(store(value)) == slow_load(slow_store(value))
+    for text in ("2026-05-01 12:30:15", "2026-05-01 12:30:15.5", "2026-05-01"):
+        assert load(text) == slow_load(text) and load(text).tzinfo is not None
+    with pytest.raises(ValueError):
+        store(datetime(2026, 1, 1))
+
+
+def test_moves_keep_their_connection_clean_between_them(tmp_path):
+    """On SQLite a move's connection waits open for the next move: never inside a
+    transaction (after a move, a refused move and a lost race alike), at most
+    ``keep`` of them, and closed when the engine is disposed."""
+    import threading
+
+    from pbem.db import init_db, make_engine
+    from pbem.errors import Rejected
+    from pbem.games.service import GameService, SeatSpec
+
+    path = tmp_path / "kept.sqlite3"
+    db = make_engine(f"sqlite:///{path}")
+    init_db(db)
+    service = GameService(db)
+    # Another writer that gives up at once if a lock were left held.
+    other = make_engine(f"sqlite:///{path}", connect_args={"timeout": 0.2})
+
+    def write_elsewhere():
+        with other.begin() as connection:
+            connection.exec_driver_sql("UPDATE games SET title = title")
+
+    game = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {"target": 10**6}).game_id
+    head = service.head(game)
+    seat = min(head.engine.to_move(head.state))
+    service.submit_move(game, seat, {"type": "roll"}, head.seq)
+    kept = list(service.connections.idle)
+    assert len(kept) == 1 and not kept[0].in_transaction()
+    write_elsewhere()
+    head = service.head(game)
+    with pytest.raises(Rejected):
+        service.submit_move(
+            game, 1 - min(head.engine.to_move(head.state)), {"type": "roll"}, head.seq
+        )
+    with pytest.raises(Conflict):
+        service.submit_move(
+            game, min(head.engine.to_move(head.state)), {"type": "stop"}, head.seq - 1
+        )
+    assert list(service.connections.idle) == kept and not kept[0].in_transaction()
+    write_elsewhere()
+
+    games = [
+        service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {"target": 10**6}).game_id
+        for _ in range(4)
+    ]
+    start = threading.Barrier(len(games))
+
+    def play(game_id):
+        start.wait()
+        for _ in range(20):
+            head = service.head(game_id)
+            seat = min(head.engine.to_move(head.state))
+            move = {"type": "stop"} if head.state["pot"] >= 6 else {"type": "roll"}
+            service.submit_move(game_id, seat, move, head.seq)
+
+    threads = [threading.Thread(target=play, args=(game_id,)) for game_id in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(service.head(game_id).seq == 20 for game_id in games)
+    idle = list(service.connections.idle)
+    assert 1 <= len(idle) <= service.connections.keep
+    assert not any(connection.in_transaction() for connection in idle)
+    write_elsewhere()
+    db.dispose()
+    assert not service.connections.idle and all(connection.closed for connection in idle)
+    other.dispose()
