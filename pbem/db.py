@@ -175,11 +175,12 @@ class KeptConnections:
     itself costs little. Here a move takes an idle connection, or a new one, and gives
     it back when it ends; at most ``keep`` wait (more are closed). A connection goes
     back only outside a transaction (a move that failed is rolled back first) and
-    while it is sound; :meth:`SqlEngine.dispose` closes the idle ones. One thread uses a
-    connection at a time: it is taken off the idle list before use.
+    while it is sound; :meth:`SqlEngine.dispose` closes the idle ones, and so does an
+    error that says the database is gone. One thread uses a connection at a time: it
+    is taken off the idle list before use.
 
-    On PostgreSQL nothing is kept (``keep`` is 0): a connection lost with a server
-    (failover) is then never handed to the next move; the pool's checkout is small
+    On PostgreSQL nothing is kept (``keep`` is 0): the pool's size is the operator's
+    (a kept connection is one the pages cannot have), and the pool's checkout is small
     there beside the round trips.
     """
 
@@ -189,6 +190,11 @@ class KeptConnections:
         self.idle: collections.deque[Connection] = collections.deque()
         if self.keep:
             event.listen(db, "engine_disposed", self._close_idle)
+            event.listen(db, "handle_error", self._on_error)
+
+    def _on_error(self, context) -> None:
+        if context.is_disconnect:
+            self._close_idle(None)
 
     @contextlib.contextmanager
     def connect(self):
@@ -219,9 +225,12 @@ class KeptConnections:
     def _close_idle(self, _engine) -> None:
         while self.idle:
             try:
-                self.idle.pop().close()
+                connection = self.idle.pop()
             except IndexError:
                 break
+            with contextlib.suppress(Exception):  # a connection to a server gone
+                connection.invalidate()
+                connection.close()
 
 
 def connection_of(session) -> Connection:
