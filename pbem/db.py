@@ -167,34 +167,42 @@ def init_db(engine: SqlEngine, secret_key: str | None = None) -> None:
 
 
 class KeptConnections:
-    """Connections kept open between moves, on SQLite.
+    """Connections kept open between moves, on SQLite: one set per engine
+    (:meth:`of`), shared by every service on it.
 
     A move through :meth:`SqlEngine.connect` builds a :class:`Connection` (its event
     dispatch, a pool checkout) and takes it apart at the end (a pool check-in and its
     reset): about a tenth of a move's processor time on SQLite, where the database
     itself costs little. Here a move takes an idle connection, or a new one, and gives
-    it back when it ends; at most ``keep`` wait (more are closed). A connection goes
-    back only outside a transaction (a move that failed is rolled back first) and
-    while it is sound; :meth:`SqlEngine.dispose` closes the idle ones, and so does an
-    error that says the database is gone. One thread uses a connection at a time: it
-    is taken off the idle list before use.
+    it back when it ends; at most ``keep`` wait (more are closed), so the pool always
+    has the rest. A connection goes back only outside a transaction (a move that failed
+    is rolled back first) and while it is sound; disposing of the engine closes the
+    idle ones, and so does an error that says the database is gone. One thread uses a
+    connection at a time: it is taken off the idle list before use.
 
     On PostgreSQL nothing is kept (``keep`` is 0): the pool's size is the operator's
     (a kept connection is one the pages cannot have), and the pool's checkout is small
     there beside the round trips.
     """
 
-    def __init__(self, db: SqlEngine, keep: int = 2):
+    KEEP = 2
+
+    def __init__(self, db: SqlEngine, keep: int = KEEP):
         self.db = db
         self.keep = keep if db.dialect.name == "sqlite" else 0
         self.idle: collections.deque[Connection] = collections.deque()
-        if self.keep:
-            event.listen(db, "engine_disposed", self._close_idle)
-            event.listen(db, "handle_error", self._on_error)
 
-    def _on_error(self, context) -> None:
-        if context.is_disconnect:
-            self._close_idle(None)
+    @classmethod
+    def of(cls, db: SqlEngine) -> KeptConnections:
+        """The engine's kept connections (made, with the listeners that close them, on
+        first use)."""
+        kept = db.__dict__.get("_pbem_kept")
+        if kept is None:
+            kept = db.__dict__["_pbem_kept"] = cls(db)
+            if kept.keep:
+                event.listen(db, "engine_disposed", kept._on_dispose)
+                event.listen(db, "handle_error", kept._on_error)
+        return kept
 
     @contextlib.contextmanager
     def connect(self):
@@ -222,15 +230,22 @@ class KeptConnections:
         self.idle.append(connection)
         return True
 
-    def _close_idle(self, _engine) -> None:
+    def close_idle(self) -> None:
         while self.idle:
             try:
                 connection = self.idle.pop()
             except IndexError:
                 break
-            with contextlib.suppress(Exception):  # a connection to a server gone
+            with contextlib.suppress(Exception):  # a connection to a database gone
                 connection.invalidate()
                 connection.close()
+
+    def _on_dispose(self, _engine) -> None:
+        self.close_idle()
+
+    def _on_error(self, context) -> None:
+        if context.is_disconnect:
+            self.close_idle()
 
 
 def connection_of(session) -> Connection:

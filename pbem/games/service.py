@@ -228,7 +228,7 @@ class GameService:
         self.store = EventStore(db, snapshot_every)
         self.clock = clock
         self.listeners: list[Listener] = list(listeners)
-        self.connections = KeptConnections(db)
+        self.connections = KeptConnections.of(db)
 
     def session(self) -> Session:
         """A session for work that writes (on SQLite it takes the write lock at once)."""

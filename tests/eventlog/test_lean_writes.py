@@ -293,7 +293,8 @@ def test_fast_sqlite_date_times_store_and_read_as_sqlalchemy_does():
 def test_moves_keep_their_connection_clean_between_them(tmp_path):
     """On SQLite a move's connection waits open for the next move: never inside a
     transaction (after a move, a refused move and a lost race alike), at most
-    ``keep`` of them, and closed when the engine is disposed."""
+    ``keep`` of them for the engine whatever the number of services on it, and closed
+    when the engine is disposed."""
     import threading
 
     from pbem.db import init_db, make_engine
@@ -338,6 +339,7 @@ def test_moves_keep_their_connection_clean_between_them(tmp_path):
 
     def play(game_id):
         start.wait()
+        service = GameService(db)  # a service of its own: the engine's connections
         for _ in range(20):
             head = service.head(game_id)
             seat = min(head.engine.to_move(head.state))
@@ -350,8 +352,10 @@ def test_moves_keep_their_connection_clean_between_them(tmp_path):
     for thread in threads:
         thread.join()
     assert all(service.head(game_id).seq == 20 for game_id in games)
+    assert GameService(db).connections is service.connections
     idle = list(service.connections.idle)
-    assert 1 <= len(idle) <= service.connections.keep
+    assert 1 <= len(idle) <= service.connections.keep == 2
+    assert db.pool.checkedout() == len(idle)
     assert not any(connection.in_transaction() for connection in idle)
     write_elsewhere()
     db.dispose()
