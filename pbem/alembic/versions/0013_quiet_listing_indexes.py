@@ -14,7 +14,7 @@ move rewrote the index's page. Now:
 - The index is ``(status, updated_at, id)``. With the game's ``updated_at`` moved on at
   most once a minute by moves (:data:`pbem.games.service.ACTIVITY_STEP`), a move
   within the minute rewrites neither listing index: about 8.3 pages to SQLite's log for
-  the bench's move before, 7.3 after (``bench/bench_move_pages.py``).
+  the bench's move before, 7.2 after (``bench/bench_move_pages.py``).
 
 Revision ID: 0013_quiet_listing_indexes
 Revises: 0012_game_counts
