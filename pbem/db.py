@@ -25,6 +25,7 @@ import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
+from sqlalchemy.pool import QueuePool
 from sqlmodel import create_engine
 from sqlmodel.sql.sqltypes import UTCDateTime
 
@@ -167,8 +168,8 @@ def init_db(engine: SqlEngine, secret_key: str | None = None) -> None:
 
 
 class KeptConnections:
-    """Connections kept open between moves, on SQLite: one set per engine
-    (:meth:`of`), shared by every service on it.
+    """Connections kept open between moves: one set per engine (:meth:`of`), shared by
+    every service on it.
 
     A move through :meth:`SqlEngine.connect` builds a :class:`Connection` (its event
     dispatch, a pool checkout) and takes it apart at the end (a pool check-in and its
@@ -180,16 +181,21 @@ class KeptConnections:
     idle ones, and so does an error that says the database is gone. One thread uses a
     connection at a time: it is taken off the idle list before use.
 
-    On PostgreSQL nothing is kept (``keep`` is 0): the pool's size is the operator's
-    (a kept connection is one the pages cannot have), and the pool's checkout is small
-    there beside the round trips.
+    On PostgreSQL a kept connection is one of the pool's that the pages cannot have, and
+    the pool's size is the operator's: a pool keeps at most a quarter of its size (two
+    of the default ten; none in a pool of fewer than four). There the checkout and its
+    reset cost about a twentieth of a move (1.07 against 1.02 ms a move, median of 20
+    alternating blocks).
     """
 
     KEEP = 2
 
     def __init__(self, db: SqlEngine, keep: int = KEEP):
         self.db = db
-        self.keep = keep if db.dialect.name == "sqlite" else 0
+        if db.dialect.name != "sqlite":
+            size = db.pool.size() if isinstance(db.pool, QueuePool) else 0
+            keep = min(keep, size // 4)
+        self.keep = keep
         self.idle: collections.deque[Connection] = collections.deque()
 
     @classmethod

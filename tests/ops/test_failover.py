@@ -78,6 +78,57 @@ def test_a_killed_connection_fails_one_call_and_the_next_reconnects(pooled):
     assert _backend(service.db) != before
 
 
+def test_kept_connections_that_were_killed_fail_one_move_and_are_let_go(postgres_schema):
+    """With a pool of ten, moves keep two connections between them (a pool of one, as
+    above, keeps none). When the server kills them, the next move fails cleanly, the
+    idle ones are closed with the one that failed, and the move after reconnects."""
+    from pbem.migrations import drop_all
+
+    url, connect_args, _ = postgres_schema
+    engine = make_engine(url, connect_args=connect_args)
+    drop_all(engine)
+    init_db(engine)
+    admin = make_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        service = GameService(engine)
+        assert service.connections.keep == 2
+        games = [_game(service) for _ in range(2)]
+        barrier = threading.Barrier(2)
+
+        def play(game_id):  # two moves at once: both connections wait for the next
+            barrier.wait()
+            _stop(service, game_id, 0)
+
+        threads = [threading.Thread(target=play, args=(game_id,)) for game_id in games]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        kept = list(service.connections.idle)
+        assert 1 <= len(kept) <= 2 and engine.pool.checkedout() == len(kept)
+        assert not any(connection.in_transaction() for connection in kept)
+        pids = [connection.connection.dbapi_connection.info.backend_pid for connection in kept]
+        with admin.connect() as connection:
+            for pid in pids:
+                connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+
+        with pytest.raises(DBAPIError) as failed:
+            _stop(service, games[0], 1)
+        assert failed.value.connection_invalidated
+        assert not service.connections.idle and all(connection.closed for connection in kept)
+        assert service.game(games[0]).head_seq == 1  # the failed move wrote nothing
+
+        assert _stop(service, games[0], 1).seq == 2
+        assert _stop(service, games[1], 1).seq == 2
+        (fresh,) = service.connections.idle
+        assert fresh.connection.dbapi_connection.info.backend_pid not in pids
+        engine.dispose()
+        assert fresh.closed and not service.connections.idle
+    finally:
+        engine.dispose()
+        admin.dispose()
+
+
 def test_a_connection_that_turned_read_only_is_replaced(pooled):
     """What a connection to a demoted primary sees: 25006, after which the pool reconnects."""
     service, _ = pooled
