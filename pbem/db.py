@@ -73,12 +73,33 @@ def json_text(value: Any) -> str:
     large head state. What orjson would write differently or not at all (date-times,
     dataclasses, subclasses of built-in types, integers past 64 bits) goes through
     ``json.dumps`` as before, so it is stored as before or refused as before. Columns
-    are read back with ``json.loads`` (orjson would read a long integer as a float);
-    hashes never use this text (:func:`engines.api.canonical_json`)."""
+    are read back by :func:`json_value`; hashes never use this text
+    (:func:`engines.api.canonical_json`)."""
     try:
         return orjson.dumps(value, option=_ORJSON).decode()
     except TypeError:
         return json.dumps(value)
+
+
+# A run of 19 digits or more: a number orjson could read otherwise than json.loads
+# (an integer past 64 bits becomes a float there). Shorter integers fit in 64 bits.
+_LONG_DIGITS = re.compile(r"\d{19}")
+_LONG_DIGITS_BYTES = re.compile(rb"\d{19}")
+
+
+def json_value(text: str | bytes) -> Any:
+    """A JSON column's value read back: the value ``json.loads`` gives, read by orjson,
+    several times faster, where the two agree. Text with a run of 19 digits (an integer
+    that may not fit in 64 bits), or that orjson refuses though ``json.loads`` reads it
+    (NaN, Infinity, a lone surrogate, a number past a float's range), goes to
+    ``json.loads``; text that both refuse is refused as before."""
+    long_digits = _LONG_DIGITS_BYTES if isinstance(text, bytes) else _LONG_DIGITS
+    if long_digits.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
@@ -93,6 +114,7 @@ def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
         connect_args = {"check_same_thread": False, "timeout": 30, **kwargs.pop("connect_args", {})}
         kwargs.pop("pool_size", None)
         kwargs.setdefault("json_serializer", json_text)
+        kwargs.setdefault("json_deserializer", json_value)
         engine = create_engine(url, connect_args=connect_args, **kwargs)
 
         @event.listens_for(engine, "connect")
@@ -123,6 +145,7 @@ def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 20)
     kwargs.setdefault("json_serializer", json_text)
+    kwargs.setdefault("json_deserializer", json_value)
     engine = create_engine(url, **kwargs)
     event.listen(engine, "handle_error", _reconnect_on_error)
     return engine

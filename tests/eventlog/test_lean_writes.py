@@ -361,3 +361,53 @@ def test_moves_keep_their_connection_clean_between_them(tmp_path):
     db.dispose()
     assert not service.connections.idle and all(connection.closed for connection in idle)
     other.dispose()
+
+
+def test_json_columns_read_back_as_json_loads_reads_them():
+    """:func:`pbem.db.json_value` gives what ``json.loads`` gives, type for type and key
+    order too: on the states and views of seeded games of every engine (as stored by
+    :func:`pbem.db.json_text`), and on the texts orjson reads otherwise or refuses."""
+    import json
+    import random
+
+    from engines import REGISTRY
+    from engines.api import SeededChance
+    from pbem.db import json_text, json_value
+
+    def same(text):
+        for form in (text, text.encode()):
+            assert repr(json_value(form)) == repr(json.loads(form)), text[:200]
+
+    for slug, engine in sorted(REGISTRY.items()):
+        rng = random.Random(slug)
+        state = engine.setup(3, {}, SeededChance(7))
+        for _ in range(150):
+            same(json_text(engine.dump(state)))
+            due = engine.to_move(state)
+            if not due:
+                break
+            seat = min(due)
+            same(json_text(engine.view(state, seat)))
+            move = rng.choice(engine.legal_moves(state, seat))
+            state = engine.apply(state, seat, move, SeededChance(rng.randrange(1 << 30)))
+    edges = [
+        "123456789012345678901234567890",  # past 64 bits: a float for orjson
+        "-9223372036854775809",
+        "18446744073709551616",
+        "[9223372036854775807, -9223372036854775808, 999999999999999999]",
+        '{"n": 1234567890123456789012}',
+        "0.1000000000000000055511151231257827021181583404541015625",
+        "1e400",
+        "[NaN, Infinity, -Infinity]",
+        '"\\ud800"',
+        '{"a": 1, "a": 2}',
+        "-0",
+        "[-0.0, 1E5, 1e-7, 2.5e-3]",
+        '{"b": [true, false, null], "a": {"\\u00e9": "\\n"}}',
+    ]
+    for text in edges:
+        same(text)
+    for bad in ("01", "[1,]", "", "{'a': 1}"):
+        for reader in (json_value, json.loads):
+            with pytest.raises(ValueError):
+                reader(bad)
