@@ -360,13 +360,14 @@ def _execute(
     many: bool,
     fetch: bool,
     autobegin: bool = True,
-    make: Callable[[Connection], Any] | None = None,
+    native: bool = False,
 ):
     """One statement on the connection's DBAPI cursor, with the engine's statement events
     and error handling as :meth:`Connection.exec_driver_sql` has them (without building
     a result object); ``fetch``: its rows. Outside a transaction one is begun first (as
     SQLAlchemy does), unless ``autobegin`` is False (the statement that begins it).
-    ``make`` gives the cursor (the connection's usual one by default)."""
+    ``native``: PostgreSQL's own $n placeholders (psycopg), as :func:`_combined` writes
+    them. On psycopg the cursor is the connection's kept one (:func:`_kept_cursor`)."""
     if connection._echo:  # logging statements: let SQLAlchemy do it all
         if many:
             connection.exec_driver_sql(sql, params)
@@ -375,7 +376,8 @@ def _execute(
         return [tuple(row) for row in result] if fetch else None
     if autobegin and not connection.in_transaction():
         connection.begin()
-    cursor = connection.connection.cursor() if make is None else make(connection)
+    keep = connection.dialect.driver == "psycopg"
+    cursor = _kept_cursor(connection.connection, native) if keep else connection.connection.cursor()
     try:
         events = connection._has_events or connection.engine._has_events
         if events:
@@ -390,8 +392,36 @@ def _execute(
         found = cursor.fetchall() if fetch else None
     except BaseException as error:
         connection._handle_dbapi_exception(error, sql, params, cursor, None)
-    cursor.close()
+    if not keep:
+        cursor.close()
     return found
+
+
+# The key of a psycopg connection's kept cursors in its pool record's ``info`` (which
+# SQLAlchemy clears when it connects the record afresh).
+_CURSORS = "pbem_cursors"
+
+
+def _kept_cursor(fairy, native: bool):
+    """The psycopg connection's cursor for the statements run here, made once per
+    connection (one for named placeholders, one for native ones) and used again.
+
+    A new cursor looks up, for each column of its first result, how to read it, and for
+    each parameter how to send it; the move's read has some forty columns and its write
+    up to sixty parameters, so a new cursor per statement cost about 25 µs of a read.
+    A cursor is used by one thread at a time, as its connection is; an error leaves it
+    usable, and a connection made afresh gets new ones."""
+    import psycopg
+
+    dbapi = fairy.dbapi_connection
+    kept = fairy.info.get(_CURSORS)
+    if kept is None or kept[0] is not dbapi:
+        kept = fairy.info[_CURSORS] = [dbapi, None, None]
+    slot = 2 if native else 1
+    cursor = kept[slot]
+    if cursor is None or cursor.closed:
+        cursor = kept[slot] = psycopg.RawCursor(dbapi) if native else dbapi.cursor()
+    return cursor
 
 
 class _Form:
@@ -516,16 +546,16 @@ class Batch:
         if not parts:
             return
         if len(parts) == 1:
-            sql, values, make = parts[0][0], parts[0][1], None
+            sql, values, native = parts[0][0], parts[0][1], False
         else:
             sql, order = _combined(tuple(sql for sql, _ in parts))
             values = [parts[number][1][name] for number, name in order]
-            make = _native_cursor
+            native = True
         if self.combine and _idle(self.connection):
             with _autocommit(self.connection):
-                _execute(self.connection, sql, values, False, False, make=make)
+                _execute(self.connection, sql, values, False, False, native=native)
         else:
-            _execute(self.connection, sql, values, False, False, make=make)
+            _execute(self.connection, sql, values, False, False, native=native)
 
 
 @functools.lru_cache(maxsize=256)
@@ -588,13 +618,6 @@ def read_alone(connection: Connection):
             yield
     else:
         yield
-
-
-def _native_cursor(connection: Connection):
-    """A psycopg cursor that takes PostgreSQL's own $n placeholders as they are."""
-    import psycopg
-
-    return psycopg.RawCursor(connection.connection.dbapi_connection)
 
 
 def write(
