@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, literal_column
+from sqlalchemy import JSON, and_, bindparam, case, literal_column
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
@@ -106,7 +106,7 @@ _MOVE_QUERY = (
                 case((_SEATS.c.seat == literal_column("0"), column), else_=None).label(
                     f"g_{column.key}"
                 )
-                if column.key == "head_state"
+                if isinstance(column.type, JSON)  # read once, from seat 0's row
                 else column.label(f"g_{column.key}")
             )
             for column in _GAMES.columns
@@ -597,7 +597,7 @@ class GameService:
 
     def _load_for_move(self, connection: Connection, game_id: str) -> LoadedGame:
         """The game row, its stored seed, its seats and their clocks in one query (the
-        game's columns ride on seat 0's row only, so a large head state is read once)."""
+        game's JSON columns ride on seat 0's row only, so a large head state is read once)."""
         if not isinstance(game_id, str):
             raise NotFound("There is no such game.")
         found = _MOVE_READ.rows(connection, {"game_id": game_id}, repeated=_SEED_AT)
