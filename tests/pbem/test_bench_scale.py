@@ -19,3 +19,12 @@ def test_the_fill_makes_listed_games_and_every_action_runs(db, tmp_path, monkeyp
     for action in bench_scale.actions(site).values():
         action()  # each answers 200 or completes (a refusal raises)
     assert site.runtime.service.head(site.games[1][0]).seq == 1  # the move was made
+
+
+def test_the_ratio_line_never_shows_a_miss_as_the_target():
+    from pbem.bench import ratio_line
+
+    line = ratio_line("PostgreSQL", [0.2996, 0.29, 0.33], 0.3)
+    assert "29.96% (misses the target of 30%)" in line and "29.0% to 33.0%" in line
+    assert "30.0% (meets" in ratio_line("PostgreSQL", [0.3, 0.31, 0.29], 0.3)
+    assert ": 25.3% (meets the target of 20%)" in ratio_line("SQLite", [0.253], 0.2)
