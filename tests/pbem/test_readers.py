@@ -137,3 +137,48 @@ def test_the_runtime_takes_synchronous_from_the_config(tmp_path):
 def test_a_bad_synchronous_setting_is_refused():
     with pytest.raises(ValueError, match="sqlite_synchronous"):
         check_synchronous("sometimes")
+
+
+@pytest.mark.postgres
+def test_reads_on_postgres_hold_no_transaction_between_statements(postgres_schema):
+    """On PostgreSQL each statement of a read runs as its own transaction (what READ
+    COMMITTED gives a statement anyway): no BEGIN before it, no ROLLBACK after it (which
+    would make psycopg forget its prepared statements), no snapshot held open while a
+    page renders. It sees a write committed between two of its statements, as before,
+    and the pooled connection goes back transactional for the writers."""
+    import psycopg
+    from sqlmodel import Session
+
+    from pbem.games.service import GameService, SeatSpec
+    from pbem.migrations import drop_all
+    from pbem.models import Game
+
+    url, connect_args, _ = postgres_schema
+    db = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
+    drop_all(db)
+    from pbem.db import init_db
+
+    init_db(db)
+    try:
+        service = GameService(db)
+        game_id = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {}).game_id
+        with service.reading() as session:
+            assert session.get(Game, game_id).title == "Pig (test fixture)"
+            driver = session.connection().connection.dbapi_connection
+            assert driver.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            other = make_engine(url, connect_args=connect_args)
+            with other.begin() as connection:
+                connection.execute(
+                    text("UPDATE games SET title = 'Renamed' WHERE id = :id"), {"id": game_id}
+                )
+            other.dispose()
+            session.expire_all()
+            assert session.get(Game, game_id).title == "Renamed"
+            assert driver.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        with Session(db) as session:  # the same pooled connection, for a writer
+            session.get(Game, game_id)
+            driver = session.connection().connection.dbapi_connection
+            assert driver.autocommit is False
+            assert driver.info.transaction_status == psycopg.pq.TransactionStatus.INTRANS
+    finally:
+        db.dispose()
