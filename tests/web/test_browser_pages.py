@@ -169,7 +169,9 @@ def test_the_dialog_asks_before_a_move_that_cannot_be_taken_back(site, browser):
     assert page.locator("dialog.confirm[open]").count() == 0
     assert runtime.service.head(game["id"]).seq == before
     button.click()
-    page.locator("dialog.confirm[open]").get_by_role("button", name="Confirm").click()
+    # The dialog closes at once and the form is posted after it: wait for that page.
+    with page.expect_navigation():
+        page.locator("dialog.confirm[open]").get_by_role("button", name="Confirm").click()
     page.wait_for_load_state()
     page.wait_for_function("!document.querySelector('dialog.confirm[open]')")
     assert runtime.service.head(game["id"]).seq > before
