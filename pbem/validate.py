@@ -69,6 +69,26 @@ def clean_email(value: object) -> str:
     return checked.normalized
 
 
+def canonical_address(address: str) -> str:
+    """The person behind ``address``, for every "one seat per person" rule and every
+    per-address limit, never for delivery: the whole address lower-cased, and the local
+    part cut at its first ``+`` (``Ann+2@Example.org`` and ``ann@example.org`` are one
+    person). Mail still goes to the address as it was given."""
+    text = (address or "").strip().lower()
+    local, at, domain = text.rpartition("@")
+    if not at:
+        return text
+    local = local.split("+", 1)[0]
+    return f"{local}@{domain}"
+
+
+def same_person(first: str | None, second: str | None) -> bool:
+    """Whether two addresses belong to one person (:func:`canonical_address`)."""
+    if not first or not second:
+        return False
+    return canonical_address(first) == canonical_address(second)
+
+
 def is_game_id(value: object) -> bool:
     """Whether ``value`` has the form of this server's game ids (safe as a file name)."""
     return isinstance(value, str) and GAME_ID_RE.fullmatch(value) is not None
