@@ -482,7 +482,8 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
 def resend_invitation(runtime: Any, game_id: str, seat: Any, by: int | None) -> RescueOutcome:
     """Mails the named newcomer of ``seat`` a fresh invitation link (lapsed or not) and
     retires the old one: for the game's creator (``by``, their seat) or the operator
-    (``by=None``), at most ``seat_rules.PER_DAY["resend"]`` times a day per seat. No event:
+    (``by=None``); the creator at most ``seat_rules.PER_DAY["resend"]`` times a day per
+    seat. No event:
     the seat was offered already, and stays offered to the same person."""
     target = _seat(runtime, game_id, seat)
     if isinstance(by, bool) or (by is not None and not isinstance(by, int)):
@@ -505,7 +506,8 @@ def resend_invitation(runtime: Any, game_id: str, seat: Any, by: int | None) -> 
                 "This seat is open on the game's page: whoever asked for it can ask again "
                 "there. Nothing was changed."
             )
-        count_request(session, runtime, game_id, target.seat, "resend")
+        if by is not None:  # the operator keeps every power
+            count_request(session, runtime, game_id, target.seat, "resend")
         now = utc(runtime.clock())
         session.add(
             RetiredLink(
@@ -711,9 +713,9 @@ def lapsed_message(runtime: Any, offer: SeatOffer) -> str:
     game = runtime.service.game(offer.game_id)
     who = (
         'The game\'s creator can send it again from their "Seats and deadlines" page, and '
-        "the server's operator with `pbem seat invite`"
+        "the server's operator with `pbem seat resend`"
         if game.creator_seat is not None
-        else "The server's operator can send it again (`pbem seat invite`), and the other "
+        else "The server's operator can send it again (`pbem seat resend`), and the other "
         "players can invite you again by a vote"
     )
     return (

@@ -151,3 +151,24 @@ def test_an_unaccepted_invitation_answers_the_api_403(runtime, app):
     assert viewed.status_code == 403 and "accept the seat first" in viewed.json["error"]["message"]
     assert runtime.service.head(created.game_id).seq == head
     assert client.get("/api/play/" + "x" * 40).status_code == 404
+
+
+def test_the_operator_resends_an_invitation_from_the_command_line(tmp_path, monkeypatch, capsys):
+    from pbem.cli import main
+
+    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
+    monkeypatch.setenv("PBEM_SECURITY_SECRET_KEY", "cli-key")
+    database = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+
+    def pbem(*args: str) -> int:
+        return main(["--database", database, *args])
+
+    assert pbem("new", "pig", "--seat", "Ann:ann@example.org", "--seat", "Ben:ben@x.org") == 0
+    game_id = capsys.readouterr().out.split("Game ", 1)[1].split(" ", 1)[0]
+    assert pbem("seat", "invite", game_id, "0", "--newcomer", "Zoe:zoe@example.net") == 0
+    capsys.readouterr()
+    for _ in range(seat_rules.PER_DAY["resend"] + 1):  # the operator is not limited
+        assert pbem("seat", "resend", game_id, "0") == 0
+        assert "A fresh invitation is on its way to zoe@example.net" in capsys.readouterr().out
+    assert pbem("seat", "resend", game_id, "1") != 0
+    assert "No invitation waits for Ben's seat" in capsys.readouterr().err
