@@ -475,6 +475,8 @@ def cmd_seat(args) -> int:
         outcome = rescue.hand_to_bot(runtime, args.game, args.seat, by=None, level=args.level)
     elif args.action == "reclaim":
         outcome = rescue.reclaim(runtime, args.game, args.seat, by=None)
+    elif args.action == "resend":
+        outcome = rescue.resend_invitation(runtime, args.game, args.seat, by=None)
     else:
         name, colon, email = (args.newcomer or "").rpartition(":")
         if not colon:
@@ -684,9 +686,10 @@ def build_parser() -> argparse.ArgumentParser:
     seat = commands.add_parser(
         "seat",
         help="the operator's seat actions: hand a seat to a bot, give it back, or invite a "
-        "newcomer (each an event; the seat's player is mailed)",
+        "newcomer (each an event; the seat's player is mailed), or send a pending "
+        "invitation again (a fresh link to the same address; no event)",
     )
-    seat.add_argument("action", choices=("bot", "reclaim", "invite"))
+    seat.add_argument("action", choices=("bot", "reclaim", "invite", "resend"))
     seat.add_argument("game")
     seat.add_argument("seat", type=int, help="the seat's number (0 is the first seat)")
     seat.add_argument("--level", choices=("easy", "normal"), default="normal")

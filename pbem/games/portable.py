@@ -838,7 +838,7 @@ def _restore_people(
         )
         if values["email"] and running and runtime is not None:
             token = new_token()
-            offer.token_hash = hash_token(token)
+            offer.token_hash, offer.invited_at = hash_token(token), now
             imported.invitations[number] = token
         session.add(offer)
     if not running or runtime is None:
@@ -881,9 +881,9 @@ def _restore_people(
         ):
             imported.mailed.append(row.email)
     for number, token in sorted(imported.invitations.items()):
-        offer = offers[number]
-        rescue._invite(session, runtime, game, rows[number], offer["name"], offer["email"], token)
-        imported.mailed.append(offer["email"])
+        offer = session.get(SeatOffer, (game.id, number))
+        rescue._invite(session, runtime, game, rows[number], offer, token)
+        imported.mailed.append(offer.email)
     return imported
 
 

@@ -20,9 +20,13 @@ transaction:
 - :func:`invite_replacement` (``seat_offered`` with a newcomer): a vote or the operator
   names a newcomer; the invitation link goes to the newcomer's address only.
 - :func:`request_open_seat`: someone outside the game asks for an open seat with a name
-  and an address; the invitation link goes to that address only (no event yet).
+  and an address; the invitation link goes to that address only (no event yet). Requests
+  are counted per requester (:func:`pbem.games.seat_rules.count_take`), and the link
+  lapses after ``limits.seat_request_hours``.
 - :func:`take_seat` (``seat_taken``): an invitation link is accepted; until then it opens
-  only the "take this seat" form.
+  only the "take this seat" form. A named newcomer's invitation lapses after
+  ``limits.invitation_days`` (:func:`lapses_at`); :func:`resend_invitation` (the game's
+  creator or the operator) mails a fresh link and retires the old one.
 - :func:`reclaim` (``seat_reclaimed``): a bot seat goes back to its player, who is
   mailed a fresh link (the old one stops working).
 - :func:`start_vacation` (``vacation``): the seat's deadlines pause for whole days,
@@ -55,7 +59,7 @@ from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
 from pbem.mail.models import FormerPlayer, RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Event, Game, Seat
-from pbem.validate import clean_email, clean_name, is_game_id
+from pbem.validate import canonical_address, clean_email, clean_name, is_game_id
 
 
 @dataclass
@@ -345,8 +349,9 @@ def invite_replacement(
         _former(session, runtime, game, row, "replaced")
         offer = _open(session, runtime, game, row, open_to_all=False)
         offer.name, offer.email, offer.token_hash = name, email, hash_token(token)
+        offer.invited_at = utc(runtime.clock())
         session.add(offer)
-        _invite(session, runtime, game, row, name, email, token)
+        _invite(session, runtime, game, row, offer, token)
 
     outcome = _append(
         runtime,
@@ -363,11 +368,14 @@ def invite_replacement(
 
 
 def request_open_seat(
-    runtime: Any, game_id: str, seat: Any, name: Any, email: Any
+    runtime: Any, game_id: str, seat: Any, name: Any, email: Any, client: str | None = None
 ) -> RescueOutcome:
     """Someone outside the game asks for an open seat: the invitation link goes to the
     address they gave, and only there (never into the answer). A newer request replaces
-    an earlier one that was not accepted."""
+    an earlier one that was not accepted (whoever accepts first takes the seat), and a
+    link not used within ``limits.seat_request_hours`` lapses. Requests are limited per
+    person (the canonical address given) and per ``client`` (the web client's address;
+    None from the command line), never per seat, so nobody can lock others out."""
     if not is_game_id(game_id):
         raise NotFound("There is no such game.")
     name, email = clean_name(name), clean_email(email)
@@ -379,7 +387,9 @@ def request_open_seat(
         offer = session.get(SeatOffer, (game_id, target.seat))
         if offer is None or not offer.open:
             raise NotAllowed("This seat is not open to new players.")
-        count_request(session, runtime, game_id, target.seat, "take")
+        seat_rules.count_take(
+            session, runtime, game_id, target.seat, canonical_address(email), client
+        )
         if offer.token_hash:
             session.add(
                 RetiredLink(
@@ -393,8 +403,9 @@ def request_open_seat(
                 )
             )
         offer.name, offer.email, offer.token_hash = name, email, hash_token(token)
+        offer.invited_at = utc(runtime.clock())
         session.add(offer)
-        _invite(session, runtime, game, target, name, email, token)
+        _invite(session, runtime, game, target, offer, token)
         session.commit()
     outcome = RescueOutcome(
         True, f"A link to take the seat is on its way to {email}; it works once."
@@ -409,6 +420,8 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
     found = offer_for_token(runtime, token)
     if found is None:
         raise NotFound("This link is not valid (it may have been replaced).")
+    if is_lapsed(runtime, found):
+        raise Gone(lapsed_message(runtime, found))
     name = clean_name(name) if name not in (None, "") else found.name
     target = _seat(runtime, found.game_id, found.seat)
     permitted = Permission("newcomer")
@@ -419,6 +432,8 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         offer = session.get(SeatOffer, (found.game_id, found.seat))
         if offer is None or offer.token_hash != token_hash:
             raise Rejected("This invitation was replaced or used already.")
+        if is_lapsed(runtime, offer):
+            raise Gone(lapsed_message(runtime, offer))
         row = _locked_seat(session, found.game_id, found.seat)
         row.name, row.email, row.timezone = name, offer.email, "UTC"
         row.is_bot = False
@@ -461,6 +476,56 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
             "The seat is yours now; your link opens it. Keep it to yourself.",
         ],
     )
+    return outcome
+
+
+def resend_invitation(runtime: Any, game_id: str, seat: Any, by: int | None) -> RescueOutcome:
+    """Mails the named newcomer of ``seat`` a fresh invitation link (lapsed or not) and
+    retires the old one: for the game's creator (``by``, their seat) or the operator
+    (``by=None``); the creator at most ``seat_rules.PER_DAY["resend"]`` times a day per
+    seat. No event:
+    the seat was offered already, and stays offered to the same person."""
+    target = _seat(runtime, game_id, seat)
+    if isinstance(by, bool) or (by is not None and not isinstance(by, int)):
+        raise BadInput("Only a player of this game can ask for that.")
+    token = new_token()
+    with runtime.service.session() as session:
+        game = runtime.service.store.game(session, game_id)
+        if by is not None and (game.creator_seat is None or by != game.creator_seat):
+            raise NotAllowed(
+                "Only the game's creator (or the server's operator) can send an invitation again."
+            )
+        offer = session.get(SeatOffer, (game_id, target.seat))
+        if offer is None or not offer.email or not offer.token_hash:
+            raise Rejected(
+                f"No invitation waits for {target.name}'s seat, so there is nothing to send "
+                "again. Nothing was changed."
+            )
+        if offer.open:
+            raise Rejected(
+                "This seat is open on the game's page: whoever asked for it can ask again "
+                "there. Nothing was changed."
+            )
+        if by is not None:  # the operator keeps every power
+            count_request(session, runtime, game_id, target.seat, "resend")
+        now = utc(runtime.clock())
+        session.add(
+            RetiredLink(
+                token_hash=offer.token_hash,
+                game_id=game_id,
+                seat=target.seat,
+                message="This invitation was sent again, with a new link: the newest mail "
+                "about this seat has the link that works.",
+                created_at=now,
+            )
+        )
+        offer.token_hash, offer.invited_at = hash_token(token), now
+        session.add(offer)
+        _invite(session, runtime, game, target, offer, token)
+        session.commit()
+        email = offer.email
+    outcome = RescueOutcome(True, f"A fresh invitation is on its way to {email}.")
+    outcome.token = token
     return outcome
 
 
@@ -615,6 +680,50 @@ def offer_for_token(runtime: Any, token: Any) -> SeatOffer | None:
         ).first()
 
 
+def lapses_at(runtime: Any, offer: SeatOffer) -> datetime:
+    """When ``offer``'s pending link stops working: a request for an open seat
+    ``limits.seat_request_hours`` after it was mailed, a named newcomer's invitation
+    ``limits.invitation_days`` after (links from before the offers were dated count from
+    the offer's creation)."""
+    limits = runtime.config.get("limits", {})
+    since = utc(offer.invited_at or offer.created_at)
+    if offer.open:
+        return since + timedelta(hours=float(limits.get("seat_request_hours", 48)))
+    return since + timedelta(days=float(limits.get("invitation_days", 30)))
+
+
+def is_lapsed(runtime: Any, offer: SeatOffer) -> bool:
+    """Whether ``offer``'s pending link no longer takes the seat."""
+    return lapses_at(runtime, offer) <= utc(runtime.clock())
+
+
+def lapsed_message(runtime: Any, offer: SeatOffer) -> str:
+    """What a lapsed link says: since when, why, and who can send a fresh one."""
+    limits = runtime.config.get("limits", {})
+    moment = render.when(lapses_at(runtime, offer), "UTC")
+    page = game_url(runtime, offer.game_id)
+    if offer.open:
+        hours = float(limits.get("seat_request_hours", 48))
+        return (
+            f"This link lapsed on {moment}: a link to take an open seat works for {hours:g} "
+            f"hours after it is asked for. If the seat is still open on the game's page, "
+            f"{page}, you can ask for it again there."
+        )
+    days = float(limits.get("invitation_days", 30))
+    game = runtime.service.game(offer.game_id)
+    who = (
+        'The game\'s creator can send it again from their "Seats and deadlines" page, and '
+        "the server's operator with `pbem seat resend`"
+        if game.creator_seat is not None
+        else "The server's operator can send it again (`pbem seat resend`), and the other "
+        "players can invite you again by a vote"
+    )
+    return (
+        f"This invitation expired on {moment}: an invitation works for {days:g} days. "
+        f"{who}; ask them for a fresh link. The game's page: {page}"
+    )
+
+
 def retired_for_token(runtime: Any, token: Any) -> RetiredLink | None:
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         return None
@@ -628,7 +737,10 @@ def holder_seat(runtime: Any, token: str) -> Seat:
     try:
         return runtime.service.seat_for_token(token)
     except NotFound:
-        if offer_for_token(runtime, token) is not None:
+        offer = offer_for_token(runtime, token)
+        if offer is not None and is_lapsed(runtime, offer):
+            raise Gone(lapsed_message(runtime, offer)) from None
+        if offer is not None:
             raise NotTaken(
                 "This seat is not yours until you take it: open the link and accept the "
                 "seat first. Nothing was done."
@@ -682,6 +794,7 @@ def _open(session: Session, runtime: Any, game: Game, row: Seat, *, open_to_all:
             )
         )
         offer.token_hash = None
+        offer.invited_at = None
     offer.open = open_to_all
     offer.former_email = row.email or offer.former_email
     offer.name, offer.email = "", ""
@@ -774,9 +887,12 @@ def _tell(
 
 
 def _invite(
-    session: Session, runtime: Any, game: Game, row: Seat, name: str, email: str, token: str
+    session: Session, runtime: Any, game: Game, row: Seat, offer: SeatOffer, token: str
 ) -> None:
-    """The invitation to take ``row``, to the newcomer's address only."""
+    """The invitation to take ``row`` that ``offer`` holds, to the newcomer's address only,
+    with the time its link lapses."""
+    until = render.when(lapses_at(runtime, offer), "UTC")
+    name, email = offer.name, offer.email
     outbox.enqueue(
         session,
         runtime,
@@ -793,6 +909,7 @@ def _invite(
                 f"You are invited to take over {row.name}'s seat in {game.title}.",
                 "Open the link and accept the seat to play it; nothing happens until you "
                 "do. Keep the link to yourself: once you accept, it is your seat.",
+                f"The link works until {until}.",
             ],
             "link": outbox_link(runtime, token),
             "settings": "",

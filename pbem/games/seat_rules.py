@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from pbem.errors import BadInput, NotAllowed, TooMany
 from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, SeatRequest, utc
+from pbem.mail.render import when
 from pbem.models import Game, Seat
 
 ALWAYS = "yes"
@@ -62,7 +63,14 @@ WHO_MAY: dict[str, tuple[str, dict[str, str]]] = {
 }
 
 # Requests per seat in any 24 hours (counted in the database, so every worker agrees).
-PER_DAY = {"vacation": 3, "rescue": 10, "take": 3}
+# Requests for an open seat are counted per requester instead (:func:`count_take`).
+PER_DAY = {"vacation": 3, "rescue": 10, "resend": 3}
+
+# Requests for open seats in any 24 hours, per requester: ``limits.<key>`` (default).
+TAKE_LIMITS = {
+    "requester": ("seat_requests_per_address_per_day", 3),
+    "client": ("seat_requests_per_client_per_day", 10),
+}
 
 
 def may(action: str, actor: str) -> str:
@@ -243,26 +251,80 @@ def permit(
 
 def count_request(session: Session, runtime: Any, game_id: str, seat: int, kind: str) -> None:
     """Counts a request of ``kind`` by ``seat``; :class:`TooMany` past the day's limit
-    (nothing is written then)."""
+    (nothing is written then), saying when the seat may ask again."""
     now = utc(runtime.clock())
-    since = now - timedelta(days=1)
-    made = session.exec(
-        select(func.count(col(SeatRequest.id))).where(
-            SeatRequest.game_id == game_id,
-            SeatRequest.seat == seat,
-            SeatRequest.kind == kind,
-            col(SeatRequest.created_at) > since,
-        )
-    ).one()
+    made = _made(
+        session,
+        now,
+        SeatRequest.game_id == game_id,
+        SeatRequest.seat == seat,
+        SeatRequest.kind == kind,
+    )
     limit = PER_DAY[kind]
-    if made >= limit:
+    if len(made) >= limit:
         what = {
             "vacation": "vacation requests",
             "rescue": "requests about seats",
-            "take": "requests for this seat",
+            "resend": "invitations sent again for this seat",
         }[kind]
-        raise TooMany(f"That makes too many {what} in a day (at most {limit}); try again tomorrow.")
+        raise TooMany(
+            f"That makes too many {what} in a day (at most {limit}); {again(made, limit, now)}"
+        )
     session.add(SeatRequest(game_id=game_id, seat=seat, kind=kind, created_at=now))
+
+
+def count_take(
+    session: Session,
+    runtime: Any,
+    game_id: str,
+    seat: int,
+    requester: str,
+    client: str | None,
+) -> None:
+    """Counts a request for an open seat by the person behind ``requester`` (a canonical
+    address, :func:`pbem.validate.canonical_address`) and from ``client`` (the web
+    client's address; None from the command line), whatever seat or game they ask for:
+    :class:`TooMany` past either day's limit (``limits.seat_requests_per_address_per_day``,
+    ``limits.seat_requests_per_client_per_day``), and nothing is written then. Nobody's
+    requests count against anybody else, so no one can lock others out of a seat."""
+    now = utc(runtime.clock())
+    limits = runtime.config.get("limits", {})
+    asking = {"requester": requester, "client": (client or "")[:64]}
+    for key, (setting, default) in TAKE_LIMITS.items():
+        if not asking[key]:
+            continue
+        limit = int(limits.get(setting, default))
+        made = _made(
+            session, now, SeatRequest.kind == "take", getattr(SeatRequest, key) == asking[key]
+        )
+        if len(made) >= limit:
+            who = "this address" if key == "requester" else "your network address"
+            raise TooMany(
+                f"Seats were asked for from {who} {len(made)} times in the last 24 hours, "
+                f"and at most {limit} are allowed; {again(made, limit, now)}"
+            )
+    session.add(SeatRequest(game_id=game_id, seat=seat, kind="take", created_at=now, **asking))
+
+
+def _made(session: Session, now: datetime, *where: Any) -> list[datetime]:
+    """When the requests matching ``where`` were made in the 24 hours before ``now``,
+    oldest first."""
+    since = now - timedelta(days=1)
+    return [
+        utc(moment)
+        for moment in session.exec(
+            select(SeatRequest.created_at)
+            .where(*where, col(SeatRequest.created_at) > since)
+            .order_by(col(SeatRequest.created_at))
+        )
+    ]
+
+
+def again(made: list[datetime], limit: int, now: datetime) -> str:
+    """When a request may be made again, in words: once enough of ``made`` (oldest
+    first) are more than a day old that fewer than ``limit`` remain."""
+    moment = made[len(made) - limit] + timedelta(days=1)
+    return f"you can ask again from {when(moment, 'UTC', now)}. Nothing was changed."
 
 
 def clear_votes(session: Session, game_id: str, seat: int) -> None:

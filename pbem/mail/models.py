@@ -102,7 +102,8 @@ class SeatOffer(SQLModel, table=True):
     """A seat waiting for a new player: ``open`` (listed on the game's public page, where
     anyone outside the game may ask for it) or named (a vote or the operator chose the
     newcomer). ``token_hash`` is the pending invitation link, mailed to ``email`` only;
-    it opens the "take this seat" form and nothing else until it is accepted."""
+    it opens the "take this seat" form and nothing else until it is accepted, and lapses
+    (:func:`pbem.games.rescue.lapses_at`) counted from ``invited_at``, when it was mailed."""
 
     __tablename__ = "seat_offers"
 
@@ -114,6 +115,7 @@ class SeatOffer(SQLModel, table=True):
     token_hash: str | None = Field(default=None, max_length=64, unique=True)
     former_email: str = Field(default="", max_length=320)
     created_at: datetime
+    invited_at: datetime | None = None
 
 
 class RetiredLink(SQLModel, table=True):
@@ -130,17 +132,25 @@ class RetiredLink(SQLModel, table=True):
 
 
 class SeatRequest(SQLModel, table=True):
-    """One request about a seat (a vote, a vacation, a request for an open seat), kept
-    to count them per seat and day whichever web worker took them."""
+    """One request about a seat (a vote, a vacation, a request for an open seat, an
+    invitation sent again), kept to count them whichever web worker took them: per seat
+    and day, and a request for an open seat per ``requester`` (the canonical address it
+    gave) and per ``client`` (the web client's address; empty from the command line)."""
 
     __tablename__ = "seat_requests"
-    __table_args__ = (Index("ix_seat_requests_seat", "game_id", "seat", "kind", "created_at"),)
+    __table_args__ = (
+        Index("ix_seat_requests_seat", "game_id", "seat", "kind", "created_at"),
+        Index("ix_seat_requests_requester", "kind", "requester", "created_at"),
+        Index("ix_seat_requests_client", "kind", "client", "created_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: str = Field(max_length=32)
     seat: int
     kind: str = Field(max_length=32)
     created_at: datetime
+    requester: str = Field(default="", max_length=320)
+    client: str = Field(default="", max_length=64)
 
 
 class FormerPlayer(SQLModel, table=True):

@@ -2,20 +2,21 @@
 vacation (started, or ended early), the player's own "hand my seat to a bot", "resign"
 and "leave the game" (each confirmed in a second step, a form without JavaScript), votes about absent seats (see
 :mod:`pbem.games.seat_rules`), and for the game's creator the game's settings: its deadline
-policy, pause and resume (see :mod:`pbem.games.control`).
+policy, pause and resume (see :mod:`pbem.games.control`), and sending a pending
+invitation again (:func:`pbem.games.rescue.resend_invitation`).
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from pbem import zones
 from pbem.errors import BadInput
 from pbem.games import control, rescue, seat_rules
 from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
-from pbem.mail.models import SeatClock, utc
+from pbem.mail.models import SeatClock, SeatOffer, utc
 from pbem.scheduler import CONSEQUENCES
 
 bp = Blueprint("rescue", __name__, url_prefix="/rescue/<token>", template_folder="templates")
@@ -59,6 +60,18 @@ def page(token: str):
         clock = session.get(SeatClock, (seat.game_id, seat.seat))
         absent = {row.seat: seat_rules.absence(session, game, row, now) for row in seats}
         resigned = seat_rules.resigned_seats(session, seat.game_id)
+        offers = session.exec(select(SeatOffer).where(SeatOffer.game_id == seat.game_id)).all()
+    creator = game.creator_seat == seat.seat and game.status == "active"
+    invitations = [
+        {
+            "seat": offer.seat,
+            "name": offer.name,
+            "until": _local(rescue.lapses_at(runtime, offer), seat.timezone),
+            "lapsed": rescue.is_lapsed(runtime, offer),
+        }
+        for offer in offers
+        if creator and not offer.open and offer.email and offer.token_hash
+    ]
     cap = int(float(runtime.config["scheduler"]["max_vacation_days"]))
     used = clock.vacation_days_used if clock else 0.0
     return render_template(
@@ -74,7 +87,8 @@ def page(token: str):
         paused_until=clock.paused_until if clock else None,
         on_vacation=bool(clock and clock.paused_until and utc(clock.paused_until) > now),
         vacation_until=_local(clock.paused_until, seat.timezone) if clock else "",
-        creator=game.creator_seat == seat.seat and game.status == "active",
+        creator=creator,
+        invitations=invitations,
         at_deadline=[(key, POLICY_CONSEQUENCES[key]) for key in AT_DEADLINE],
     )
 
@@ -119,6 +133,8 @@ def act(token: str):
         return redirect(url_for("play.page", token=token), code=303)
     elif action == "reclaim":
         outcome = rescue.reclaim(runtime, me.game_id, target, by=me.seat)
+    elif action == "resend":
+        outcome = rescue.resend_invitation(runtime, me.game_id, target, by=me.seat)
     elif action == "replace":
         outcome = rescue.invite_replacement(
             runtime,

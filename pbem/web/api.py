@@ -12,7 +12,7 @@ from flask import Blueprint, jsonify, request
 
 from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
-from pbem.games import names
+from pbem.games import names, rescue
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
 
@@ -40,7 +40,7 @@ def spectator(game_id: str):
 
 def seat_answer(token: str) -> dict:
     service = runtime().service
-    seat = service.seat_for_token(token)
+    seat = rescue.holder_seat(runtime(), token)
     head = service.head(seat.game_id)
     due = seat.seat in head.engine.to_move(head.state)
     legal = head.engine.legal_moves(head.state, seat.seat) if due else []
@@ -68,8 +68,10 @@ def seat_view(token: str):
 
 @bp.post("/play/<token>/moves")
 def post_move(token: str):
+    """A move from a seat's link; a link that opens no seat answers 404, an invitation not
+    yet accepted 403, a lapsed invitation or a replaced player's link 410."""
     service = runtime().service
-    seat = service.seat_for_token(token)
+    seat = rescue.holder_seat(runtime(), token)
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):
         raise BadInput('Send a JSON object {"move": {...}, "expected_seq": N}.')

@@ -12,6 +12,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_limiter.util import get_remote_address
 
 from pbem.errors import Rejected
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
@@ -72,9 +73,15 @@ def head(game_id: str):
 
 @bp.post("/seats/<int:seat>/take")
 def take_open_seat(game_id: str, seat: int):
-    """Someone asks for an open seat; its link goes to the address they gave, only."""
+    """Someone asks for an open seat; its link goes to the address they gave, only.
+    Requests are counted per address given and per client address."""
     outcome = rescue.request_open_seat(
-        runtime(), game_id, seat, request.form.get("name", ""), request.form.get("email", "")
+        runtime(),
+        game_id,
+        seat,
+        request.form.get("name", ""),
+        request.form.get("email", ""),
+        client=get_remote_address(),
     )
     flash(outcome.message)
     return redirect(url_for("games.spectate", game_id=game_id), code=303)

@@ -55,9 +55,11 @@ _TOKEN = {
 def _errors(*codes: int) -> dict:
     text = {
         400: "Malformed or out-of-range request",
+        403: "An invitation link not yet accepted: accept the seat first",
         404: "No such game or link",
         405: "Method not allowed",
         409: "The game moved on (fresh_seq)",
+        410: "A lapsed invitation, or the link of a player who was replaced or left",
         413: "Request body too large",
         422: "Refused by the rules",
         429: "Too many requests",
@@ -127,7 +129,7 @@ OPENAPI = {
                         },
                         "The seat's view",
                     ),
-                    **_errors(400, 404, 405, 429, 500, 503),
+                    **_errors(400, 403, 404, 405, 410, 429, 500, 503),
                 },
             }
         },
@@ -166,7 +168,7 @@ OPENAPI = {
                         },
                         "The move was made (or had already been made)",
                     ),
-                    **_errors(400, 404, 405, 409, 413, 422, 429, 500, 503),
+                    **_errors(400, 403, 404, 405, 409, 410, 413, 422, 429, 500, 503),
                 },
             }
         },

@@ -200,8 +200,12 @@ def page(token: str):
 
 def not_a_seat(token: str):
     """The page of a link that opens no seat: an invitation (the take form, nothing of
-    the seat), a retired link (what happened, 410), or not found."""
+    the seat), a lapsed invitation or a retired link (what happened, 410), or not found."""
     found = rescue.offer_for_token(runtime(), token)
+    if found is not None and rescue.is_lapsed(runtime(), found):
+        game = runtime().service.game(found.game_id)
+        message = rescue.lapsed_message(runtime(), found)
+        return render_template("lapsed_invitation.html", game=game, message=message), 410
     if found is not None:
         game = runtime().service.game(found.game_id)
         seats = runtime().service.seats(found.game_id)
