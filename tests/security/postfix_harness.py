@@ -235,7 +235,11 @@ def pipe_command(instance: Postfix) -> str:
         version = f"{sys.version_info.major}.{sys.version_info.minor}"
         path += ":" + sysconfig.get_paths()["purelib"]
         command = f"/usr/bin/python{version} {PBEM}"
-    return f"PYTHONPATH={path} PBEM_CONFIG={instance.config_file} {command}"
+    cache = instance.base / "var" / "pycache"  # the pipe's user may not write the checkout's
+    return (
+        f"PYTHONPATH={path} PYTHONPYCACHEPREFIX={cache} PBEM_CONFIG={instance.config_file}"
+        f" {command}"
+    )
 
 
 def start_postfix(road: str) -> Postfix:
@@ -289,8 +293,8 @@ def _configure(instance: Postfix) -> None:
         next_hop = "pbem:"
         master_extra = (
             "pbem      unix  -       n       n       -       -       pipe\n"
-            f"  flags=Rq user={PIPE_USER} argv=/usr/bin/env {pipe_command(instance)} receive"
-            " --sender=${sender} ${original_recipient}\n"
+            f"  flags=Rq user={PIPE_USER} argv=/usr/bin/env {pipe_command(instance)}\n"
+            "    receive --sender=${sender} ${original_recipient}\n"  # continued, as README's
         )
     else:
         instance.lmtp_port = free_port()
