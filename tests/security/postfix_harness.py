@@ -82,8 +82,8 @@ postlog   unix-dgram n  -       n       -       1       postlogd
 
 
 def _binary(name: str) -> str | None:
-    found = shutil.which(name) or (str(SBIN / name) if (SBIN / name).exists() else None)
-    return found
+    """The path of one of Postfix's commands (``/usr/sbin`` may be off the PATH)."""
+    return shutil.which(name) or (str(SBIN / name) if (SBIN / name).exists() else None)
 
 
 def require_postfix() -> None:

@@ -83,7 +83,8 @@ def postfix(request):
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def shared_db(request, postfix: Postfix):
-    """(engine, URL) of a database both this process and the pipe's user can write."""
+    """(engine, URL, "sqlite" or "postgres"): a database both this process and the
+    pipe's user can write."""
     if request.param == "sqlite":
         path = harness.sqlite_home(postfix, f"db-{uuid.uuid4().hex[:8]}")
         url = f"sqlite:///{path}"
@@ -97,7 +98,6 @@ def shared_db(request, postfix: Postfix):
         drop_all(engine)
         init_db(engine)
         url = f"{base}?options=-csearch_path%3D{schema}"
-    request.node.db_name = request.param
     yield engine, url, request.param
     engine.dispose()
 
