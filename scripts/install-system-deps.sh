@@ -1,7 +1,8 @@
 #!/bin/sh
-# Debian packages the tests need: chromium (browser tests) and a running PostgreSQL at
-# 127.0.0.1:5432 with a database "test" and trust auth. Installs only what is missing.
-# With the argument "venv", only Python's venv module.
+# Debian packages the tests need: chromium (browser tests), postfix (the mail server
+# tests run a private instance of their own) and a running PostgreSQL at 127.0.0.1:5432
+# with a database "test" and trust auth. Installs only what is missing.
+# With the argument "venv", only Python's venv module; with "postfix", only postfix.
 set -eu
 
 as_root() {
@@ -18,10 +19,28 @@ apt_install() {
 
 if [ "${1:-}" = venv ]; then apt_install python3-venv; exit 0; fi
 
+install_postfix() {
+    if command -v postconf >/dev/null 2>&1 || [ -x /usr/sbin/postconf ]; then return 0; fi
+    echo "Installing Debian's postfix for the mail server tests (no system-wide instance)..."
+    # "No configuration": the package writes no main.cf and starts nothing on port 25;
+    # the tests start their own instance on a loopback port. A policy-rc.d for the
+    # install keeps any init script from starting one anyway.
+    echo "postfix postfix/main_mailer_type select No configuration" \
+        | as_root debconf-set-selections
+    policy=/usr/sbin/policy-rc.d
+    if [ -e "$policy" ]; then apt_install postfix; return; fi
+    as_root sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
+    apt_install postfix || { as_root rm -f "$policy"; exit 1; }
+    as_root rm -f "$policy"
+}
+if [ "${1:-}" = postfix ]; then install_postfix; exit 0; fi
+
 if ! command -v chromium >/dev/null 2>&1; then
     echo "Installing Debian's chromium for the browser tests..."
     apt_install chromium fonts-dejavu-core
 fi
+
+install_postfix
 
 pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
 if ! pg_up; then
