@@ -55,7 +55,7 @@ from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
 from pbem.mail.models import FormerPlayer, RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Event, Game, Seat
-from pbem.validate import clean_email, clean_name, is_game_id
+from pbem.validate import clean_email, clean_name, is_game_id, same_person
 
 
 @dataclass
@@ -413,13 +413,18 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
     target = _seat(runtime, found.game_id, found.seat)
     permitted = Permission("newcomer")
     token_hash = hash_token(token)
-    returning = bool(found.former_email) and found.former_email.lower() == found.email.lower()
+    returning = same_person(found.former_email, found.email)
 
     def change(session: Session, game: Game) -> None:
         offer = session.get(SeatOffer, (found.game_id, found.seat))
         if offer is None or offer.token_hash != token_hash:
             raise Rejected("This invitation was replaced or used already.")
         row = _locked_seat(session, found.game_id, found.seat)
+        for other in session.exec(
+            select(Seat).where(Seat.game_id == found.game_id, Seat.seat != found.seat)
+        ):
+            # A newcomer never holds a second seat, whoever took one since the invitation.
+            _not_the_holder(other, offer.email)
         row.name, row.email, row.timezone = name, offer.email, "UTC"
         row.is_bot = False
         row.bot_level = "normal"
@@ -444,7 +449,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
                     FormerPlayer.game_id == game.id, FormerPlayer.seat == row.seat
                 )
             ):
-                if former.email.lower() == found.email.lower():
+                if same_person(former.email, found.email):
                     session.delete(former)
 
     outcome = _append(
@@ -805,13 +810,19 @@ def _invite(
 
 
 def _not_a_player(runtime: Any, game_id: str, email: str) -> None:
-    """A seat's link never goes to another player of the same game."""
+    """A seat's link never goes to another player of the same game (one person is one
+    address: case and ``+tags`` aside, :func:`pbem.validate.same_person`)."""
     for row in runtime.service.seats(game_id):
-        if row.email and row.email.lower() == email.lower():
-            raise NotAllowed(
-                "That address belongs to a player of this game, and a seat's link never "
-                "goes to another player of the same game."
-            )
+        _not_the_holder(row, email)
+
+
+def _not_the_holder(row: Seat, email: str) -> None:
+    """Refuses ``email`` when the person behind it holds ``row``."""
+    if row.email and same_person(row.email, email):
+        raise NotAllowed(
+            "That address belongs to a player of this game, and a seat's link never "
+            "goes to another player of the same game."
+        )
 
 
 def _give_link(
