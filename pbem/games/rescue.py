@@ -55,7 +55,7 @@ from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
 from pbem.mail.models import FormerPlayer, RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Event, Game, Seat
-from pbem.validate import clean_email, clean_name, is_game_id, same_person
+from pbem.validate import check_name_free, clean_email, clean_name, is_game_id, same_person
 
 
 @dataclass
@@ -311,6 +311,7 @@ def invite_replacement(
     name, email = clean_name(name), clean_email(email)
     target = _seat(runtime, game_id, seat)
     _not_a_player(runtime, game_id, email)
+    _name_free(runtime, game_id, target.seat, name)
     permitted = _permit(runtime, game_id, "replace", seat, by, detail=email.lower())
     if isinstance(permitted, RescueOutcome):
         return permitted
@@ -373,6 +374,7 @@ def request_open_seat(
     name, email = clean_name(name), clean_email(email)
     target = _seat(runtime, game_id, seat)
     _not_a_player(runtime, game_id, email)
+    _name_free(runtime, game_id, target.seat, name)
     token = new_token()
     with runtime.service.session() as session:
         game = runtime.service.store.game(session, game_id)
@@ -420,11 +422,13 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         if offer is None or offer.token_hash != token_hash:
             raise Rejected("This invitation was replaced or used already.")
         row = _locked_seat(session, found.game_id, found.seat)
-        for other in session.exec(
-            select(Seat).where(Seat.game_id == found.game_id, Seat.seat != found.seat)
-        ):
+        others = list(
+            session.exec(select(Seat).where(Seat.game_id == found.game_id, Seat.seat != found.seat))
+        )
+        for other in others:
             # A newcomer never holds a second seat, whoever took one since the invitation.
             _not_the_holder(other, offer.email)
+        check_name_free(name, [other.name for other in others])
         row.name, row.email, row.timezone = name, offer.email, "UTC"
         row.is_bot = False
         row.bot_level = "normal"
@@ -823,6 +827,11 @@ def _not_the_holder(row: Seat, email: str) -> None:
             "That address belongs to a player of this game, and a seat's link never "
             "goes to another player of the same game."
         )
+
+
+def _name_free(runtime: Any, game_id: str, seat: int, name: str) -> None:
+    """A newcomer's name is not another seat's player's (names are unique in a game)."""
+    check_name_free(name, [row.name for row in runtime.service.seats(game_id) if row.seat != seat])
 
 
 def _give_link(
