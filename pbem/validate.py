@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 
 from email_validator import EmailNotValidError, validate_email
 
@@ -67,6 +68,32 @@ def clean_email(value: object) -> str:
     except EmailNotValidError as exc:
         raise BadInput(f"{text!r} is not an email address we can send to: {exc}") from None
     return checked.normalized
+
+
+def name_key(name: str) -> str:
+    """What two players' names are compared by: spaces made one, case folded ("ann"
+    and " ANN " are one name within a game)."""
+    return " ".join((name or "").split()).casefold()
+
+
+def check_unique_names(names: Sequence[str]) -> None:
+    """Refuses (:class:`BadInput`, naming it) a name two seats of one game share."""
+    seen: set[str] = set()
+    for name in names:
+        key = name_key(name)
+        if key in seen:
+            raise BadInput(
+                f"Two seats are called {name!r}; give each player a different name "
+                "(names differing only in case count as the same)."
+            )
+        seen.add(key)
+
+
+def check_name_free(name: str, others: Iterable[str]) -> None:
+    """Refuses (:class:`BadInput`) a newcomer's ``name`` that another seat's player
+    (``others``) already bears."""
+    if any(name_key(name) == name_key(other) for other in others):
+        raise BadInput(f"A player of this game is called {name!r} already; choose another name.")
 
 
 def canonical_address(address: str) -> str:

@@ -11,9 +11,13 @@ human seat, in one transaction. A refusal changes nothing.
   reminder ``reminder_after_hours`` after it (later ones every ``reminder_every_hours``
   after that, counting the reminders already sent); the deadline
   ``deadline_after_days`` after it, plus whatever vacations and pauses added to the old
-  one. A deadline that already passed this turn (the game waited) stays passed unless
-  the new one lies in the future, or the new policy acts at the deadline where the old
-  one waited (then it acts at the next sweep).
+  one. A change never makes a running turn due sooner, nor its next reminder: a
+  shorter policy applies from the next turn, a longer one lengthens the running turn;
+  a turn that had no deadline gets the whole new one from the change, and one that had
+  no reminder coming gets none sooner than an hour after the change. A deadline that
+  already passed this turn (the game waited) stays passed unless the new one lies in
+  the future, or the new policy acts at the deadline where the old one waited (then it
+  acts at the next sweep: the seat is absent already).
 - :func:`pause_game`: no moves (the service refuses them), no reminders, deadlines,
   digest entries or bot moves until the game is resumed.
 - :func:`resume_game`: every due seat's deadline and next reminder move later by the
@@ -30,7 +34,7 @@ from sqlmodel import Session, select
 from pbem.errors import BadInput, NotAllowed, NotFound, Rejected
 from pbem.games.admin_lines import HEADLINES, describe_game_change
 from pbem.games.outcomes import MoveOutcome
-from pbem.games.policy import check_policy
+from pbem.games.policy import POLICY_FLOORS, check_policy
 from pbem.mail import outbox
 from pbem.mail.models import SeatClock, utc
 from pbem.models import Game, Seat
@@ -48,7 +52,7 @@ def change_policy(runtime: Any, game_id: str, policy: Any, by: int | None = None
     if not isinstance(policy, dict):
         raise BadInput("A deadline policy is a set of named settings.")
     new = check_policy({**game.policy, **policy})
-    if new == check_policy(game.policy):
+    if new == _checked_or_none(game.policy):
         raise Rejected("That is the game's policy already; nothing was changed.")
     now = utc(runtime.clock())
 
@@ -133,6 +137,15 @@ def _who(game: Game, by: int | None) -> str:
     return "creator"
 
 
+def _checked_or_none(policy: dict[str, Any]) -> dict[str, Any] | None:
+    """The stored policy checked, or None for one from before the floors (never equal to
+    a new one, so that it can be changed)."""
+    try:
+        return check_policy(policy)
+    except BadInput:
+        return None
+
+
 def _due_clocks(session: Session, game: Game) -> list[SeatClock]:
     """The clocks of the seats whose turn runs (due, a person, with a turn start)."""
     due = set(game.to_move or [])
@@ -149,29 +162,44 @@ def _retime(clock: SeatClock, old: dict[str, Any], new: dict[str, Any], now: dat
     start = utc(clock.turn_since)
     after = float(new.get("reminder_after_hours", 0))
     every = float(new.get("reminder_every_hours", 0))
+    was_reminding = clock.remind_at
     if after <= 0 or (clock.reminders > 0 and every <= 0):
         clock.remind_at = None
     else:
         clock.remind_at = start + timedelta(hours=after + every * clock.reminders)
     if clock.paused_until and clock.remind_at and utc(clock.paused_until) > now:
         clock.remind_at = max(clock.remind_at, utc(clock.paused_until))
+    if clock.remind_at is not None:
+        # Never sooner than the reminder that was coming (or an hour from now).
+        soonest = (
+            utc(was_reminding)
+            if was_reminding is not None
+            else now + timedelta(hours=POLICY_FLOORS["reminder_after_hours"])
+        )
+        clock.remind_at = max(clock.remind_at, soonest)
     old_days = float(old.get("deadline_after_days", 0))
     new_days = float(new.get("deadline_after_days", 0))
     if new_days <= 0:
         clock.deadline_at = None
         return
     if clock.deadline_at is not None:
-        # The old deadline with what vacations and pauses added to it.
-        added = utc(clock.deadline_at) - (start + timedelta(days=old_days))
+        # The old deadline with what vacations and pauses added to it; never sooner
+        # than the deadline the turn had.
+        was_due = utc(clock.deadline_at)
+        added = was_due - (start + timedelta(days=old_days))
         if old_days <= 0:
             added = timedelta(0)
-        clock.deadline_at = start + timedelta(days=new_days) + max(added, timedelta(0))
+        target = start + timedelta(days=new_days) + max(added, timedelta(0))
+        clock.deadline_at = max(target, was_due)
         return
     target = start + timedelta(days=new_days)
     if clock.paused_until and utc(clock.paused_until) > start:
         target = max(target, utc(clock.paused_until))
-    if old_days <= 0 or target > now:
-        clock.deadline_at = max(target, now)
+    if old_days <= 0:
+        # The turn had no deadline: it gets the whole new one from now on.
+        clock.deadline_at = max(target, now + timedelta(days=new_days))
+    elif target > now:
+        clock.deadline_at = target
     elif old.get("at_deadline", "wait") == "wait" and new.get("at_deadline") != "wait":
         clock.deadline_at = now  # the deadline passed while the game waited: act now
 

@@ -76,7 +76,15 @@ from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
 from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, utc
 from pbem.models import Game, GameSecret, Seat
-from pbem.validate import clean_email, clean_name, clean_title
+from pbem.validate import (
+    canonical_address,
+    check_name_free,
+    check_unique_names,
+    clean_email,
+    clean_name,
+    clean_title,
+    same_person,
+)
 
 if TYPE_CHECKING:
     from pbem.games.service import GameService
@@ -618,6 +626,46 @@ def check_personal(data: Any, seat_count: int, head_seq: int) -> Personal:
     return Personal(creator, policy, paused_at, seats, clocks, votes, offers, formers)
 
 
+def check_people(personal: Personal, names: Sequence[str], waiting: set[int]) -> None:
+    """The personal section fits the log's seats: only the seats that wait for a new
+    player are offered, none of them has an address, and no invitation goes to a
+    player of the game, to one person twice, or under another seat's player's name;
+    :class:`BadInput` otherwise (nothing is written)."""
+    for number in sorted(waiting):
+        if personal.seats.get(number, {}).get("email"):
+            raise BadInput(
+                f"The personal section gives seat {number} an address, but the seat "
+                "waits for a new player."
+            )
+    invited: dict[str, int] = {}
+    for number, offer in sorted(personal.offers.items()):
+        if number not in waiting:
+            raise BadInput(
+                f"The personal section offers seat {number} to a new player, but the log "
+                "says a player holds it."
+            )
+        if not offer["email"]:
+            continue
+        for seat, values in sorted(personal.seats.items()):
+            if same_person(values["email"], offer["email"]):
+                raise BadInput(
+                    f"The personal section invites the player of seat {seat} to seat "
+                    f"{number}; a seat's link never goes to another player of the game."
+                )
+        earlier = invited.setdefault(canonical_address(offer["email"]), number)
+        if earlier != number:
+            raise BadInput(
+                f"The personal section invites one person to seats {earlier} and {number}."
+            )
+        others = [name for seat, name in enumerate(names) if seat != number]
+        try:
+            check_name_free(offer["name"], others)
+        except BadInput as error:
+            raise BadInput(
+                f"The personal section's newcomer for seat {number}: {error.message}"
+            ) from None
+
+
 # Export, import and verification through the game service -----------------------------
 
 
@@ -728,14 +776,17 @@ def import_full(
             creator = None
     levels = levels if isinstance(levels, dict) else {}
     names = [clean_name(name, required=False) for name in names]
-    policy = check_policy(policy if isinstance(policy, Mapping) else None)
+    names = [
+        (names[index] if index < len(names) else "") or f"Player {index + 1}"
+        for index in range(seat_count)
+    ]
+    try:
+        check_unique_names(names)
+        policy = check_policy(policy if isinstance(policy, Mapping) else None)
+    except BadInput as error:
+        raise BadInput(f"The file cannot be imported: {error.message}") from None
     if personal is not None:
-        for number in waiting:
-            if personal.seats.get(number, {}).get("email"):
-                raise BadInput(
-                    f"The personal section gives seat {number} an address, but the seat "
-                    "waits for a new player."
-                )
+        check_people(personal, names, waiting)
     with service.session() as session:
         if session.get(Game, game_id) is not None:
             raise BadInput(f"A game with the id {game_id} exists here already.")
@@ -765,12 +816,11 @@ def import_full(
             )
         )
         for index in range(seat_count):
-            name = names[index] if index < len(names) else ""
             session.add(
                 Seat(
                     game_id=game_id,
                     seat=index,
-                    name=name or f"Player {index + 1}",
+                    name=names[index],
                     is_bot=index in bots,
                     bot_level="easy" if levels.get(str(index)) == "easy" else "normal",
                     created_at=now,

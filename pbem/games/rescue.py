@@ -59,7 +59,14 @@ from pbem.games.tokens import hash_token, new_token
 from pbem.mail import outbox, render
 from pbem.mail.models import FormerPlayer, RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Event, Game, Seat
-from pbem.validate import canonical_address, clean_email, clean_name, is_game_id
+from pbem.validate import (
+    canonical_address,
+    check_name_free,
+    clean_email,
+    clean_name,
+    is_game_id,
+    same_person,
+)
 
 
 @dataclass
@@ -315,6 +322,7 @@ def invite_replacement(
     name, email = clean_name(name), clean_email(email)
     target = _seat(runtime, game_id, seat)
     _not_a_player(runtime, game_id, email)
+    _name_free(runtime, game_id, target.seat, name)
     permitted = _permit(runtime, game_id, "replace", seat, by, detail=email.lower())
     if isinstance(permitted, RescueOutcome):
         return permitted
@@ -381,6 +389,7 @@ def request_open_seat(
     name, email = clean_name(name), clean_email(email)
     target = _seat(runtime, game_id, seat)
     _not_a_player(runtime, game_id, email)
+    _name_free(runtime, game_id, target.seat, name)
     token = new_token()
     with runtime.service.session() as session:
         game = runtime.service.store.game(session, game_id)
@@ -426,7 +435,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
     target = _seat(runtime, found.game_id, found.seat)
     permitted = Permission("newcomer")
     token_hash = hash_token(token)
-    returning = bool(found.former_email) and found.former_email.lower() == found.email.lower()
+    returning = same_person(found.former_email, found.email)
 
     def change(session: Session, game: Game) -> None:
         offer = session.get(SeatOffer, (found.game_id, found.seat))
@@ -435,6 +444,13 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         if is_lapsed(runtime, offer):
             raise Gone(lapsed_message(runtime, offer))
         row = _locked_seat(session, found.game_id, found.seat)
+        others = list(
+            session.exec(select(Seat).where(Seat.game_id == found.game_id, Seat.seat != found.seat))
+        )
+        for other in others:
+            # A newcomer never holds a second seat, whoever took one since the invitation.
+            _not_the_holder(other, offer.email)
+        check_name_free(name, [other.name for other in others])
         row.name, row.email, row.timezone = name, offer.email, "UTC"
         row.is_bot = False
         row.bot_level = "normal"
@@ -459,7 +475,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
                     FormerPlayer.game_id == game.id, FormerPlayer.seat == row.seat
                 )
             ):
-                if former.email.lower() == found.email.lower():
+                if same_person(former.email, found.email):
                     session.delete(former)
 
     outcome = _append(
@@ -922,13 +938,24 @@ def _invite(
 
 
 def _not_a_player(runtime: Any, game_id: str, email: str) -> None:
-    """A seat's link never goes to another player of the same game."""
+    """A seat's link never goes to another player of the same game (one person is one
+    address: case and ``+tags`` aside, :func:`pbem.validate.same_person`)."""
     for row in runtime.service.seats(game_id):
-        if row.email and row.email.lower() == email.lower():
-            raise NotAllowed(
-                "That address belongs to a player of this game, and a seat's link never "
-                "goes to another player of the same game."
-            )
+        _not_the_holder(row, email)
+
+
+def _not_the_holder(row: Seat, email: str) -> None:
+    """Refuses ``email`` when the person behind it holds ``row``."""
+    if row.email and same_person(row.email, email):
+        raise NotAllowed(
+            "That address belongs to a player of this game, and a seat's link never "
+            "goes to another player of the same game."
+        )
+
+
+def _name_free(runtime: Any, game_id: str, seat: int, name: str) -> None:
+    """A newcomer's name is not another seat's player's (names are unique in a game)."""
+    check_name_free(name, [row.name for row in runtime.service.seats(game_id) if row.seat != seat])
 
 
 def _give_link(

@@ -52,7 +52,7 @@ from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
 from pbem.mail.models import SeatClock
 from pbem.models import Event, Game, GameSecret, Seat, Snapshot
-from pbem.validate import clean_name
+from pbem.validate import check_unique_names, clean_name
 
 
 def utcnow() -> datetime:
@@ -293,6 +293,7 @@ class GameService:
             clean_name(spec.name, required=False) or f"Player {index + 1}"
             for index, spec in enumerate(seats)
         ]
+        check_unique_names(names)
         roster = Roster(
             tuple(
                 Holder(name, spec.is_bot, spec.bot_level if spec.is_bot else "normal")

@@ -309,9 +309,16 @@ def recipient_seat(text: str, names: list[str], sender: int) -> int:
         raise BadInput(
             f"There is no player called {text.strip()!r} in this game. Nothing was sent."
         )
-    if found[0] == sender:
+    if found == [sender]:
         raise BadInput("A private note to yourself goes nowhere. Nothing was sent.")
-    return found[0]
+    others = [seat for seat in found if seat != sender]
+    if len(others) > 1:
+        # Names are unique in a game; an older game may still share one: never guess.
+        raise BadInput(
+            f"More than one player of this game is called {text.strip()!r}, so the note "
+            "could go to the wrong one. Nothing was sent."
+        )
+    return others[0]
 
 
 def count(session: Session, runtime: Any, game_id: str, seat: int) -> None:

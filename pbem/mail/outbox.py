@@ -27,7 +27,7 @@ from functools import partial
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import bindparam, func
+from sqlalchemy import bindparam, func, or_
 from sqlmodel import Session, col, select, update
 
 from engines.api import Engine
@@ -44,6 +44,7 @@ from pbem.games.tokens import hash_token
 from pbem.mail import games_link, render
 from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
 from pbem.models import Event, Game, Seat
+from pbem.validate import canonical_address
 
 HISTORY_LIMIT = 40
 
@@ -482,14 +483,14 @@ def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> N
     if limit <= 0:
         return
     since = utc(runtime.clock()) - timedelta(days=1)
-    wanted = Counter(address.lower() for address in addresses if address)
+    wanted = Counter(canonical_address(address) for address in addresses if address)
     for address, count in sorted(wanted.items()):
         earlier = session.exec(
             select(func.count())
             .select_from(Mail)
             .where(
                 Mail.kind == "invitation",
-                func.lower(Mail.recipient) == address,
+                _one_person(Mail.recipient, address),
                 col(Mail.created_at) >= since,
             )
         ).one()
@@ -498,6 +499,21 @@ def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> N
                 f"This server sends {address} at most {limit} invitations in 24 hours; "
                 "please try again tomorrow."
             )
+
+
+def _one_person(column: Any, canonical: str) -> Any:
+    """A condition: ``column`` holds an address of the person ``canonical`` names (the
+    address itself in any case, or its local part with any ``+tag``), the same on
+    SQLite and PostgreSQL."""
+    local, _, domain = canonical.rpartition("@")
+    if not local:
+        return func.lower(column) == canonical
+
+    def escaped(text: str) -> str:
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+    tagged = f"{escaped(local)}+%@{escaped(domain)}"
+    return or_(func.lower(column) == canonical, func.lower(column).like(tagged, escape="\\"))
 
 
 # Links -------------------------------------------------------------------------------

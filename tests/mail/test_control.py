@@ -110,11 +110,15 @@ def test_a_policy_change_retimes_the_due_seats_from_their_turn(runtime, mailbox,
     }
     assert runtime.service.game(game).policy == event["payload"]["policy"]
     anna = clock_of(runtime, game, 0)
-    assert aware(anna.deadline_at) == START + timedelta(days=2)
-    assert aware(anna.remind_at) == START + timedelta(hours=12)  # overdue: the next sweep
+    # A shorter policy never makes the running turn due sooner: it keeps its deadline
+    # and its next reminder, and the new times apply from the next turn.
+    assert aware(anna.deadline_at) == START + timedelta(days=7)
+    assert aware(anna.remind_at) == START + timedelta(hours=24)  # overdue: the next sweep
     assert clock_of(runtime, game, 1).deadline_at is None  # Ben is not to move
     assert sweep(runtime).reminders == 1
     clock.now = START + timedelta(days=2)
+    assert sweep(runtime).deadlines == 0
+    clock.now = START + timedelta(days=7)
     assert sweep(runtime).deadlines == 1
     assert runtime.service.events(game)[-1]["actor"] == "deadline"  # a bot played Anna's turn
     dispatch(runtime)

@@ -84,7 +84,11 @@ def test_a_week_rehearsed_day_by_day(database, capsys, mailbox):
     out = capsys.readouterr().out
     assert "The deadline policy was changed by the server's operator" in out
     assert "after 1 day a bot plays that turn" in out
-    start = aware(read(database, SeatClock, (game, 0)).turn_since)
+    # A shorter policy applies from the next turn (Ann's running one keeps its week):
+    # Ann ends her turn, and Ben's begins under the new policy.
+    assert pbem(database, "move", game, "0", '{"type": "stop"}') == 0
+    capsys.readouterr()
+    start = aware(read(database, SeatClock, (game, 1)).turn_since)
     reports = []
     # Four sweeps a day for a week: 6 h, 12 h, 18 h and 24 h (plus a minute) into each day.
     for step in range(1, 29):
@@ -104,15 +108,15 @@ def test_a_week_rehearsed_day_by_day(database, capsys, mailbox):
     played = [row for row in log if row["actor"] == "deadline"]
     assert {row["seat"] for row in played} == {0, 1}
     assert len({row["created_at"][:16] for row in played}) == 7  # one bot turn a day
-    # The mails that crossed the wire: reminders alternate, Ann's on days 1, 3, 5, 7.
-    assert len(mailbox.to("ann@example.org", "reminder")) == 4
-    assert len(mailbox.to("ben@example.org", "reminder")) == 3
+    # The mails that crossed the wire: reminders alternate, Ben's on days 1, 3, 5, 7.
+    assert len(mailbox.to("ben@example.org", "reminder")) == 4
+    assert len(mailbox.to("ann@example.org", "reminder")) == 3
     for address in ("ann@example.org", "ben@example.org"):
         late = mailbox.to(address, "deadline has passed")
         assert len(late) == 7
         assert "A bot plays this turn" in late[0].get_body(("plain",)).get_content()
     # Every reminder came at least 12 hours before its turn's deadline (6 h into the turn).
-    for message in mailbox.to("ann@example.org", "reminder"):
+    for message in mailbox.to("ben@example.org", "reminder"):
         sent = datetime.strptime(message["Date"], "%a, %d %b %Y %H:%M:%S %z")
         since = sent - start.replace(microsecond=0)  # the Date header has whole seconds
         assert since % timedelta(days=2) == timedelta(hours=6, minutes=1)

@@ -71,7 +71,9 @@ def test_listings_leave_it_out_and_an_export_round_trip_keeps_it_private(runtime
     )
     exported = runtime.service.export_game(created.game_id, full=True)
     assert exported["game"]["private"] is True
-    public = runtime.service.create_game("pig", [SeatSpec("Cy", "cy@example.org")] * 2, {})
+    public = runtime.service.create_game(
+        "pig", [SeatSpec("Cy", "cy@example.org"), SeatSpec("Cy 2", "cy@example.org")], {}
+    )
     assert "private" not in runtime.service.export_game(public.game_id, full=True)["game"]
     page = runtime.service.list_games()
     assert [row.id for row in page.games] == [public.game_id] and page.total == 1
