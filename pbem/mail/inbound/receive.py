@@ -176,14 +176,14 @@ def _take(
         seat = session.get(Seat, (tag.game_id, tag.seat))
     if not _claim(runtime, key, sender, tag):
         return Taken(EX_OK, "duplicate", "this message was taken before")
-    if game is None or seat is None:
-        # The tag proves the mail was ours: the game has gone (moved to another server).
-        answered = answer_gone(runtime, tag, sender, key)
-        detail = "the game is not on this server any more" + ("" if answered else HELD)
-        _record(runtime, key, sender, tag.game_id, tag.seat, "gone", detail, update=True)
-        return Taken(EX_OK, "gone", detail)
     try:
-        taken = _reply(runtime, message, tag, game, seat, sender, key)
+        if game is None or seat is None:
+            # The tag proves the mail was ours: the game has gone (moved to another server).
+            answered = answer_gone(runtime, tag, sender, key)
+            taken = Taken(EX_OK, "gone", "the game is not on this server any more")
+            taken.detail += "" if answered else HELD
+        else:
+            taken = _reply(runtime, message, tag, game, seat, sender, key)
     except Exception:
         _unclaim(runtime, key)  # nothing kept: the MTA tries again later
         raise
