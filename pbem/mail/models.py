@@ -195,12 +195,16 @@ class InboundMessage(SQLModel, table=True):
 
 class InboundAnswer(SQLModel, table=True):
     """When an answer of one kind that refuses mail (:mod:`pbem.mail.inbound.receive`)
-    last went to a person (their canonical address): at most one a day of each."""
+    last went to a person (their canonical address), and at which position of the game
+    (``seq``, for a player's refusals; else 0): at most one a day of each kind and
+    position. ``kind`` is ``stranger``, ``gone`` or ``refused:GAME``: one row per person
+    and game at most."""
 
     __tablename__ = "inbound_answers"
 
     address: str = Field(primary_key=True, max_length=320)
     kind: str = Field(primary_key=True, max_length=80)
+    seq: int = 0
     answered_at: datetime
 
 

@@ -76,6 +76,14 @@ def test_a_players_refusals_go_once_a_day_for_one_position(runtime, clock):
     clock.advance(days=1, seconds=1)
     receive.take(runtime, mail(to, "1", sender="ben@example.org"), [to])
     assert len(outbox(runtime, "answer")) == 2
+    # The game moves on (Anna places a ship): a new position, a new answer.
+    anna = address(runtime)
+    assert receive.take(runtime, mail(anna, "2"), [anna]).outcome == "applied"
+    assert len(outbox(runtime, "answer")) == 3
+    for _ in range(2):
+        taken = receive.take(runtime, mail(to, "1", sender="ben@example.org"), [to])
+        assert taken.outcome == "refused"
+    assert len(outbox(runtime, "answer")) == 4
 
 
 def test_an_answer_is_counted_once_across_kinds(runtime):

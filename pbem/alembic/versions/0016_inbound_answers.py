@@ -1,7 +1,8 @@
 """Answers that refuse mail are counted, and our own Message-IDs are looked up.
 
 - ``inbound_answers``: when an answer of each kind that refuses mail last went to a
-  person (canonical address): at most one a day of each.
+  person (canonical address), and at which position of the game: at most one a day of
+  each kind and position.
 - ``ix_mail_outbox_message_id``: inbound mail whose Message-ID is one the outbox sent is
   our own mail come back (a loop), found by this index.
 
@@ -28,6 +29,7 @@ def upgrade() -> None:
             "inbound_answers",
             sa.Column("address", sa.String(length=320), nullable=False),
             sa.Column("kind", sa.String(length=80), nullable=False),
+            sa.Column("seq", sa.Integer(), nullable=False),
             sa.Column("answered_at", sa.DateTime(timezone=True), nullable=False),
             sa.PrimaryKeyConstraint("address", "kind"),
         )

@@ -46,7 +46,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, or_, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -530,11 +530,12 @@ ANSWER_EVERY = timedelta(days=1)
 HELD = " (not answered: one such answer a day)"
 
 
-def may_answer(session: Any, runtime: Any, address: str, kind: str) -> bool:
+def may_answer(session: Any, runtime: Any, address: str, kind: str, seq: int = 0) -> bool:
     """Whether an answer of ``kind`` that refuses mail may go to ``address`` now: never
-    to a robot (:func:`msg.is_robot`), and once a day per person and kind. When it may,
-    the answer is counted in the open transaction (the caller commits it with the
-    answer)."""
+    to a robot (:func:`msg.is_robot`), and once a day per person and kind, or again as
+    soon as ``seq`` (the game's position, for a player's refusals) differs from the last
+    answer's. When it may, the answer is counted in the open transaction (the caller
+    commits it with the answer); one statement, so two processes never both answer."""
     if msg.is_robot(address):
         return False
     person, kind = canonical_address(address)[:320], kind[:80]
@@ -543,11 +544,11 @@ def may_answer(session: Any, runtime: Any, address: str, kind: str) -> bool:
     table = InboundAnswer.__table__
     counted = session.exec(
         insert(table)
-        .values(address=person, kind=kind, answered_at=now)
+        .values(address=person, kind=kind, seq=seq, answered_at=now)
         .on_conflict_do_update(
             index_elements=[table.c.address, table.c.kind],
-            set_={"answered_at": now},
-            where=table.c.answered_at <= now - ANSWER_EVERY,
+            set_={"answered_at": now, "seq": seq},
+            where=or_(table.c.answered_at <= now - ANSWER_EVERY, table.c.seq != seq),
         )
         .returning(table.c.answered_at)
     )
@@ -568,7 +569,7 @@ def answer(
         seat = session.get(Seat, (tag.game_id, tag.seat))
         refused_only = bool(refusal) and not applied and not said
         if refused_only and not may_answer(
-            session, runtime, seat.email, f"refused:{game.id}:{game.head_seq}"
+            session, runtime, seat.email, f"refused:{game.id}", game.head_seq
         ):
             return False
         engine = game_engine(game)
