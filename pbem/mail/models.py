@@ -39,7 +39,7 @@ class Mail(SQLModel, table=True):
     subject: str = Field(max_length=300)
     body_text: str = Field(sa_column=Column(Text, nullable=False))
     body_html: str = Field(sa_column=Column(Text, nullable=False))
-    message_id: str = Field(max_length=200)
+    message_id: str = Field(max_length=200, index=True)  # an inbound loop is one of these
     thread_id: str = Field(default="", max_length=200)
     unsubscribe: str = Field(default="", max_length=500)
     status: str = Field(default="pending", max_length=16)
@@ -201,6 +201,21 @@ class InboundMessage(SQLModel, table=True):
     seat: int | None = None
     outcome: str = Field(default="", max_length=32)
     detail: str = Field(default="", max_length=500)
+
+
+class InboundAnswer(SQLModel, table=True):
+    """When an answer of one kind that refuses mail (:mod:`pbem.mail.inbound.receive`)
+    last went to a person (their canonical address), and at which position of the game
+    (``seq``, for a player's refusals; else 0): at most one a day of each kind and
+    position. ``kind`` is ``stranger``, ``gone`` or ``refused:GAME``: one row per person
+    and game at most."""
+
+    __tablename__ = "inbound_answers"
+
+    address: str = Field(primary_key=True, max_length=320)
+    kind: str = Field(primary_key=True, max_length=80)
+    seq: int = 0
+    answered_at: datetime
 
 
 class Heartbeat(SQLModel, table=True):

@@ -682,7 +682,7 @@ def mail_former(
 
 
 # Mails whose recipient need not hold any seat: no link to "all your games" in them.
-NO_GAMES_LINK = frozenset({"answer_stranger"})
+NO_GAMES_LINK = frozenset({"answer_stranger", "answer_gone"})
 
 
 def enqueue(

@@ -160,5 +160,10 @@ def test_a_stranger_a_mistyped_move_and_an_unknown_name_post_nothing(world, monk
     texts = [(mail.recipient, mail.body_text) for mail in mails(runtime, "answer")]
     assert 'start your reply with "say:"' in texts[0][1] and texts[0][0] == "anna@example.org"
     assert "no player called 'Zed'" in texts[1][1]
-    assert "control characters" in texts[2][1]
+    # Ben's second refusal at the same position of the game, the same day: recorded,
+    # not answered (refusal answers go once a day per person and position).
+    assert len(texts) == 2
+    with Session(runtime.db) as session:
+        details = [row.detail for row in session.exec(select(InboundMessage))]
+    assert "control characters" in details[4] and "not answered" in details[4]
     assert mails(runtime, "talk") == []

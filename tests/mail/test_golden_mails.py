@@ -261,9 +261,13 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 bouncing=["Dan"],
             ),
         ),
-        "answer_stranger__other": (
+        "answer_stranger__other": (  # about no game the recipient holds a seat in
             "answer_stranger",
-            plain("Ben", 1, sender="ben@example.org"),
+            {**plain("Ben", 1, sender="ben@example.org"), "game_id": None},
+        ),
+        "answer_gone__other": (  # about no game the recipient holds a seat in
+            "answer_gone",
+            {**plain("Ben", 1, sender="ben@example.org"), "game_id": None},
         ),
         "your_turn__newcomer": (
             "your_turn",
@@ -561,6 +565,7 @@ NAMES = [
     "your_turn__newcomer",
     "answer__player",
     "answer_stranger__other",
+    "answer_gone__other",
     "reminder__player",
     "reminder__newcomer",
     "deadline__player",

@@ -6,11 +6,12 @@
 - :mod:`.moves`: the numbered list of legal moves a mail shows, and the reading of a
   reply's lines as moves (a code, a label, a written form, or the move's JSON).
 - :mod:`.message`: what kind of message came in (a reply, an auto-reply, a delivery
-  report, our own mail) and the reply's own text (quoted text and signatures stripped
+  report, mail from the null sender, our own mail, a malformed message), the addresses
+  no answer goes to, and the reply's own text (quoted text and signatures stripped
   with ``email-reply-parser``; an HTML-only reply read as text).
 - :mod:`.receive`: taking one message in (``pbem receive`` and the LMTP listener share
-  it): checks, moves, the answer mail, and the record that keeps a Message-ID from
-  applying twice.
+  it): checks, moves, the answer mail (refusals once a day per person and kind), and the
+  record that keeps a Message-ID from applying twice.
 - :mod:`.lmtp`: the aiosmtpd LMTP listener (``pbem inbound --lmtp HOST:PORT``, or
   ``pbem worker`` with ``mail.inbound_lmtp``).
 """

@@ -4,13 +4,21 @@
 Never answered, never applied (:func:`classify` names why):
 
 - ``too_big``: more than :data:`MAX_BYTES` (1 MB);
-- ``loop``: our own mail come back (a Message-ID on our domain, or our List-Id);
+- ``malformed``: MIME parts nested deeper than :data:`MAX_DEPTH`, or too deep for the
+  parser (:class:`Malformed`, raised by :func:`parse`);
+- ``loop``: our own mail come back: a Message-ID this server sent (the outbox keeps
+  each one; never judged by its domain, which a club may share with its members), or
+  our ``List-Id``;
 - ``bounce``: a delivery status report (RFC 3464: ``multipart/report;
   report-type=delivery-status``); :func:`failed_recipients` reads who failed;
+- ``null_sender``: anything else from the null sender (:func:`is_null_sender`: the
+  envelope's ``MAIL FROM:<>``, which Postfix's pipe writes ``MAILER-DAEMON``; without
+  an envelope, a ``Return-Path: <>``; or a ``From`` of ``MAILER-DAEMON``);
 - ``auto_reply``: ``Auto-Submitted`` other than ``no`` (RFC 3834), ``X-Autoreply``,
   ``X-Autorespond``, ``Precedence: bulk|junk|list|auto_reply``, a ``List-Id`` or
-  ``List-Unsubscribe`` (mailing lists), an out-of-office or vacation subject, or an
-  empty envelope sender (``MAIL FROM:<>``) that is not a delivery report.
+  ``List-Unsubscribe`` (mailing lists), an out-of-office or vacation subject.
+
+:func:`is_robot` names the addresses no answer ever goes to.
 """
 
 from __future__ import annotations
@@ -18,13 +26,16 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+from collections.abc import Callable
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 
 from email_reply_parser import EmailReplyParser
 
 MAX_BYTES = 1024 * 1024
+MAX_DEPTH = 50  # MIME parts within parts: real mail nests a few levels, forwards a few more
 
 VACATION_SUBJECT = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|out of (the )?office|"
@@ -34,8 +45,39 @@ VACATION_SUBJECT = re.compile(
 )
 
 
+class Malformed(ValueError):
+    """A message this server does not read: its parts nest too deep."""
+
+
 def parse(raw: bytes) -> EmailMessage:
-    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+    """The message; :class:`Malformed` when its parts nest deeper than :data:`MAX_DEPTH`
+    (or too deep for the parser itself)."""
+    try:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+    except RecursionError as error:
+        raise Malformed("its MIME parts nest too deep to be read") from error
+    if depth(message) > MAX_DEPTH:
+        raise Malformed(f"its MIME parts nest more than {MAX_DEPTH} deep")
+    return message  # type: ignore[return-value]
+
+
+def parse_headers(raw: bytes) -> EmailMessage:
+    """The message's headers alone (for a message :func:`parse` refuses)."""
+    return BytesHeaderParser(policy=email.policy.default).parsebytes(raw)  # type: ignore[return-value]
+
+
+def depth(message: EmailMessage) -> int:
+    """How deep the message's parts nest (1: a single part), counted without recursion
+    and no further than one past :data:`MAX_DEPTH`."""
+    deepest = 0
+    stack = [(message, 1)]
+    while stack and deepest <= MAX_DEPTH:
+        part, level = stack.pop()
+        deepest = max(deepest, level)
+        payload = part.get_payload() if part.is_multipart() else None
+        if isinstance(payload, list):
+            stack.extend((child, level + 1) for child in payload)
+    return deepest
 
 
 def header(message: EmailMessage, name: str) -> str:
@@ -52,20 +94,63 @@ def sender(message: EmailMessage) -> str:
     return parseaddr(header(message, "From"))[1].strip().lower()
 
 
+def is_null_sender(address: str | None) -> bool:
+    """Whether an envelope sender is the null sender: empty, ``<>``, or ``MAILER-DAEMON``
+    in any case, with or without a domain (Postfix's pipe writes ``${sender}`` so for
+    ``MAIL FROM:<>``). None (no envelope known) is not."""
+    if address is None:
+        return False
+    text = address.strip().strip("<>").strip()
+    return text == "" or text.rsplit("@", 1)[0].lower() == "mailer-daemon"
+
+
+ROBOT_NAMES = frozenset({"postmaster", "abuse", "mailer-daemon"})
+ROBOT_WORDS = re.compile(r"no[-_.]?reply|do[-_.]?not[-_.]?reply|bounces?|mailer-daemon", re.I)
+
+
+def is_robot(address: str) -> bool:
+    """Whether ``address`` is one no answer goes to: not an address at all (the null
+    sender), ``MAILER-DAEMON``, ``postmaster``, ``abuse``, or a no-reply or bounce
+    address (``noreply``, ``no-reply``, ``do-not-reply``, ``donotreply``, ``bounce``,
+    ``bounces``, ``mailer-daemon`` anywhere in its local part)."""
+    local, at, domain = address.strip().strip("<>").strip().rpartition("@")
+    if not at or not local or not domain:
+        return True
+    return local.split("+", 1)[0].lower() in ROBOT_NAMES or bool(ROBOT_WORDS.search(local))
+
+
+def from_null_sender(message: EmailMessage, envelope_sender: str | None) -> bool:
+    """Whether the message came from the null sender (see the module's docstring)."""
+    if is_null_sender(envelope_sender):
+        return True
+    if envelope_sender is None and message.get("Return-Path") is not None:
+        if is_null_sender(header(message, "Return-Path")):
+            return True
+    written = sender(message)
+    return bool(written) and is_null_sender(written)
+
+
 def classify(
-    raw: bytes, message: EmailMessage, our_domain: str, envelope_sender: str | None
+    raw: bytes,
+    message: EmailMessage,
+    our_domain: str,
+    envelope_sender: str | None,
+    sent_here: Callable[[str], bool] = lambda message_id: False,
 ) -> str:
-    """``reply``, or why the message is ignored (see the module's docstring)."""
+    """``reply``, or why the message is ignored (see the module's docstring).
+    ``sent_here`` tells whether a Message-ID (``<...>``) is one this server sent."""
     if len(raw) > MAX_BYTES:
         return "too_big"
-    message_id = header(message, "Message-ID").strip("<> ").lower()
+    message_id = header(message, "Message-ID").strip("<> ")
     list_id = header(message, "List-Id").lower()
-    if (our_domain and message_id.endswith("@" + our_domain)) or (
+    if (message_id and sent_here(f"<{message_id}>")) or (
         our_domain and (f".games.{our_domain}>" in list_id or f"<pbem.{our_domain}>" in list_id)
     ):
         return "loop"
     if is_delivery_report(message):
         return "bounce"
+    if from_null_sender(message, envelope_sender):
+        return "null_sender"
     auto = header(message, "Auto-Submitted").lower()
     if auto and auto.split(";")[0].strip() != "no":
         return "auto_reply"
@@ -76,8 +161,6 @@ def classify(
     if list_id or header(message, "List-Unsubscribe"):
         return "auto_reply"
     if VACATION_SUBJECT.match(header(message, "Subject")):
-        return "auto_reply"
-    if envelope_sender is not None and envelope_sender.strip("<> ") == "":
         return "auto_reply"
     return "reply"
 

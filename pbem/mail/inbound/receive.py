@@ -5,6 +5,13 @@ answer, or ignored), ``67`` no such address (not one of ours, or a tag that does
 verify: the MTA bounces it), ``75`` try again later (the database could not be
 reached; nothing was kept).
 
+Mail that is not a reply (:func:`pbem.mail.inbound.message.classify`: too big,
+malformed, a loop, a delivery report, from the null sender, an auto-reply) is taken
+and recorded, never applied and never answered; so is anything sent to the server's
+own sender address or a ``+b-`` extension of it (delivery reports and what robots send
+there: never bounced back). A tag that verifies for a game this server no longer holds
+is answered once a day: the game is not here any more.
+
 A reply counts when its address's tag verifies (:mod:`.tags`), its ``From`` is the
 address of the person who holds the seat now, the seat is a person's (not a bot's),
 the game runs, and the seat is due in the same turn as the mail: it has not moved
@@ -22,6 +29,11 @@ with ``to NAME:`` to NAME alone, at any time. A reply whose first line names no 
 is table talk too, unless it answers a turn of the seat's that is still running (then
 it is refused as before, with a word about ``say:``: a mistyped move is never posted).
 A talk mail's ``Reply-To`` is the seat's tagged address, so answering it talks.
+
+Answers that refuse (to a stranger, a refused reply, a game no longer here) go at most
+once a day per person (:func:`pbem.validate.canonical_address`) and kind, counted in
+``inbound_answers`` (as Discourse's ``can_send_rejection_email?``), and never to a robot
+(:func:`pbem.mail.inbound.message.is_robot`). A stranger's answer names no game.
 """
 
 from __future__ import annotations
@@ -29,12 +41,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, or_, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import col, select
 
@@ -46,8 +60,9 @@ from pbem.games.roster import SEAT_KINDS
 from pbem.mail import outbox, render
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound import moves, tags
-from pbem.mail.models import InboundMessage, Mail, MailAddress, utc
+from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress, utc
 from pbem.models import Event, Game, Seat
+from pbem.validate import canonical_address
 
 EX_OK = 0
 EX_NOUSER = 67
@@ -84,13 +99,31 @@ def take(
 
 
 def _our_addresses(runtime: Any, candidates: list[str]) -> list[str]:
-    sender_address = parseaddr(runtime.config["mail"].get("sender", ""))[1].lower()
     return [
         address
         for address in candidates
-        if tags.is_ours(runtime.config, address)
-        or (sender_address and address.lower() == sender_address)
+        if tags.is_ours(runtime.config, address) or own_mailbox(runtime, address)
     ]
+
+
+def own_mailbox(runtime: Any, address: str) -> bool:
+    """Whether ``address`` is the server's sender address (``mail.sender``), where
+    delivery reports come, or one of its ``+b-`` extensions (VERP)."""
+    sender_address = parseaddr(runtime.config["mail"].get("sender", ""))[1].lower()
+    local, _, domain = sender_address.rpartition("@")
+    got_local, _, got_domain = address.strip().strip("<>").lower().rpartition("@")
+    if not local or got_domain != domain:
+        return False
+    return got_local == local or got_local.startswith(f"{local}+b-")
+
+
+def sent_here(runtime: Any, message_id: str) -> bool:
+    """Whether the outbox sent a mail with this Message-ID (``<...>``)."""
+    with runtime.service.reading() as session:
+        found = session.exec(
+            select(col(Mail.id)).where(col(Mail.message_id) == message_id[:200]).limit(1)
+        ).first()
+    return found is not None
 
 
 def message_key(message: EmailMessage, raw: bytes) -> str:
@@ -104,12 +137,17 @@ def message_key(message: EmailMessage, raw: bytes) -> str:
 def _take(
     runtime: Any, raw: bytes, recipients: list[str] | None, envelope_sender: str | None
 ) -> Taken:
-    message = msg.parse(raw[: msg.MAX_BYTES + 1])
+    try:
+        message = msg.parse(raw[: msg.MAX_BYTES + 1])
+    except msg.Malformed as error:
+        return _malformed(runtime, raw, recipients, str(error))
     ours = _our_addresses(runtime, list(recipients) if recipients else msg.recipients(message))
     if not ours:
         return Taken(EX_NOUSER, "no_such_address", "not an address of this server")
     domain = render.domain(runtime.config["mail"]["sender"]).lower()
-    kind = msg.classify(raw, message, domain, envelope_sender)
+    kind = msg.classify(
+        raw, message, domain, envelope_sender, lambda message_id: sent_here(runtime, message_id)
+    )
     key = message_key(message, raw)
     sender = msg.sender(message)
     if kind == "bounce":
@@ -128,21 +166,40 @@ def _take(
         None,
     )
     if tag is None:
+        if any(own_mailbox(runtime, address) for address in ours):
+            detail = "mail to the sender's address is not read"
+            _record(runtime, key, sender, None, None, "to_sender", detail)
+            return Taken(EX_OK, "to_sender", detail)
         return Taken(EX_NOUSER, "bad_tag", "the reply address does not verify")
     with runtime.service.reading() as session:
         game = session.get(Game, tag.game_id)
         seat = session.get(Seat, (tag.game_id, tag.seat))
-    if game is None or seat is None:
-        return Taken(EX_NOUSER, "bad_tag", "no such game or seat")
     if not _claim(runtime, key, sender, tag):
         return Taken(EX_OK, "duplicate", "this message was taken before")
     try:
-        taken = _reply(runtime, message, tag, game, seat, sender, key)
+        if game is None or seat is None:
+            # The tag proves the mail was ours: the game has gone (moved to another server).
+            answered = answer_gone(runtime, tag, sender, key)
+            taken = Taken(EX_OK, "gone", "the game is not on this server any more")
+            taken.detail += "" if answered else HELD
+        else:
+            taken = _reply(runtime, message, tag, game, seat, sender, key)
     except Exception:
         _unclaim(runtime, key)  # nothing kept: the MTA tries again later
         raise
     _record(runtime, key, sender, tag.game_id, tag.seat, taken.outcome, taken.detail, update=True)
     return taken
+
+
+def _malformed(runtime: Any, raw: bytes, recipients: list[str] | None, why: str) -> Taken:
+    """A message :func:`msg.parse` refuses: taken and recorded (the MTA must not try it
+    again for days), never read further, never answered."""
+    headers = msg.parse_headers(raw[: msg.MAX_BYTES + 1])
+    ours = _our_addresses(runtime, list(recipients) if recipients else msg.recipients(headers))
+    if not ours:
+        return Taken(EX_NOUSER, "no_such_address", "not an address of this server")
+    _record(runtime, message_key(headers, raw), msg.sender(headers), None, None, "malformed", why)
+    return Taken(EX_OK, "malformed", why)
 
 
 # The record of each message --------------------------------------------------------
@@ -290,8 +347,9 @@ def _reply(
 ) -> Taken:
     service = runtime.service
     if not sender or sender != seat.email.strip().lower():
-        answer_stranger(runtime, game, sender, key)
-        return Taken(EX_OK, "refused_sender", "not the address of the seat's player")
+        answered = answer_stranger(runtime, game, sender, key)
+        detail = "not the address of the seat's player" + ("" if answered else HELD)
+        return Taken(EX_OK, "refused_sender", detail)
     clear_bouncing(runtime, sender)  # mail from the address: it works again
     lines = msg.reply_lines(message)
     talked = _talk(runtime, message, lines, tag, game, seat, key)
@@ -462,23 +520,58 @@ def _apply_line(
 
 
 def _refuse(runtime: Any, tag: tags.Tag, key: str, reason: str, outcome: str = "refused") -> Taken:
-    answer(runtime, tag, key, [], reason)
-    return Taken(EX_OK, outcome, reason)
+    answered = answer(runtime, tag, key, [], reason)
+    return Taken(EX_OK, outcome, reason + ("" if answered else HELD))
 
 
 # Answers -------------------------------------------------------------------------
 
+ANSWER_EVERY = timedelta(days=1)
+HELD = " (not answered: one such answer a day)"
+
+
+def may_answer(session: Any, runtime: Any, address: str, kind: str, seq: int = 0) -> bool:
+    """Whether an answer of ``kind`` that refuses mail may go to ``address`` now: never
+    to a robot (:func:`msg.is_robot`), and once a day per person and kind, or again as
+    soon as ``seq`` (the game's position, for a player's refusals) differs from the last
+    answer's. When it may, the answer is counted in the open transaction (the caller
+    commits it with the answer); one statement, so two processes never both answer."""
+    if msg.is_robot(address):
+        return False
+    person, kind = canonical_address(address)[:320], kind[:80]
+    now = utc(runtime.clock())
+    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    table = InboundAnswer.__table__
+    counted = session.exec(
+        insert(table)
+        .values(address=person, kind=kind, seq=seq, answered_at=now)
+        .on_conflict_do_update(
+            index_elements=[table.c.address, table.c.kind],
+            set_={"answered_at": now, "seq": seq},
+            where=or_(table.c.answered_at <= now - ANSWER_EVERY, table.c.seq != seq),
+        )
+        .returning(table.c.answered_at)
+    )
+    return counted.first() is not None
+
 
 def answer(
     runtime: Any, tag: tags.Tag, key: str, applied: list[str], refusal: str, said: str = ""
-) -> None:
+) -> bool:
     """The answer to a reply from the seat's player, through the outbox: what was
     applied, what happened since the mail (as the seat may see it), the receipt, and
-    what is due next, with the legal moves when it is the player's turn."""
+    what is due next, with the legal moves when it is the player's turn. A refusal
+    (nothing applied) goes once a day per game position (:func:`may_answer`); False
+    when it did not go."""
     service = runtime.service
     with service.session() as session:
         game = service.store.game(session, tag.game_id)
         seat = session.get(Seat, (tag.game_id, tag.seat))
+        refused_only = bool(refusal) and not applied and not said
+        if refused_only and not may_answer(
+            session, runtime, seat.email, f"refused:{game.id}", game.head_seq
+        ):
+            return False
         engine = game_engine(game)
         seats = list(
             session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat)))
@@ -549,6 +642,7 @@ def answer(
                 .execution_options(synchronize_session=False)
             )
         session.commit()
+    return True
 
 
 def _headline(applied: list[str], refusal: str) -> str:
@@ -588,18 +682,40 @@ def bouncing_names(session: Any, game: Game, seats: list[Seat], reader: Seat) ->
     return [row.name for row in seats if row.email and row.email.lower() in found]
 
 
-def answer_stranger(runtime: Any, game: Game, sender: str, key: str) -> None:
-    """A short refusal to an address that does not hold the seat: no state of the game."""
-    if not sender or "@" not in sender:
-        return
+def answer_stranger(runtime: Any, game: Game, sender: str, key: str) -> bool:
+    """A short refusal to an address that does not hold the seat: nothing of the game,
+    not even its title (the sender may be anyone: the mail is not the game's, so its
+    ``List-Id`` is the server's); once a day per person
+    (:func:`may_answer`). False when it did not go."""
     with runtime.service.session() as session:
+        if not may_answer(session, runtime, sender, "stranger"):
+            return False
         outbox.enqueue(
             session,
             runtime,
             "answer_stranger",
             key=f"answer_stranger:{game.id}:{key[:16]}",
             recipient=sender,
-            context={"title": game.title, "name": "", "sender": sender},
-            game_id=game.id,
+            context={"name": "", "sender": sender},
         )
         session.commit()
+    return True
+
+
+def answer_gone(runtime: Any, tag: tags.Tag, sender: str, key: str) -> bool:
+    """The answer to a reply whose tag verifies for a game this server no longer holds
+    (it moved to another server, whose mail brought its players a new link); once a day
+    per person (:func:`may_answer`). False when it did not go."""
+    with runtime.service.session() as session:
+        if not may_answer(session, runtime, sender, "gone"):
+            return False
+        outbox.enqueue(
+            session,
+            runtime,
+            "answer_gone",
+            key=f"answer_gone:{tag.game_id}:{key[:16]}",
+            recipient=sender,
+            context={"name": "", "sender": sender},
+        )
+        session.commit()
+    return True
