@@ -9,7 +9,7 @@
   index each.
 
 Revision ID: 0017_offer_expiry
-Revises: 0013_quiet_listing_indexes
+Revises: 0016_inbound_answers
 Create Date: 2026-12-02
 """
 
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0017_offer_expiry"
-down_revision = "0013_quiet_listing_indexes"
+down_revision = "0016_inbound_answers"
 branch_labels = None
 depends_on = None
 
