@@ -66,11 +66,17 @@ def cmd_serve(args) -> int:
 
 def gunicorn_command(runtime, host: str, port: int, workers: int | None) -> list[str]:
     """The gunicorn command line of ``pbem serve --production``: its access log goes
-    through :class:`pbem.web.accesslog.MaskingLogger`, which masks every token."""
+    through :class:`pbem.web.accesslog.MaskingLogger`, which masks every token.
+
+    gunicorn believes ``X-Forwarded-Proto`` (https, hence HSTS and ``Secure`` cookies)
+    from the addresses in ``--forwarded-allow-ips``, 127.0.0.1 unless told otherwise:
+    the local proxy when ``server.proxies`` says there is one, nobody (an explicit empty
+    list) when there is none."""
     import shutil
 
     gunicorn = shutil.which("gunicorn") or str(Path(sys.executable).parent / "gunicorn")
     count = workers or int(runtime.config["server"].get("workers", 4))
+    proxies = int(runtime.config["server"].get("proxies", 0) or 0)
     return [
         gunicorn,
         "--workers",
@@ -84,7 +90,7 @@ def gunicorn_command(runtime, host: str, port: int, workers: int | None) -> list
         "--logger-class",
         "pbem.web.accesslog.MaskingLogger",
         "--forwarded-allow-ips",
-        "127.0.0.1",
+        "127.0.0.1" if proxies > 0 else "",
         "pbem.web:create_app()",
     ]
 

@@ -16,6 +16,7 @@ import functools
 import json
 import os
 import re
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +29,8 @@ from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.pool import QueuePool
 from sqlmodel import create_engine
 from sqlmodel.sql.sqltypes import UTCDateTime
+
+from pbem.errors import PbemError
 
 # The execution option that marks a connection's transactions as read-only.
 READS = "pbem_reads"
@@ -146,6 +149,8 @@ def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
             else:
                 _execute(connection, "BEGIN IMMEDIATE", (), False, False, autobegin=False)
 
+        event.listen(engine, "reset", _end_leftover_transaction)
+
         @event.listens_for(engine, "before_cursor_execute")
         def _guard(connection, _cursor, statement, _parameters, _context, _many):
             if connection.get_execution_options().get(READS) and _WRITES.match(statement):
@@ -158,7 +163,25 @@ def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
     kwargs.setdefault("json_deserializer", json_value)
     engine = create_engine(url, **kwargs)
     event.listen(engine, "handle_error", _reconnect_on_error)
+    event.listen(engine, "reset", _end_leftover_transaction)
     return engine
+
+
+def _end_leftover_transaction(dbapi_connection, _record, _state) -> None:
+    """A connection going back to the pool leaves no transaction open in the driver.
+
+    SQLAlchemy skips its rollback when it believes the transaction ended, and a COMMIT
+    that failed (a full disk) ends it for SQLAlchemy but can leave it open in SQLite
+    or psycopg: the next user would meet "cannot start a transaction within a
+    transaction". A rollback that fails here makes the pool discard the connection."""
+    if isinstance(dbapi_connection, sqlite3.Connection):
+        if dbapi_connection.in_transaction:
+            dbapi_connection.rollback()
+        return
+    info = getattr(dbapi_connection, "info", None)
+    status = getattr(getattr(info, "transaction_status", None), "name", "IDLE")
+    if status in ("INTRANS", "INERROR"):
+        dbapi_connection.rollback()
 
 
 # SQLSTATEs after which a pooled connection is no use: the connection is gone (class 08),
@@ -209,10 +232,13 @@ class KeptConnections:
     reset): about a tenth of a move's processor time on SQLite, where the database
     itself costs little. Here a move takes an idle connection, or a new one, and gives
     it back when it ends; at most ``keep`` wait (more are closed), so the pool always
-    has the rest. A connection goes back only outside a transaction (a move that failed
-    is rolled back first) and while it is sound; disposing of the engine closes the
-    idle ones, and so does an error that says the database is gone. One thread uses a
-    connection at a time: it is taken off the idle list before use.
+    has the rest. A connection goes back only outside a transaction (a move refused by
+    the rules or by a conflict is rolled back first) and while it is sound; a move that
+    failed in any other way (a full disk, a lost server, a bug) discards its connection,
+    so the next move begins on a fresh one whatever state the failure left behind.
+    Disposing of the engine closes the idle ones, and so does an error that says the
+    database is gone. One thread uses a connection at a time: it is taken off the idle
+    list before use.
 
     On PostgreSQL a kept connection is one of the pool's that the pages cannot have, and
     the pool's size is the operator's: a pool keeps at most a quarter of its size (two
@@ -245,21 +271,40 @@ class KeptConnections:
 
     @contextlib.contextmanager
     def connect(self):
+        """A connection for one move: an idle one, or a new one from the pool."""
         try:
             connection = self.idle.pop()
         except IndexError:
             connection = self.db.connect()
         try:
             yield connection
-        finally:
+        except PbemError:
+            # A refusal (conflict, illegal move, unknown game): the connection is sound.
             if not self._put_back(connection):
                 connection.close()
+            raise
+        except BaseException:
+            self._discard(connection)
+            raise
+        else:
+            if not self._put_back(connection):
+                connection.close()
+
+    @staticmethod
+    def _discard(connection: Connection) -> None:
+        """Closes the driver's connection for good (the pool makes a new one later)."""
+        with contextlib.suppress(Exception):  # a connection to a database gone
+            connection.invalidate()
+        with contextlib.suppress(Exception):
+            connection.close()
 
     def _put_back(self, connection: Connection) -> bool:
         """Rolls back what the move left open; True when it waits for the next move."""
         if connection.closed or connection.invalidated:
             return False
-        if connection.in_transaction():
+        # A transaction that failed to commit is no longer "in" one, yet still attached:
+        # only a rollback frees the connection for the next begin().
+        if connection.get_transaction() is not None or connection.in_transaction():
             try:
                 connection.rollback()
             except Exception:  # noqa: BLE001 - a connection that cannot roll back is closed
@@ -275,9 +320,7 @@ class KeptConnections:
                 connection = self.idle.pop()
             except IndexError:
                 break
-            with contextlib.suppress(Exception):  # a connection to a database gone
-                connection.invalidate()
-                connection.close()
+            self._discard(connection)
 
     def _on_dispose(self, _engine) -> None:
         self.close_idle()

@@ -1,9 +1,12 @@
 """Operations: ``/healthz`` for load balancers and ``/metrics`` in plain text.
 
-``/healthz`` answers 200 when the database answers, the worker's heartbeat is recent and
-the outbox is not backing up, else 503, with the reason in a small JSON body. The web
-workers hold no state, so this is all a load balancer needs to know. A database that
-failed a request in the last minute (disk full, connection lost) is reported too.
+``/healthz`` answers 200 when the database answers and takes a write, the worker's
+heartbeat is recent and the outbox is not backing up, else 503, with the reason in a
+small JSON body. The write is a probe committed on every call (a row added to the
+heartbeats and removed in the same transaction, so nobody ever sees it): a full disk or
+a read-only server fails it in whichever web worker answers, and the first call after
+the database recovers says ok. A failure this worker met in the last minute is named
+too (``last_failure``), for the operator, without making the answer 503.
 
 ``/metrics`` answers only a request with ``Authorization: Bearer <ops.metrics_token>``
 (401 otherwise) or, when no token is configured, a request from the loopback address
@@ -15,17 +18,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-from datetime import timedelta
+import os
+import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy import func
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
 from pbem.mail.dispatch import FAILURE_REASONS
 from pbem.mail.models import Heartbeat, Mail, utc
 from pbem.models import Game, GameCount
-from pbem.web.hardening import recent_database_failure
+from pbem.web.hardening import failure_kind, recent_database_failure
 
 bp = Blueprint("ops", __name__)
 
@@ -56,8 +61,11 @@ def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
             ).one()
     except Exception as error:  # noqa: BLE001 - any database failure is "unhealthy"
         return False, {"database": f"unreachable: {type(error).__name__}"}
-    failure = recent_database_failure()
-    report["database"] = failure or "ok"
+    failure = write_probe(runtime.db)
+    report["database"] = f"failing: {failure}" if failure else "ok"
+    earlier = recent_database_failure()
+    if earlier:
+        report["last_failure"] = earlier
     now = utc(runtime.clock())
     if beat is None:
         report["worker"] = "no heartbeat yet"
@@ -70,6 +78,24 @@ def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
     report["outbox_backlog"] = backlog
     healthy = not failure and report["worker"] == "ok" and backlog < OUTBOX_BACKLOG_LIMIT
     return healthy, report
+
+
+def write_probe(db: Any) -> str | None:
+    """Whether the database takes a write now: None when it does, else the failure's
+    kind (never the driver's message, which can name hosts). A heartbeat row is added
+    and removed in one committed transaction, so the commit writes to the journal as a
+    move would, and no reader ever sees the row."""
+    name = f"healthz-probe-{uuid.uuid4().hex}"
+    moment = utc(datetime.now(UTC))
+    try:
+        with Session(db) as session:
+            session.add(Heartbeat(name=name, pid=os.getpid(), started_at=moment, beat_at=moment))
+            session.flush()
+            session.exec(delete(Heartbeat).where(col(Heartbeat.name) == name))
+            session.commit()
+    except Exception as error:  # noqa: BLE001 - any failure to write is the answer
+        return failure_kind(error)
+    return None
 
 
 def failed_by_reason(session: Session) -> dict[str, int]:

@@ -8,7 +8,8 @@ names the first event where anything differs.
 Any file gets an answer, never a traceback: "N events verified" or the first problem by
 name. Beyond the events it checks the header against them (``head_seq`` and
 ``head_hash`` are the last event's, a finished game reveals its seed, the commitment is
-the sha256 of the revealed seed), and :func:`check_receipt` checks a receipt from a mail.
+the sha256 of the revealed seed, the ``options`` are the ones the first event records),
+and :func:`check_receipt` checks a receipt from a mail.
 
 The roster (who holds each seat, the creator, the deadline policy, the pause) is folded
 along the chain like the state (:mod:`pbem.games.roster`): a malformed roster event
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines import REGISTRY, at_version
-from engines.api import IllegalMove
+from engines.api import IllegalMove, canonical_json
 from engines.api import state_hash as engine_state_hash
 from pbem.bounds import check_json, is_count
 from pbem.eventlog.chance import ChanceMismatch, commitment, verify_draws
@@ -151,7 +152,8 @@ def _verify_export(data: Any) -> VerifyReport:
     if data.get("scope") == "seat":
         report = verify_receipts(rows)
         report = _check_head(header, rows, report) if report.ok else report
-        return _check_roster(header, report) if report.ok else report
+        report = _check_roster(header, report) if report.ok else report
+        return _check_options(header, rows, report) if report.ok else report
     seed = None
     if data.get("seed") is not None:
         try:
@@ -170,6 +172,9 @@ def _verify_export(data: Any) -> VerifyReport:
     created = rows[0]["payload"]
     if header["commitment"] != created.get("commitment"):
         return _bad(0, "the header's commitment differs from the one made at the start", 0)
+    report = _check_options(header, rows, report)
+    if not report.ok:
+        return report
     if header["status"] == "finished" and not report.seed_revealed:
         return _bad(
             len(rows) - 1,
@@ -185,6 +190,43 @@ def _verify_export(data: Any) -> VerifyReport:
     if report.seed_revealed and commitment(bytes.fromhex(report.seed_hex)) != header["commitment"]:
         return _bad(None, "the revealed seed's sha256 is not the header's commitment")
     return report
+
+
+def _check_options(
+    header: Mapping[str, Any], rows: Sequence[Any], report: VerifyReport
+) -> VerifyReport:
+    """The header's ``options`` must be the ones the game's first event records (every
+    option, resolved; in a full export the event's hash covers them)."""
+    first = rows[0] if rows else None
+    if not isinstance(first, Mapping) or not isinstance(first.get("payload"), Mapping):
+        return report
+    changed = _changed_options(header, first["payload"])
+    if not changed:
+        return report
+    return _bad(
+        0,
+        "the header's options differ from the ones the game was created with "
+        f"({', '.join(changed)})",
+        0,
+    )
+
+
+def _changed_options(header: Mapping[str, Any], created: Mapping[str, Any]) -> list[str]:
+    """The options the header states otherwise than the game's first event. A header
+    without ``options`` states none."""
+    if "options" not in header:
+        return []
+    stated, recorded = header["options"], created.get("options")
+    if not isinstance(stated, Mapping) or not isinstance(recorded, Mapping):
+        return [] if stated == recorded else ["options"]
+    names = sorted(set(stated) | set(recorded), key=str)
+    return [
+        str(name)
+        for name in names
+        if name not in stated
+        or name not in recorded
+        or canonical_json(stated[name]) != canonical_json(recorded[name])
+    ]
 
 
 HEADER_TYPES = {

@@ -501,7 +501,11 @@ class GameService:
         game = loaded.game
         engine = game_engine(game)
         if game.head_seq != expected_seq:
-            duplicate = self._duplicate(session, game_id, seat, move, expected_seq)
+            duplicate = (
+                self._duplicate(session, game_id, seat, move, expected_seq)
+                if expected_seq < game.head_seq
+                else None  # a seq from the future: nothing can have landed after it
+            )
             if duplicate is not None:
                 return duplicate
             raise Conflict("The game moved on since this page was shown.", game.head_seq)

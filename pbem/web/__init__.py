@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     from pbem.mail import rescue_views
     from pbem.mail import views as mail_views
     from pbem.web import (
+        accesslog,
         api,
         assets,
         csrf,
@@ -49,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         rules,
     )
 
+    accesslog.mask_development_log()
     hardening.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)

@@ -13,7 +13,7 @@
   the address, the query or a form field is refused before anything runs.
 * Errors under ``/api/`` are always ``{"error": {"status": N, "message": "..."}}``;
   pages get the error page. A database that fails (disk full, connection lost) answers
-  503 with a sentence and is reported by ``/healthz`` for a while.
+  503 with a sentence; ``/healthz`` names the last such failure for a minute.
 
 The headers are set by one after-request hook rather than flask-talisman: talisman
 sends HSTS whenever an ``X-Forwarded-Proto: https`` header is present, whoever sent it,
@@ -140,9 +140,9 @@ _LAST_FAILURE: dict[str, Any] = {}
 FAILURE_MEMORY_SECONDS = 60.0
 
 
-def note_database_failure(error: BaseException) -> None:
-    """Remembers the failure for /healthz: its kind only, since /healthz is public and a
-    driver's message can name hosts and addresses."""
+def failure_kind(error: BaseException) -> str:
+    """A database failure's kind (``OperationalError (disk full)``): never the driver's
+    message, since /healthz is public and a message can name hosts and addresses."""
     original = getattr(error, "orig", None) or error
     text = str(original).lower()
     reason = type(original).__name__
@@ -152,6 +152,12 @@ def note_database_failure(error: BaseException) -> None:
         reason += " (read-only)"
     elif any(word in text for word in ("closed", "terminat", "connect", "lost", "timeout")):
         reason += " (connection lost)"
+    return reason
+
+
+def note_database_failure(error: BaseException) -> None:
+    """Remembers the failure's kind for /healthz (``last_failure``)."""
+    reason = failure_kind(error)
     with _FAILURE_LOCK:
         _LAST_FAILURE.update(at=time.monotonic(), reason=reason)
 
@@ -163,7 +169,7 @@ def recent_database_failure() -> str | None:
         if at is None or time.monotonic() - at > FAILURE_MEMORY_SECONDS:
             return None
         ago = time.monotonic() - at
-        return f"failing: {_LAST_FAILURE['reason']} ({ago:.0f} s ago)"
+        return f"{_LAST_FAILURE['reason']} ({ago:.0f} s ago)"
 
 
 def forget_database_failures() -> None:

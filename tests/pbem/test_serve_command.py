@@ -18,7 +18,8 @@ def readme_command() -> list[str]:
 
 
 def test_the_production_command_is_the_one_the_readme_shows():
-    runtime = SimpleNamespace(config={"server": {"workers": 4}})
+    # The README shows the command behind one proxy, as its production example has it.
+    runtime = SimpleNamespace(config={"server": {"workers": 4, "proxies": 1}})
     command = gunicorn_command(runtime, "HOST", 0, 7)
     command = [part.replace("HOST:0", "HOST:PORT") for part in command]
     command[command.index("--workers") + 1] = "N"
