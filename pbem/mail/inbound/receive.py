@@ -34,7 +34,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import col, select
 
@@ -44,8 +44,8 @@ from pbem.games import names
 from pbem.games import talk as talk_mod
 from pbem.games.roster import SEAT_KINDS
 from pbem.mail import outbox, render
+from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
-from pbem.mail.inbound import moves, tags
 from pbem.mail.models import InboundMessage, Mail, MailAddress, utc
 from pbem.models import Event, Game, Seat
 
@@ -90,6 +90,7 @@ def _our_addresses(runtime: Any, candidates: list[str]) -> list[str]:
         for address in candidates
         if tags.is_ours(runtime.config, address)
         or (sender_address and address.lower() == sender_address)
+        or bounces.is_bounce_address(runtime.config, address)
     ]
 
 
@@ -112,10 +113,11 @@ def _take(
     kind = msg.classify(raw, message, domain, envelope_sender)
     key = message_key(message, raw)
     sender = msg.sender(message)
-    if kind == "bounce":
-        marked = mark_bouncing(runtime, msg.failed_recipients(message))
-        _record(runtime, key, sender, None, None, "bounce", ", ".join(marked))
-        return Taken(EX_OK, "bounce", ", ".join(marked))
+    if kind == "bounce" or any(bounces.is_bounce_address(runtime.config, a) for a in ours):
+        # Only a report delivered to the bounce address of the mail it is about counts.
+        outcome, detail = bounces.take(runtime, outbox.secret(runtime), ours, message, kind)
+        _record(runtime, key, sender, None, None, outcome, detail)
+        return Taken(EX_OK, outcome, detail)
     if kind != "reply":
         _record(runtime, key, sender, None, None, kind, msg.header(message, "Subject"))
         return Taken(EX_OK, kind)
@@ -201,29 +203,6 @@ def _record(
 
 
 # Bounces -------------------------------------------------------------------------
-
-
-def mark_bouncing(runtime: Any, failed: list[tuple[str, str]]) -> list[str]:
-    """Marks each failed address this server has mailed as bouncing (the dispatcher
-    then sends it nothing); returns the addresses marked."""
-    now = utc(runtime.clock())
-    marked = []
-    with runtime.service.session() as session:
-        for address, detail in failed:
-            mailed = session.exec(
-                select(col(Mail.id)).where(func.lower(Mail.recipient) == address).limit(1)
-            ).first()
-            if mailed is None:
-                continue
-            row = session.get(MailAddress, address) or MailAddress(address=address, updated_at=now)
-            if row.bouncing_since is None:
-                row.bouncing_since = now
-            row.bounce_detail = detail[:500]
-            row.updated_at = now
-            session.add(row)
-            marked.append(address)
-        session.commit()
-    return marked
 
 
 def clear_bouncing(runtime: Any, address: str) -> bool:
