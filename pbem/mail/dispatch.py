@@ -20,10 +20,12 @@ address, a header with a line break, a link sealed under another key) or that th
 ``failed`` at once; ``last_error`` starts with the reason (``unbuildable:``,
 ``refused:``, ``gave up:``), which ``/metrics`` counts. Either way the batch goes on.
 Mail to an address a delivery report marked bouncing (``mail_addresses``) is not sent:
-its row gets the status ``bouncing``.
+its row gets the status ``bouncing``. Mail over its recipient's budget
+(:mod:`pbem.mail.budget`) is not sent either: status ``held``, ``last_error``
+"over budget: <why>".
 
 Bodies are kept only as long as they are useful: :func:`purge` blanks those of mail
-sent more than ``mail.retention_days`` ago, and of failed mail after
+sent more than ``mail.retention_days`` ago, and of failed (bouncing, held) mail after
 ``mail.failed_retention_days`` (the operator may want to read why it failed).
 
 With replies by mail on, each mail's envelope sender is its own bounce address
@@ -52,7 +54,7 @@ from sqlalchemy import and_, or_
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
-from pbem.mail import outbox, render
+from pbem.mail import budget, outbox, render
 from pbem.mail.inbound import bounces, tags
 from pbem.mail.models import Mail, MailAddress, utc
 from pbem.models import Game
@@ -75,6 +77,7 @@ class DispatchReport:
     retried: int = 0
     failed: int = 0
     dropped: int = 0
+    held: int = 0
 
 
 def build_message(runtime: Any, mail: Mail) -> EmailMessage:
@@ -302,6 +305,10 @@ def _send_one(
         return "failed"
     if deferred:
         _store_body(connection, mail, owner)
+    spent = budget.charge(runtime, connection, mail, now) if mail.attempts == 0 else ""
+    if spent:
+        _mark(connection, mail, owner, status="held", last_error=spent[:500])
+        return "held"
     try:
         sender.send(
             message, mail, bounces.envelope_sender(runtime.config, outbox.secret(runtime), mail)
@@ -451,7 +458,10 @@ def purge(runtime: Any, now: datetime) -> int:
     failed_before = utc(now) - timedelta(days=float(config.get("failed_retention_days", 90)))
     old = or_(
         and_(col(Mail.status) == "sent", col(Mail.sent_at) < sent_before),
-        and_(col(Mail.status).in_(("failed", "bouncing")), col(Mail.created_at) < failed_before),
+        and_(
+            col(Mail.status).in_(("failed", "bouncing", "held")),
+            col(Mail.created_at) < failed_before,
+        ),
     )
     with Session(runtime.db) as session:
         result = session.exec(

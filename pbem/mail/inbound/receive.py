@@ -43,7 +43,7 @@ from pbem.eventlog.store import game_engine
 from pbem.games import names
 from pbem.games import talk as talk_mod
 from pbem.games.roster import SEAT_KINDS
-from pbem.mail import outbox, render
+from pbem.mail import budget, outbox, render
 from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
 from pbem.mail.models import InboundMessage, Mail, MailAddress, utc
@@ -272,6 +272,7 @@ def _reply(
         answer_stranger(runtime, game, sender, key)
         return Taken(EX_OK, "refused_sender", "not the address of the seat's player")
     clear_bouncing(runtime, sender)  # mail from the address: it works again
+    budget.seat_taken(runtime, game.id, sender)  # and its player took the seat
     lines = msg.reply_lines(message)
     talked = _talk(runtime, message, lines, tag, game, seat, key)
     if talked is not None:
@@ -560,11 +561,11 @@ def flag_bouncing_players(runtime: Any, shown: list[dict], seats: list[Any]) -> 
 
 
 def bouncing_names(session: Any, game: Game, seats: list[Seat], reader: Seat) -> list[str]:
-    """For the game's creator: the players whose mail bounces (others: none)."""
-    if game.creator_seat is None or reader.seat != game.creator_seat:
-        return []
-    found = bouncing(session, [row.email for row in seats])
-    return [row.name for row in seats if row.email and row.email.lower() in found]
+    """The other players of the game whose mail bounces, for every seat mail (the
+    creator and the other players read it; the reader's own mail would not arrive)."""
+    others = [row for row in seats if row.seat != reader.seat and row.email and not row.is_bot]
+    found = bouncing(session, [row.email for row in others])
+    return [row.name for row in others if row.email.lower() in found]
 
 
 def answer_stranger(runtime: Any, game: Game, sender: str, key: str) -> None:
