@@ -5,13 +5,16 @@ Per game and person (the address in its canonical form,
 :func:`pbem.validate.canonical_address`), kept in ``mail_budgets`` and counted by the
 dispatcher as it sends (:func:`charge`), so every worker keeps to it:
 
-- until the address has *taken its seat* (opened the seat's link, moved, or replied by
-  mail: :func:`mark_taken`), it gets its invitation and at most
-  :data:`BEFORE_TAKEN` (2) more seat mails (reminders, turn and deadline mails...);
+- until the address has *taken its seat* (opened the seat's link, its rescue or
+  settings page, moved, or replied by mail: :func:`mark_taken`), it gets its invitation
+  and at most :data:`BEFORE_TAKEN` (2) more seat mails (reminders, turn and deadline
+  mails...). The creator's seat counts as taken: she got its link creating the game;
 - any address gets at most ``limits.mails_per_address_per_game_per_day`` mails of one
   game per UTC day (default :data:`PER_DAY`, 24).
 
-The result of a game (``game_over``) is never held. Mail about no one game (the daily
+The result of a game (``game_over``) and the answer to a player's own reply by mail
+(``answer``: one per reply, which only the seat's player can send) are never held and
+not counted. Mail about no one game (the daily
 digest, "my games" links) is not counted here. A mail over budget is not sent: its row
 keeps the status ``held`` and ``last_error`` "over budget: <why>" (``/dev/mail`` and
 ``/metrics`` show it).
@@ -30,12 +33,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from pbem.mail.models import Mail, MailBudget, utc
-from pbem.models import Seat
+from pbem.models import Game, Seat
 from pbem.validate import canonical_address
 
 PER_DAY = 24
 BEFORE_TAKEN = 2
-EXEMPT = frozenset({"game_over"})
+EXEMPT = frozenset({"game_over", "answer"})
 FIRST = frozenset({"invitation"})  # the first mail of a seat, before it is taken
 
 _TABLE = MailBudget.__table__
@@ -82,6 +85,23 @@ def seat_taken(runtime: Any, game_id: str, address: str) -> None:
     known.add((game_id, person))
 
 
+def spent(connection: Connection, game_id: str, address: str, config: dict, now: datetime) -> bool:
+    """Whether a seat mail of ``game_id`` to ``address`` would be held now: the address
+    has not taken its seat and had its :data:`BEFORE_TAKEN` mails, or had the day's
+    budget. A hint for the sweep (it writes no reminder that could not go); the
+    dispatcher's :func:`charge` decides."""
+    found = connection.execute(
+        select(_TABLE.c.taken_at, _TABLE.c.early, _TABLE.c.day, _TABLE.c.today).where(
+            _TABLE.c.game_id == game_id, _TABLE.c.address == canonical_address(address)
+        )
+    ).first()
+    if found is None:
+        return False
+    if found.taken_at is None and found.early >= BEFORE_TAKEN:
+        return True
+    return found.day == f"{utc(now):%Y-%m-%d}" and found.today >= per_day(config)
+
+
 def charge(runtime: Any, connection: Connection, mail: Mail, now: datetime) -> str:
     """Counts ``mail`` in its recipient's budget: "" when it may go, else why not (the
     budget is spent; nothing is counted then)."""
@@ -97,7 +117,7 @@ def charge(runtime: Any, connection: Connection, mail: Mail, now: datetime) -> s
         if connection.execute(counted).rowcount == 1:
             return ""
         row = _row(connection, mail.game_id, person)
-        if early and row.taken_at is None and _has_moved(connection, mail, person):
+        if early and row.taken_at is None and _taken_otherwise(connection, mail, person):
             mark_taken(connection, mail.game_id, person, now)
             if connection.execute(counted).rowcount == 1:
                 return ""
@@ -140,16 +160,16 @@ def _row(connection: Connection, game_id: str, person: str) -> Any:
     ).one()
 
 
-def _has_moved(connection: Connection, mail: Mail, person: str) -> bool:
-    """Whether the seat the mail is for has moved while it held this address (a player
-    who plays through the API took the seat without opening the page)."""
-    seat = connection.execute(
-        select(Seat.__table__.c.email, Seat.__table__.c.last_move_seq).where(
-            Seat.__table__.c.game_id == mail.game_id, Seat.__table__.c.seat == mail.seat
-        )
+def _taken_otherwise(connection: Connection, mail: Mail, person: str) -> bool:
+    """Whether the seat the mail is for was taken without a mark: it is the creator's
+    (she has her link from creating the game), or it moved while it held this address
+    (a player who plays through the API never opened the page)."""
+    seats, games = Seat.__table__, Game.__table__
+    found = connection.execute(
+        select(seats.c.email, seats.c.last_move_seq, games.c.creator_seat)
+        .join(games, games.c.id == seats.c.game_id)
+        .where(seats.c.game_id == mail.game_id, seats.c.seat == mail.seat)
     ).first()
-    return (
-        seat is not None
-        and seat.last_move_seq is not None
-        and canonical_address(seat.email) == person
-    )
+    if found is None or canonical_address(found.email) != person:
+        return False
+    return found.last_move_seq is not None or found.creator_seat == mail.seat
