@@ -182,7 +182,9 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
         key = f"reminder:{clock.game_id}:{clock.seat}:{turn}:{number}:{game.head_seq}"
         mail = None
         # A reminder the address's mail budget would hold is not written at all.
-        spent = budget.spent(session.connection(), game.id, seat.email, runtime.config, now)
+        spent = budget.spent(
+            session.connection(), game.id, seat.seat, seat.email, runtime.config, now
+        )
         if seat.notify == "every_turn" and not seat.is_bot and not spent:
             mail = outbox.mail_seat(
                 session,

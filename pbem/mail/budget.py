@@ -6,9 +6,10 @@ Per game and person (the address in its canonical form,
 dispatcher as it sends (:func:`charge`), so every worker keeps to it:
 
 - until the address has *taken its seat* (opened the seat's link, its rescue or
-  settings page, moved, or replied by mail: :func:`mark_taken`), it gets its invitation
-  and at most :data:`BEFORE_TAKEN` (2) more seat mails (reminders, turn and deadline
-  mails...). The creator's seat counts as taken: she got its link creating the game;
+  settings page, used it through the API, or replied by mail: :func:`mark_taken`), it
+  gets its invitation and at most :data:`BEFORE_TAKEN` (2) more seat mails (reminders,
+  turn and deadline mails...). The creator's seat is taken at creation: she got its
+  link creating the game;
 - any address gets at most ``limits.mails_per_address_per_game_per_day`` mails of one
   game per UTC day (default :data:`PER_DAY`, 24).
 
@@ -85,7 +86,9 @@ def seat_taken(runtime: Any, game_id: str, address: str) -> None:
     known.add((game_id, person))
 
 
-def spent(connection: Connection, game_id: str, address: str, config: dict, now: datetime) -> bool:
+def spent(
+    connection: Connection, game_id: str, seat: int, address: str, config: dict, now: datetime
+) -> bool:
     """Whether a seat mail of ``game_id`` to ``address`` would be held now: the address
     has not taken its seat and had its :data:`BEFORE_TAKEN` mails, or had the day's
     budget. A hint for the sweep (it writes no reminder that could not go); the
@@ -98,7 +101,9 @@ def spent(connection: Connection, game_id: str, address: str, config: dict, now:
     if found is None:
         return False
     if found.taken_at is None and found.early >= BEFORE_TAKEN:
-        return True
+        if not _creator(connection, game_id, seat, canonical_address(address)):
+            return True
+        mark_taken(connection, game_id, address, now)
     return found.day == f"{utc(now):%Y-%m-%d}" and found.today >= per_day(config)
 
 
@@ -117,7 +122,7 @@ def charge(runtime: Any, connection: Connection, mail: Mail, now: datetime) -> s
         if connection.execute(counted).rowcount == 1:
             return ""
         row = _row(connection, mail.game_id, person)
-        if early and row.taken_at is None and _taken_otherwise(connection, mail, person):
+        if early and row.taken_at is None and _creator(connection, mail.game_id, mail.seat, person):
             mark_taken(connection, mail.game_id, person, now)
             if connection.execute(counted).rowcount == 1:
                 return ""
@@ -160,16 +165,17 @@ def _row(connection: Connection, game_id: str, person: str) -> Any:
     ).one()
 
 
-def _taken_otherwise(connection: Connection, mail: Mail, person: str) -> bool:
-    """Whether the seat the mail is for was taken without a mark: it is the creator's
-    (she has her link from creating the game), or it moved while it held this address
-    (a player who plays through the API never opened the page)."""
+def _creator(connection: Connection, game_id: str, seat: int | None, person: str) -> bool:
+    """Whether ``seat`` is the game's creator's and holds this address (a game made
+    before budgets were kept has no mark for her)."""
     seats, games = Seat.__table__, Game.__table__
     found = connection.execute(
-        select(seats.c.email, seats.c.last_move_seq, games.c.creator_seat)
+        select(seats.c.email, games.c.creator_seat)
         .join(games, games.c.id == seats.c.game_id)
-        .where(seats.c.game_id == mail.game_id, seats.c.seat == mail.seat)
+        .where(seats.c.game_id == game_id, seats.c.seat == seat)
     ).first()
-    if found is None or canonical_address(found.email) != person:
-        return False
-    return found.last_move_seq is not None or found.creator_seat == mail.seat
+    return (
+        found is not None
+        and found.creator_seat == seat
+        and canonical_address(found.email) == person
+    )

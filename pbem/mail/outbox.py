@@ -41,7 +41,7 @@ from pbem.games.outcomes import Transition
 from pbem.games.roster import Roster, mover
 from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tokens import hash_token
-from pbem.mail import games_link, render
+from pbem.mail import budget, games_link, render
 from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
 from pbem.models import Event, Game, Seat
 
@@ -103,6 +103,10 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
         session.add(clock)
     if created and transition.tokens:
         check_invitations(session, runtime, [seat.email for seat in seats.values()])
+        creator = seats.get(game.creator_seat) if game.creator_seat is not None else None
+        if creator is not None and creator.email:
+            # Whoever created the game has the creator's link: her seat is taken.
+            budget.mark_taken(session.connection(), game.id, creator.email, now)
         for number, seat in seats.items():
             mail_seat(
                 session,

@@ -13,6 +13,7 @@ from flask import Blueprint, jsonify, request
 from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
 from pbem.games import names
+from pbem.mail import budget
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
 
@@ -41,6 +42,7 @@ def spectator(game_id: str):
 def seat_answer(token: str) -> dict:
     service = runtime().service
     seat = service.seat_for_token(token)
+    budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link is in use
     head = service.head(seat.game_id)
     due = seat.seat in head.engine.to_move(head.state)
     legal = head.engine.legal_moves(head.state, seat.seat) if due else []
@@ -70,6 +72,7 @@ def seat_view(token: str):
 def post_move(token: str):
     service = runtime().service
     seat = service.seat_for_token(token)
+    budget.seat_taken(runtime(), seat.game_id, seat.email)
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):
         raise BadInput('Send a JSON object {"move": {...}, "expected_seq": N}.')
