@@ -576,7 +576,7 @@ def bouncing_others(session: Session, game: Game, seat: Seat) -> list[str]:
     from pbem.mail.inbound import receive
 
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
-    return receive.bouncing_names(session, game, seats, seat)
+    return receive.bouncing_names(session, seats, seat)
 
 
 def seat_context(

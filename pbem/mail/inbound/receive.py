@@ -500,7 +500,7 @@ def answer(
             lines=happened,
             next_up=next_up,
             **move_context(game.engine, listed),
-            bouncing=bouncing_names(session, game, seats, seat),
+            bouncing=bouncing_names(session, seats, seat),
         )
         outbox.enqueue(
             session,
@@ -560,7 +560,7 @@ def flag_bouncing_players(runtime: Any, shown: list[dict], seats: list[Any]) -> 
         player["bouncing"] = by_seat.get(player["seat"], "") in found
 
 
-def bouncing_names(session: Any, game: Game, seats: list[Seat], reader: Seat) -> list[str]:
+def bouncing_names(session: Any, seats: list[Seat], reader: Seat) -> list[str]:
     """The other players of the game whose mail bounces, for every seat mail (the
     creator and the other players read it; the reader's own mail would not arrive)."""
     others = [row for row in seats if row.seat != reader.seat and row.email and not row.is_bot]
