@@ -40,7 +40,8 @@ from pbem.validate import canonical_address
 PER_DAY = 24
 BEFORE_TAKEN = 2
 EXEMPT = frozenset({"game_over", "answer"})
-FIRST = frozenset({"invitation"})  # the first mail of a seat, before it is taken
+FIRST = frozenset({"invitation"})
+KNOWN_MAX = 100_000  # (game, address) pairs a process remembers as taken  # the first mail of a seat, before it is taken
 
 _TABLE = MailBudget.__table__
 
@@ -83,6 +84,8 @@ def seat_taken(runtime: Any, game_id: str, address: str) -> None:
         return
     with runtime.db.begin() as connection:
         mark_taken(connection, game_id, person, utc(runtime.clock()))
+    if len(known) >= KNOWN_MAX:
+        known.clear()  # a bounded memo: forgetting costs one conditional update
     known.add((game_id, person))
 
 
