@@ -529,7 +529,10 @@ def cmd_sweep(args) -> int:
     print(f"Sweep at {now:%Y-%m-%d %H:%M:%S %Z}: {report}.")
     if not args.no_send:
         sent = scheduler.dispatch(runtime, now)
-        print(f"Mail: {sent.sent} sent, {sent.retried} to retry, {sent.failed} failed.")
+        print(
+            f"Mail: {sent.sent} sent, {sent.retried} to retry, {sent.failed} failed, "
+            f"{sent.held} held (over budget)."
+        )
     return 0
 
 

@@ -152,7 +152,7 @@ def worker_label(runtime: Any, name: str) -> str:
     return hmac.new(key, name.encode(), hashlib.sha256).hexdigest()[:10]
 
 
-MAIL_STATUSES = ("pending", "sending", "sent", "failed", "bouncing", "dropped")
+MAIL_STATUSES = ("pending", "sending", "sent", "failed", "bouncing", "dropped", "held")
 
 
 def cheap_counts(session: Session) -> tuple[int, list[tuple[str, int]], dict[str, int]]:

@@ -12,6 +12,9 @@ job is safe to run twice at once:
   transaction (a seat handed to a bot, a seat offered), so a second run loses;
 - a digest is keyed per address and local day.
 
+A reminder that the address's mail budget (:mod:`pbem.mail.budget`) would hold is not
+written: the clock moves on as if it had gone.
+
 Time of day (see :mod:`pbem.zones`): a reminder that falls due outside the seat's
 preferred hour (``Seat.mail_hour``, in the seat's zone) moves forward to the next
 occurrence of that hour; no reminder goes out in the last 12 hours before the deadline
@@ -46,7 +49,7 @@ from pbem import zones
 from pbem.errors import PbemError
 from pbem.eventlog import audit
 from pbem.games import rescue, talk
-from pbem.mail import outbox, render
+from pbem.mail import budget, outbox, render
 from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail
 from pbem.mail.models import Heartbeat, Mail, SeatClock, utc
@@ -178,7 +181,11 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
         turn = f"{clock.turn_since:%Y%m%d%H%M%S%f}"
         key = f"reminder:{clock.game_id}:{clock.seat}:{turn}:{number}:{game.head_seq}"
         mail = None
-        if seat.notify == "every_turn" and not seat.is_bot:
+        # A reminder the address's mail budget would hold is not written at all.
+        spent = budget.spent(
+            session.connection(), game.id, seat.seat, seat.email, runtime.config, now
+        )
+        if seat.notify == "every_turn" and not seat.is_bot and not spent:
             mail = outbox.mail_seat(
                 session,
                 runtime,

@@ -15,16 +15,21 @@ player moved meanwhile, the turn passed, the game ended) is marked ``dropped`` w
 
 One bad mail never holds up the others. A temporary failure (an SMTP 4xx answer, a
 connection that fails) is retried with exponential backoff (capped at an hour) until
-``mail.max_attempts``. A mail that cannot be built (a header with a line break, a link
-sealed under another key) or that the server refuses for good (a 5xx answer) is marked
+``mail.max_attempts``. A mail that cannot be built (a recipient that is not exactly one valid
+address, a header with a line break, a link sealed under another key) or that the server refuses for good (a 5xx answer) is marked
 ``failed`` at once; ``last_error`` starts with the reason (``unbuildable:``,
 ``refused:``, ``gave up:``), which ``/metrics`` counts. Either way the batch goes on.
 Mail to an address a delivery report marked bouncing (``mail_addresses``) is not sent:
-its row gets the status ``bouncing``.
+its row gets the status ``bouncing``. Mail over its recipient's budget
+(:mod:`pbem.mail.budget`) is not sent either: status ``held``, ``last_error``
+"over budget: <why>".
 
 Bodies are kept only as long as they are useful: :func:`purge` blanks those of mail
-sent more than ``mail.retention_days`` ago, and of failed mail after
+sent more than ``mail.retention_days`` ago, and of failed (bouncing, held) mail after
 ``mail.failed_retention_days`` (the operator may want to read why it failed).
+
+With replies by mail on, each mail's envelope sender is its own bounce address
+(:mod:`pbem.mail.inbound.bounces`, VERP), so a delivery report proves which mail failed.
 
 Without ``mail.host`` (the embedded default) mail goes to ``var/mail/*.eml`` and the
 console instead of SMTP.
@@ -44,12 +49,13 @@ from email.utils import format_datetime, getaddresses
 from pathlib import Path
 from typing import Any
 
+from email_validator import EmailNotValidError, validate_email
 from sqlalchemy import and_, or_
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
-from pbem.mail import outbox, render
-from pbem.mail.inbound import tags
+from pbem.mail import budget, outbox, render
+from pbem.mail.inbound import bounces, tags
 from pbem.mail.models import Mail, MailAddress, utc
 from pbem.models import Game
 
@@ -71,6 +77,7 @@ class DispatchReport:
     retried: int = 0
     failed: int = 0
     dropped: int = 0
+    held: int = 0
 
 
 def build_message(runtime: Any, mail: Mail) -> EmailMessage:
@@ -146,7 +153,8 @@ class SmtpSender:
             connection.login(self.config["user"], self.config.get("password", ""))
         return connection
 
-    def send(self, message: EmailMessage, mail: Mail) -> None:
+    def send(self, message: EmailMessage, mail: Mail, mail_from: str) -> None:
+        """Sends ``message`` to its ``To`` with ``mail_from`` as the envelope sender."""
         if self.connection is None:
             try:
                 self.connection = self._connect()
@@ -162,7 +170,7 @@ class SmtpSender:
         )
         policy = message.policy.clone(linesep="\r\n", utf8=international)
         self.connection.sendmail(
-            senders[0][1] if senders else "",
+            mail_from or (senders[0][1] if senders else ""),
             recipients,
             message.as_bytes(policy=policy),
             mail_options=["SMTPUTF8", "BODY=8BITMIME"] if international else [],
@@ -183,12 +191,14 @@ class FileSender:
     def __init__(self, config: dict):
         self.folder = Path(config["paths"]["var"]) / "mail"
 
-    def send(self, message: EmailMessage, mail: Mail) -> None:
+    def send(self, message: EmailMessage, mail: Mail, mail_from: str) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         os.chmod(self.folder, 0o700)
         path = self.folder / f"{mail.id:07d}-{mail.kind}.eml"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as handle:
+            if mail_from:
+                handle.write(f"Return-Path: <{mail_from}>\n".encode())
             handle.write(bytes(message))
         text = message.get_body(preferencelist=("plain",))
         print(
@@ -276,6 +286,10 @@ def _send_one(
     with this row is recorded on it and never reaches the rest of the batch.
     Returns the :class:`DispatchReport` field to count it in."""
     deferred = outbox.is_deferred(mail)
+    wrong = not_one_address(mail.recipient)
+    if wrong:
+        _give_up(connection, mail, owner, now, f"unbuildable: the recipient {wrong}")
+        return "failed"
     if _bouncing(runtime, mail.recipient):
         # A delivery report said this address fails: no more mail to it until cleared.
         _mark(connection, mail, owner, status="bouncing", last_error="bouncing: address bounces")
@@ -291,8 +305,14 @@ def _send_one(
         return "failed"
     if deferred:
         _store_body(connection, mail, owner)
+    spent = budget.charge(runtime, connection, mail, now) if mail.attempts == 0 else ""
+    if spent:
+        _mark(connection, mail, owner, status="held", last_error=spent[:500])
+        return "held"
     try:
-        sender.send(message, mail)
+        sender.send(
+            message, mail, bounces.envelope_sender(runtime.config, outbox.secret(runtime), mail)
+        )
     except smtplib.SMTPRecipientsRefused as error:
         codes = [code for code, _ in error.recipients.values()]
         if codes and all(500 <= code < 600 for code in codes):
@@ -308,6 +328,21 @@ def _send_one(
         return _retry(runtime, connection, sender, mail, owner, now, error)
     _mark(connection, mail, owner, status="sent", sent_at=utc(runtime.clock()))
     return "sent"
+
+
+def not_one_address(recipient: str) -> str:
+    """Why ``recipient`` is not exactly one mail address an SMTP server can be given
+    (no name, no list, no line break), or "" when it is one."""
+    try:
+        validate_email(
+            recipient,
+            check_deliverability=False,
+            globally_deliverable=False,
+            test_environment=True,
+        )
+    except EmailNotValidError as error:
+        return f"{recipient[:80]!r} is not one mail address: {error}"
+    return ""
 
 
 def _bouncing(runtime: Any, address: str) -> bool:
@@ -423,7 +458,10 @@ def purge(runtime: Any, now: datetime) -> int:
     failed_before = utc(now) - timedelta(days=float(config.get("failed_retention_days", 90)))
     old = or_(
         and_(col(Mail.status) == "sent", col(Mail.sent_at) < sent_before),
-        and_(col(Mail.status).in_(("failed", "bouncing")), col(Mail.created_at) < failed_before),
+        and_(
+            col(Mail.status).in_(("failed", "bouncing", "held")),
+            col(Mail.created_at) < failed_before,
+        ),
     )
     with Session(runtime.db) as session:
         result = session.exec(

@@ -1,6 +1,6 @@
 """Mail's tables: the outbox, each seat's clock (reminders and deadline), sealed links,
-rescue votes, seat offers, retired links, counted seat requests and the worker's
-heartbeat.
+rescue votes, seat offers, retired links, counted seat requests, each address's mail
+budget per game and the worker's heartbeat.
 
 All times are aware datetimes in UTC, as the database layer wants them (:func:`utc`).
 """
@@ -184,6 +184,25 @@ class MailAddress(SQLModel, table=True):
     games_link_generation: int = 0
     bouncing_since: datetime | None = None
     bounce_detail: str = Field(default="", max_length=500)
+    updated_at: datetime
+
+
+class MailBudget(SQLModel, table=True):
+    """How much mail one person (an address in its canonical form,
+    :func:`pbem.validate.canonical_address`) got from one game: the mails of the UTC day
+    ``day`` (``today``), and, while the address has not taken its seat (``taken_at``:
+    it opened its link, moved or replied), the seat mails beyond its invitation
+    (``early``). The dispatcher counts each mail here with one conditional update
+    (:mod:`pbem.mail.budget`), so every worker keeps to the same budget."""
+
+    __tablename__ = "mail_budgets"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    address: str = Field(primary_key=True, max_length=320)
+    taken_at: datetime | None = None
+    early: int = 0
+    day: str = Field(default="", max_length=10)
+    today: int = 0
     updated_at: datetime
 
 

@@ -41,7 +41,7 @@ from pbem.games.outcomes import Transition
 from pbem.games.roster import Roster, mover
 from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tokens import hash_token
-from pbem.mail import games_link, render
+from pbem.mail import budget, games_link, render
 from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
 from pbem.models import Event, Game, Seat
 from pbem.validate import canonical_address
@@ -104,6 +104,10 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
         session.add(clock)
     if created and transition.tokens:
         check_invitations(session, runtime, [seat.email for seat in seats.values()])
+        creator = seats.get(game.creator_seat) if game.creator_seat is not None else None
+        if creator is not None and creator.email:
+            # Whoever created the game has the creator's link: her seat is taken.
+            budget.mark_taken(session.connection(), game.id, creator.email, now)
         for number, seat in seats.items():
             mail_seat(
                 session,
@@ -566,6 +570,7 @@ def mail_seat(
     context = {
         **seat_context(runtime, game, seat, token, settings, deadline),
         "newcomer": is_newcomer(session, game.id, seat.seat),
+        "bouncing": bouncing_others(session, game, seat),
         **extra,
     }
     return enqueue(
@@ -579,6 +584,15 @@ def mail_seat(
         seat=seat.seat,
         unsubscribe=context["settings"],
     )
+
+
+def bouncing_others(session: Session, game: Game, seat: Seat) -> list[str]:
+    """The names of the game's other players whose mail bounces (every seat mail says
+    so: :func:`pbem.mail.inbound.receive.bouncing_names`)."""
+    from pbem.mail.inbound import receive
+
+    seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
+    return receive.bouncing_names(session, seats, seat)
 
 
 def seat_context(
@@ -917,6 +931,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
             )
         ]
         my_games = games_link.address_link(runtime, session, mail.recipient)
+        bouncing = bouncing_others(session, game, seat)
     public = engine.view(state, None)
     phase = names.fill(str(public.get("phase", "")), holders, names.marks_of(public))
     settings = settings_link(runtime, seat) if seat.token_hash else ""
@@ -930,6 +945,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         others=list(recipe.get("others") or []),
         **by_mail,
         my_games=my_games,
+        bouncing=bouncing,
     )
     subject, text, html, unsubscribe = sealed_render(runtime, mail.kind, context, settings)
     mail.subject, mail.body_text, mail.body_html, mail.unsubscribe = (
@@ -944,18 +960,14 @@ def inbound_context(
     runtime: Any, session: Session, game: Game, engine: Engine, state: Any, seat: Seat
 ) -> dict[str, Any]:
     """With replies by mail on (``mail.reply_address``): the seat's legal moves with
-    their codes and the players whose mail bounces (for the creator); see
-    :mod:`pbem.mail.inbound`."""
+    their codes; see :mod:`pbem.mail.inbound`."""
     from pbem.mail.inbound import receive, tags
 
     if tags.reply_address_config(runtime.config) is None:
         return {}
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
     listed = receive.moves.numbered(engine, state, seat.seat, [row.name for row in seats])
-    return {
-        **receive.move_context(game.engine, listed),
-        "bouncing": receive.bouncing_names(session, game, seats, seat),
-    }
+    return receive.move_context(game.engine, listed)
 
 
 def moves_context(runtime: Any, session: Session, game: Game, seat: Seat) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pbem.errors import BadInput
 from pbem.games import control, rescue, seat_rules
 from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
+from pbem.mail import budget
 from pbem.mail.models import SeatClock, SeatOffer, utc
 from pbem.scheduler import CONSEQUENCES
 
@@ -53,6 +54,7 @@ def _runtime():
 def page(token: str):
     runtime = _runtime()
     seat = rescue.holder_seat(runtime, token)
+    budget.seat_taken(runtime, seat.game_id, seat.email)  # the link was opened
     game = runtime.service.game(seat.game_id)
     seats = runtime.service.seats(seat.game_id)
     now = utc(runtime.clock())
@@ -97,6 +99,7 @@ def page(token: str):
 def act(token: str):
     runtime = _runtime()
     me = rescue.holder_seat(runtime, token)
+    budget.seat_taken(runtime, me.game_id, me.email)
     action = request.form.get("action", "")
     raw = request.form.get("seat", str(me.seat)).strip()
     if not raw.isdigit() or len(raw) > 3:

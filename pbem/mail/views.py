@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from pbem import zones
 from pbem.errors import BadInput, NotFound
 from pbem.games import rescue, talk
-from pbem.mail import outbox, render
+from pbem.mail import budget, outbox, render
 from pbem.mail.models import Mail, SeatClock, utc
 from pbem.models import Game, Seat
 from pbem.web import csrf
@@ -101,6 +101,7 @@ def settings(game_id: str, seat: int, signature: str):
     if request.method == "POST" and one_click():
         _save(game_id, seat, notify="none")
         return render_template("mail_settings_unsubscribed.html", game=game, seat=row)
+    budget.seat_taken(runtime, game_id, row.email)  # a link only its mails carry
     if request.method == "POST":
         action = request.form.get("action", "save")
         if action == "end_vacation":

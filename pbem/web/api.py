@@ -13,6 +13,7 @@ from flask import Blueprint, jsonify, request
 from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
 from pbem.games import names, rescue
+from pbem.mail import budget
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
 
@@ -41,6 +42,7 @@ def spectator(game_id: str):
 def seat_answer(token: str) -> dict:
     service = runtime().service
     seat = rescue.holder_seat(runtime(), token)
+    budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link is in use
     head = service.head(seat.game_id)
     due = seat.seat in head.engine.to_move(head.state)
     legal = head.engine.legal_moves(head.state, seat.seat) if due else []
@@ -72,6 +74,7 @@ def post_move(token: str):
     yet accepted 403, a lapsed invitation or a replaced player's link 410."""
     service = runtime().service
     seat = rescue.holder_seat(runtime(), token)
+    budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link is in use
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):
         raise BadInput('Send a JSON object {"move": {...}, "expected_seq": N}.')

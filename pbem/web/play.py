@@ -26,7 +26,7 @@ from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMa
 from pbem.games import names, rescue, talk
 from pbem.games.portable import export_chunks
 from pbem.games.takeback import take_back, target_in
-from pbem.mail import render
+from pbem.mail import addresses, budget, render
 from pbem.mail.inbound.receive import flag_bouncing_players
 from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
@@ -125,6 +125,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     )
     shown = players(view, tail.seats)
     flag_bouncing_players(runtime(), shown, tail.seats)  # "mail bounces" by a player's name
+    own = next((player for player in shown if player["seat"] == seat.seat), {})
     page = render_template(
         "play.html",
         game=game,
@@ -146,6 +147,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         talk=talk.said_for(tail_talk(seat.game_id), tail.names, seat.seat, 50, seat.timezone),
         talk_to=[(number, name) for number, name in enumerate(tail.names) if number != seat.seat],
         talk_max=talk.MAX_CHARS,
+        own_address_bounces=bool(own.get("bouncing")),
     )
     return page, status
 
@@ -183,12 +185,18 @@ def page(token: str):
         seat, head_hash = seat_and_head(token)
     except NotFound:
         return not_a_seat(token)
+    budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link was opened
     created = bool(request.args.get("created"))
     zoom = request.args.get("zoom", "")
+    bounces = addresses.address_bounces(runtime(), seat)
+    changed = bool(request.args.get("address"))
     key = (token, head_hash, request.args.get("pick", ""), created, seat.timezone, zoom)
+    key += (bounces, changed)
     html = PAGES.get(key)
     if html is None:
         message = "Your game is set up; invitations are on their way." if created else ""
+        if changed:
+            message = "Your address is changed; a mail is on its way to it."
         g.csrf_deferred = True
         html = render_page(seat, message)[0]
         g.csrf_deferred = False
@@ -216,6 +224,21 @@ def not_a_seat(token: str):
         game = runtime().service.game(retired.game_id)
         return render_template("retired_link.html", game=game, message=retired.message), 410
     raise NotFound("This link is not valid (it may have been replaced).")
+
+
+@bp.post("/address")
+def change_address(token: str):
+    """Gives the seat another address while mail to its own bounces; refused with the
+    page and a sentence, nothing changed."""
+    seat = rescue.holder_seat(runtime(), token)
+    try:
+        addresses.change_address(runtime(), seat.game_id, seat.seat, request.form.get("email"))
+    except (BadInput, Rejected, NotFound, TooMany) as error:
+        html, status = render_page(
+            seat, f"Your address was not changed: {error.message}", error.status
+        )
+        return with_deadline(csrf.fill(html), seat), status
+    return redirect(url_for("play.page", token=token, address=1), code=303)
 
 
 @bp.post("/take")

@@ -41,6 +41,7 @@ class Mailbox:
     def __init__(self):
         self.messages: list[EmailMessage] = []
         self.raw: list[bytes] = []  # the DATA bytes exactly as they crossed the wire
+        self.envelopes: list[tuple[str, list[str]]] = []  # (MAIL FROM, RCPT TOs) of each
         self.refusing = False
         self.lock = threading.Lock()
         self.on_message = None
@@ -52,6 +53,7 @@ class Mailbox:
         with self.lock:
             self.messages.append(message)
             self.raw.append(envelope.original_content or envelope.content)
+            self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
         if self.on_message is not None:
             self.on_message(message)
         return "250 OK"

@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from pbem.games.service import SeatSpec
 from pbem.mail import outbox
 from pbem.mail.dispatch import dispatch
-from pbem.mail.inbound import receive, tags
+from pbem.mail.inbound import bounces, receive, tags
 from pbem.mail.models import Mail
 from pbem.web import create_app
 from tests.mail.inbound_helpers import reply_runtime
@@ -40,7 +40,11 @@ def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
     dispatch(runtime)
     assert len(mailbox.to("ben@example.org")) == 1  # the invitation went out
 
-    taken = receive.take(runtime, BOUNCE.read_bytes(), ["games@pbem.test"], "")
+    # The report comes back to the bounce address the invitation was sent from (VERP).
+    with Session(runtime.db) as session:
+        invitation = session.exec(select(Mail).where(Mail.recipient == "ben@example.org")).one()
+    verp = bounces.envelope_sender(runtime.config, runtime.secret_key, invitation)
+    taken = receive.take(runtime, BOUNCE.read_bytes(), [verp], "")
     assert (taken.status, taken.outcome, taken.detail) == (0, "bounce", "ben@example.org")
 
     client = create_app({"TESTING": True}, runtime=runtime).test_client()

@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 from pbem.cli import main
 from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch
-from pbem.mail.inbound import lmtp, tags
+from pbem.mail.inbound import bounces, lmtp, tags
 from pbem.mail.models import InboundMessage, Mail, MailAddress
 from pbem.models import Event
 from pbem.runtime import build_runtime
@@ -71,8 +71,15 @@ def world(tmp_path, monkeypatch):
 def _raw(runtime, name: str) -> tuple[bytes, str]:
     address = tags.reply_address(runtime.config, runtime.secret_key, GAME, 0, 0)
     raw = (CORPUS / f"{name}.eml").read_bytes().replace(b"{{reply_to}}", address.encode())
-    recipient = "games@pbem.test" if name.startswith("bounce") else address
+    recipient = bounce_address(runtime) if name.startswith("bounce") else address
     return raw, recipient
+
+
+def bounce_address(runtime) -> str:
+    """The bounce address (VERP) Ben's invitation went out from: reports come back to it."""
+    with Session(runtime.db) as session:
+        invitation = session.exec(select(Mail).where(Mail.recipient == "ben@example.org")).one()
+    return bounces.envelope_sender(runtime.config, runtime.secret_key, invitation)
 
 
 def _check(runtime, name: str) -> None:

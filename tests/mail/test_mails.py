@@ -166,6 +166,8 @@ def test_digest_rescue_notices_and_fresh_links(runtime, mailbox, clock, app):
     assert sweep(runtime).digests == 0
 
     assert start_vacation(runtime, game, 1, 3).done
+    # Cleo asks for a bot from her seat's page: she has taken her seat (mail budget).
+    assert client.get(f"/play/{created.tokens[2]}").status_code == 200
     assert hand_to_bot(runtime, game, 2, by=2).done
     assert reclaim(runtime, game, 2, by=2).done
     replaced = invite_replacement(runtime, game, 1, "Dora", "dora@example.org")

@@ -80,7 +80,7 @@ def test_a_player_gets_about_one_mail_per_game_turn(sqlite_db, tmp_path, smtp, m
 class Discard:
     """A sender that sends nothing (the measurement counts the rows marked sent)."""
 
-    def send(self, message, mail) -> None:
+    def send(self, message, mail, mail_from) -> None:
         return None
 
     def close(self) -> None:

@@ -20,6 +20,7 @@ from pbem.games.service import SeatSpec
 from pbem.mail.models import Mail
 from pbem.models import Seat
 from pbem.scheduler import dispatch, sweep
+from pbem.web import create_app
 from tests.conftest import POSTGRES_URL, _postgres_schema_url
 from tests.games.test_full_export import events, people
 from tests.mail.conftest import Clock, make_runtime, part, take_turn
@@ -146,6 +147,10 @@ def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
     for address, seat in (("anna@example.org", 0), ("zoe@example.org", 1), ("cleo@example.org", 2)):
         assert f"now lives at {NEW_BASE}" in moved[address]
         assert new.service.seat_for_token(LINK.search(moved[address]).group(1)).seat == seat
+    # Each opens the new link (a seat never taken on this server gets little mail).
+    client = create_app({"TESTING": True}, runtime=new).test_client()
+    for address in moved:
+        assert client.get(f"/play/{LINK.search(moved[address]).group(1)}").status_code == 200
 
     # The digest reader who is due gets her digest from the new server, at her hour
     # (07:00 in Tokyo).
@@ -212,9 +217,6 @@ def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
     old_db.dispose()
 
     # History names the holder of each seat as of each event (the roster in the log).
-    from pbem.web import create_app
-
-    client = create_app({"TESTING": True}, runtime=new).test_client()
     rows = new.service.events(game)
     voted = next(row["seq"] for row in rows if row["kind"] == "seat_to_bot" and row["seat"] == 2)
     wrong = []

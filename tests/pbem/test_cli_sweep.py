@@ -12,6 +12,8 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlmodel import Session
 
+from pbem.db import make_engine
+from pbem.mail import budget
 from pbem.mail.models import SeatClock
 from pbem.models import Game
 from tests.mail.conftest import Mailbox, free_port
@@ -89,6 +91,11 @@ def test_a_week_rehearsed_day_by_day(database, capsys, mailbox):
     assert pbem(database, "move", game, "0", '{"type": "stop"}') == 0
     capsys.readouterr()
     start = aware(read(database, SeatClock, (game, 1)).turn_since)
+    # Ben opened his seat's link (the mail budget holds mail to a seat never taken).
+    engine = make_engine(database)
+    with engine.begin() as connection:
+        budget.mark_taken(connection, game, "ben@example.org", start)
+    engine.dispose()
     reports = []
     # Four sweeps a day for a week: 6 h, 12 h, 18 h and 24 h (plus a minute) into each day.
     for step in range(1, 29):

@@ -7,7 +7,7 @@
   our own mail come back (a loop), found by this index.
 
 Revision ID: 0016_inbound_answers
-Revises: 0013_quiet_listing_indexes
+Revises: 0015_mail_budget
 Create Date: 2026-12-01
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016_inbound_answers"
-down_revision = "0013_quiet_listing_indexes"
+down_revision = "0015_mail_budget"
 branch_labels = None
 depends_on = None
 

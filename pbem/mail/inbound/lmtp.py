@@ -2,8 +2,9 @@
 ``pbem worker`` when ``mail.inbound_lmtp`` is set; for Postfix's or Exim's ``lmtp:``
 transport.
 
-Each recipient is checked at ``RCPT TO`` (an address that is not ours, or a tag that
-does not verify, answers ``550 5.1.1``); after ``DATA`` the message is taken once per
+Each recipient is checked at ``RCPT TO`` (an address that is not ours, or a reply tag
+that does not verify, answers ``550 5.1.1``; a bounce address of :mod:`.bounces` is
+taken, and its report checked after ``DATA``); after ``DATA`` the message is taken once per
 recipient (:func:`pbem.mail.inbound.receive.take`) and LMTP's answer is one line per
 recipient: ``250`` taken, ``550`` no such address, ``451`` try again later. Messages
 over 1 MB are refused by the size limit (``552``, at ``MAIL FROM`` when the client
@@ -20,8 +21,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 
 from pbem.mail import outbox
+from pbem.mail.inbound import bounces, receive, tags
 from pbem.mail.inbound import message as msg
-from pbem.mail.inbound import receive, tags
 
 STATUS = {
     receive.EX_OK: "250 2.0.0 Ok",
@@ -64,6 +65,8 @@ class Handler:
 
 
 def _ours(runtime: Any, address: str) -> bool:
+    if bounces.is_bounce_address(runtime.config, address):
+        return True  # a bounce address: its report is checked after DATA
     if tags.is_ours(runtime.config, address):
         local = address.rpartition("@")[0]
         if "+" not in local:

@@ -57,9 +57,9 @@ from pbem.eventlog.store import game_engine
 from pbem.games import names
 from pbem.games import talk as talk_mod
 from pbem.games.roster import SEAT_KINDS
-from pbem.mail import outbox, render
+from pbem.mail import budget, outbox, render
+from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
-from pbem.mail.inbound import moves, tags
 from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress, utc
 from pbem.models import Event, Game, Seat
 from pbem.validate import canonical_address
@@ -102,7 +102,9 @@ def _our_addresses(runtime: Any, candidates: list[str]) -> list[str]:
     return [
         address
         for address in candidates
-        if tags.is_ours(runtime.config, address) or own_mailbox(runtime, address)
+        if tags.is_ours(runtime.config, address)
+        or own_mailbox(runtime, address)
+        or bounces.is_bounce_address(runtime.config, address)
     ]
 
 
@@ -150,10 +152,11 @@ def _take(
     )
     key = message_key(message, raw)
     sender = msg.sender(message)
-    if kind == "bounce":
-        marked = mark_bouncing(runtime, msg.failed_recipients(message))
-        _record(runtime, key, sender, None, None, "bounce", ", ".join(marked))
-        return Taken(EX_OK, "bounce", ", ".join(marked))
+    if kind == "bounce" or any(bounces.is_bounce_address(runtime.config, a) for a in ours):
+        # Only a report delivered to the bounce address of the mail it is about counts.
+        outcome, detail = bounces.take(runtime, outbox.secret(runtime), ours, message, kind)
+        _record(runtime, key, sender, None, None, outcome, detail)
+        return Taken(EX_OK, outcome, detail)
     if kind != "reply":
         _record(runtime, key, sender, None, None, kind, msg.header(message, "Subject"))
         return Taken(EX_OK, kind)
@@ -260,29 +263,6 @@ def _record(
 # Bounces -------------------------------------------------------------------------
 
 
-def mark_bouncing(runtime: Any, failed: list[tuple[str, str]]) -> list[str]:
-    """Marks each failed address this server has mailed as bouncing (the dispatcher
-    then sends it nothing); returns the addresses marked."""
-    now = utc(runtime.clock())
-    marked = []
-    with runtime.service.session() as session:
-        for address, detail in failed:
-            mailed = session.exec(
-                select(col(Mail.id)).where(func.lower(Mail.recipient) == address).limit(1)
-            ).first()
-            if mailed is None:
-                continue
-            row = session.get(MailAddress, address) or MailAddress(address=address, updated_at=now)
-            if row.bouncing_since is None:
-                row.bouncing_since = now
-            row.bounce_detail = detail[:500]
-            row.updated_at = now
-            session.add(row)
-            marked.append(address)
-        session.commit()
-    return marked
-
-
 def clear_bouncing(runtime: Any, address: str) -> bool:
     """A reply from ``address`` (its tag verified, the seat's player) shows that mail to
     it works again: the bouncing mark goes and the dispatcher mails it as before (mail
@@ -351,6 +331,7 @@ def _reply(
         detail = "not the address of the seat's player" + ("" if answered else HELD)
         return Taken(EX_OK, "refused_sender", detail)
     clear_bouncing(runtime, sender)  # mail from the address: it works again
+    budget.seat_taken(runtime, game.id, sender)  # and its player took the seat
     lines = msg.reply_lines(message)
     talked = _talk(runtime, message, lines, tag, game, seat, key)
     if talked is not None:
@@ -613,7 +594,7 @@ def answer(
             lines=happened,
             next_up=next_up,
             **move_context(game.engine, listed),
-            bouncing=bouncing_names(session, game, seats, seat),
+            bouncing=bouncing_names(session, seats, seat),
         )
         outbox.enqueue(
             session,
@@ -674,12 +655,12 @@ def flag_bouncing_players(runtime: Any, shown: list[dict], seats: list[Any]) -> 
         player["bouncing"] = by_seat.get(player["seat"], "") in found
 
 
-def bouncing_names(session: Any, game: Game, seats: list[Seat], reader: Seat) -> list[str]:
-    """For the game's creator: the players whose mail bounces (others: none)."""
-    if game.creator_seat is None or reader.seat != game.creator_seat:
-        return []
-    found = bouncing(session, [row.email for row in seats])
-    return [row.name for row in seats if row.email and row.email.lower() in found]
+def bouncing_names(session: Any, seats: list[Seat], reader: Seat) -> list[str]:
+    """The other players of the game whose mail bounces, for every seat mail (the
+    creator and the other players read it; the reader's own mail would not arrive)."""
+    others = [row for row in seats if row.seat != reader.seat and row.email and not row.is_bot]
+    found = bouncing(session, [row.email for row in others])
+    return [row.name for row in others if row.email.lower() in found]
 
 
 def answer_stranger(runtime: Any, game: Game, sender: str, key: str) -> bool:
