@@ -46,7 +46,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import func, or_, update
+from sqlalchemy import or_, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
