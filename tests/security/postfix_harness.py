@@ -42,7 +42,6 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from email.utils import parseaddr
 from pathlib import Path
 
 import pytest
@@ -376,10 +375,12 @@ def sqlite_home(instance: Postfix, name: str) -> Path:
 
 
 def bounce_address(runtime, mail) -> str:
-    """Where a delivery report about the outbox row ``mail`` comes back: the sender's
-    address. (Once the dispatcher sends each row with a VERP envelope sender of its own,
-    this returns that address, from the dispatcher's own function.)"""
-    return parseaddr(runtime.config["mail"]["sender"])[1]
+    """Where a delivery report about the outbox row ``mail`` comes back: the envelope
+    sender the dispatcher gave it (VERP, :func:`pbem.mail.inbound.bounces.envelope_sender`)."""
+    from pbem.mail import outbox
+    from pbem.mail.inbound import bounces
+
+    return bounces.envelope_sender(runtime.config, outbox.secret(runtime), mail)
 
 
 class Sink:

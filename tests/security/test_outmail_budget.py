@@ -7,8 +7,10 @@ from __future__ import annotations
 import threading
 from collections import Counter
 
+import pytest
 from sqlmodel import Session, select
 
+from pbem.games import policy
 from pbem.games.service import SeatSpec
 from pbem.mail import outbox
 from pbem.mail.dispatch import dispatch
@@ -16,8 +18,14 @@ from pbem.mail.models import Mail
 from pbem.scheduler import sweep
 from tests.mail.conftest import make_runtime, new_game
 
-# Reminders as often as the settings allow: one at every sweep.
+# Reminders at every sweep: the budget must hold whatever the policy, so these tests lift
+# the policy's floors (a game may carry an older policy, and the floors may change).
 EAGER = {"reminder_after_hours": 0.01, "reminder_every_hours": 0.01}
+
+
+@pytest.fixture(autouse=True)
+def no_policy_floors(monkeypatch):
+    monkeypatch.setattr(policy, "POLICY_FLOORS", dict.fromkeys(policy.POLICY_FLOORS, 0))
 
 
 def run_for(runtime, clock, hours: float, every_minutes: float = 15) -> None:
