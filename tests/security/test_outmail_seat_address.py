@@ -27,7 +27,7 @@ NOTICE = "Mail to your address bounces"
 def world(db, tmp_path, clock, smtp):
     mailbox, port = smtp
     runtime = reply_runtime(db, tmp_path, clock, port)
-    game = new_game(runtime, policy={"reminder_after_hours": 1, "reminder_every_hours": 1})
+    game = new_game(runtime, policy={"reminder_after_hours": 1, "reminder_every_hours": 4})
     dispatch(runtime)
     client = create_app({"TESTING": True}, runtime=runtime).test_client()
     return runtime, game.game_id, mailbox, client

@@ -226,7 +226,7 @@ def test_an_out_of_office_with_a_null_sender_is_not_talk(server: Server):
     )
     record = server.send("out-of-office, MAIL FROM:<>", raw, "", reply_to_of(server, BEN))
     assert record["status"] == "sent"
-    assert record["outcome"] == "auto_reply"
+    assert record["outcome"] == "null_sender"
     assert server.events("talk") == 0
     assert record["answers"] == "none"
 
@@ -248,7 +248,7 @@ def test_a_null_sender_without_auto_headers_is_not_talk(server: Server):
     )
     record = server.send("null sender, no auto headers", raw, "", reply_to_of(server, BEN))
     assert record["status"] == "sent"
-    assert record["outcome"] == "auto_reply"
+    assert record["outcome"] == "null_sender"
     assert server.events("talk") == 0
     assert record["answers"] == "none"
 

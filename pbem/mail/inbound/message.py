@@ -165,11 +165,31 @@ def classify(
     return "reply"
 
 
+# qmail's bounces are plain text (QSBMF, cr.yp.to/proto/qsbmf.txt): a first line of its
+# own, then a paragraph per failed recipient starting "<address>:", up to the copy.
+QSBMF_START = re.compile(r"\A\s*Hi\. This is the qmail-send program at ", re.I)
+QSBMF_RECIPIENT = re.compile(r"^<([^<>\s]+@[^<>\s]+)>:\s*$", re.M)
+QSBMF_COPY = "--- Below this line is a copy of the message."
+
+
 def is_delivery_report(message: EmailMessage) -> bool:
-    return (
-        message.get_content_type() == "multipart/report"
-        and str(message.get_param("report-type", "")).lower() == "delivery-status"
-    )
+    """An RFC 3464 report, or qmail's plain-text bounce (QSBMF)."""
+    if message.get_content_type() == "multipart/report":
+        return str(message.get_param("report-type", "")).lower() == "delivery-status"
+    return _qsbmf_text(message) is not None
+
+
+def _qsbmf_text(message: EmailMessage) -> str | None:
+    """The part of a qmail bounce before the copy of the message, or None."""
+    if message.is_multipart() or message.get_content_type() != "text/plain":
+        return None
+    try:
+        text = message.get_content()
+    except (LookupError, ValueError, AssertionError):
+        return None
+    if not isinstance(text, str) or not QSBMF_START.match(text):
+        return None
+    return text.split(QSBMF_COPY, 1)[0]
 
 
 def failed_recipients(message: EmailMessage) -> list[tuple[str, str]]:
@@ -192,6 +212,11 @@ def failed_recipients(message: EmailMessage) -> list[tuple[str, str]]:
             diagnostic = " ".join(str(block.get("Diagnostic-Code", "")).split())
             detail = "; ".join(part for part in (status, diagnostic) if part)
             failed.append((address, detail[:500]))
+    qsbmf = _qsbmf_text(message)
+    if qsbmf is not None and "permanent error" in qsbmf.lower():
+        paragraphs = QSBMF_RECIPIENT.split(qsbmf)[1:]
+        for address, detail in zip(paragraphs[::2], paragraphs[1::2], strict=True):
+            failed.append((address.lower(), " ".join(detail.split())[:500]))
     return failed
 
 
