@@ -729,14 +729,14 @@ def lapsed_message(runtime: Any, offer: SeatOffer) -> str:
     game = runtime.service.game(offer.game_id)
     who = (
         'The game\'s creator can send it again from their "Seats and deadlines" page, and '
-        "the server's operator with `pbem seat resend`"
+        "so can the server's operator"
         if game.creator_seat is not None
-        else "The server's operator can send it again (`pbem seat resend`), and the other "
-        "players can invite you again by a vote"
+        else "The server's operator can send it again, and the other players can invite you "
+        "again by a vote"
     )
     return (
         f"This invitation expired on {moment}: an invitation works for {days:g} days. "
-        f"{who}; ask them for a fresh link. The game's page: {page}"
+        f"{who}: ask them for a fresh link."
     )
 
 
