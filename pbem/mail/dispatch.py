@@ -32,6 +32,7 @@ console instead of SMTP.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import smtplib
@@ -52,6 +53,8 @@ from pbem.mail import outbox, render
 from pbem.mail.inbound import tags
 from pbem.mail.models import Mail, MailAddress, utc
 from pbem.models import Game
+
+log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 300
 RETRY_BASE_SECONDS = 30
@@ -178,7 +181,8 @@ class SmtpSender:
 
 
 class FileSender:
-    """Writes each mail to ``var/mail/<id>-<kind>.eml`` and prints it on the console."""
+    """Writes each mail to ``var/mail/<id>-<kind>.eml`` and logs it (its links masked; the
+    file keeps them)."""
 
     def __init__(self, config: dict):
         self.folder = Path(config["paths"]["var"]) / "mail"
@@ -191,10 +195,13 @@ class FileSender:
         with os.fdopen(fd, "wb") as handle:
             handle.write(bytes(message))
         text = message.get_body(preferencelist=("plain",))
-        print(
-            f"\n--- mail {mail.id} to {mail.recipient} ({path}) ---\n"
-            f"Subject: {mail.subject}\n\n{text.get_content() if text else ''}",
-            flush=True,
+        log.info(
+            "mail %s to %s written to %s\nSubject: %s\n\n%s",
+            mail.id,
+            mail.recipient,
+            path,
+            mail.subject,
+            text.get_content() if text else "",
         )
 
     def close(self) -> None:
