@@ -92,6 +92,8 @@ def configure(config: Mapping[str, Mapping[str, Any]], stream: Any = None) -> lo
         root.removeHandler(found)
     root.addHandler(handler)
     root.setLevel(level)
+    # Alembic narrates every revision at INFO; ``pbem migrate`` says what it did itself.
+    logging.getLogger("alembic").setLevel(max(logging.getLevelName(level), logging.WARNING))
     return handler
 
 
