@@ -67,7 +67,20 @@ class JsonFormatter(logging.Formatter):
 
 
 class _Handler(logging.StreamHandler):
-    """The handler :func:`configure` installs (found again and replaced on a new call)."""
+    """The handler :func:`configure` installs (found again and replaced on a new call);
+    without a stream of its own it writes to whatever ``sys.stderr`` is at the time."""
+
+    def __init__(self, stream: Any = None):
+        self._own = stream
+        super().__init__(stream)
+
+    @property
+    def stream(self) -> Any:
+        return self._own if self._own is not None else sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        self._own = value if value is not sys.stderr else self._own
 
 
 def configure(config: Mapping[str, Mapping[str, Any]], stream: Any = None) -> logging.Handler:
@@ -84,7 +97,7 @@ def configure(config: Mapping[str, Mapping[str, Any]], stream: Any = None) -> lo
         raise ConfigError(
             f"The setting logging.level must be DEBUG, INFO, WARNING or ERROR, not {level!r}."
         )
-    handler = _Handler(stream or sys.stderr)
+    handler = _Handler(stream)
     handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if chosen == "json" else logging.Formatter(PLAIN))
     root = logging.getLogger()
@@ -92,8 +105,10 @@ def configure(config: Mapping[str, Mapping[str, Any]], stream: Any = None) -> lo
         root.removeHandler(found)
     root.addHandler(handler)
     root.setLevel(level)
-    # Alembic narrates every revision at INFO; ``pbem migrate`` says what it did itself.
-    logging.getLogger("alembic").setLevel(max(logging.getLevelName(level), logging.WARNING))
+    # Alembic narrates every revision and aiosmtpd (the LMTP listener, logger "mail.log")
+    # every connection at INFO; ``pbem migrate`` and the inbound log say what matters.
+    for chatty in ("alembic", "mail.log"):
+        logging.getLogger(chatty).setLevel(max(logging.getLevelName(level), logging.WARNING))
     return handler
 
 
