@@ -751,8 +751,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# sysexits.h: the configuration is wrong (an unknown or mistyped setting).
+# sysexits.h: the configuration is wrong (an unknown or mistyped setting); try again later.
 EX_CONFIG = 78
+EX_TEMPFAIL = 75
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -771,7 +772,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except ConfigError as error:
         print(f"pbem: {error.message}", file=sys.stderr)
-        return EX_CONFIG
+        # An MTA bounces a mail on 78: ``receive`` asks it to keep the mail until the
+        # setting is fixed.
+        return EX_TEMPFAIL if args.command == "receive" else EX_CONFIG
     except PbemError as error:
         print(error.message, file=sys.stderr)
         return 1

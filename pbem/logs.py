@@ -113,26 +113,37 @@ def configure(config: Mapping[str, Mapping[str, Any]], stream: Any = None) -> lo
 
 
 def init_app(app: Any) -> None:
-    """Gives each request of ``app`` a request id: on its log lines and as the
+    """Gives each request of ``app`` a request id: on every log line written while it is
+    handled (the server's request line too, written as the answer goes out) and as the
     ``X-Request-Id`` response header."""
-    from flask import g
+    from flask import request
+    from werkzeug.wsgi import ClosingIterator
 
-    @app.before_request
-    def _begin() -> None:
-        g.request_id = new_request_id()
-        g.request_id_token = REQUEST_ID.set(g.request_id)
+    inner = app.wsgi_app
+
+    def wsgi_app(environ: dict, start_response: Any) -> Any:
+        request_id = new_request_id()
+        environ["pbem.request_id"] = request_id
+        token = REQUEST_ID.set(request_id)
+
+        def done() -> None:
+            try:
+                REQUEST_ID.reset(token)
+            except ValueError:  # closed in another context than it began in
+                REQUEST_ID.set(None)
+
+        try:
+            body = inner(environ, start_response)
+        except BaseException:
+            done()
+            raise
+        return ClosingIterator(body, [done])
+
+    app.wsgi_app = wsgi_app
 
     @app.after_request
     def _tag(response: Any) -> Any:
-        if "request_id" in g:
-            response.headers["X-Request-Id"] = g.request_id
+        request_id = request.environ.get("pbem.request_id")
+        if request_id:
+            response.headers["X-Request-Id"] = request_id
         return response
-
-    @app.teardown_request
-    def _end(_error: BaseException | None) -> None:
-        token = g.pop("request_id_token", None)
-        if token is not None:
-            try:
-                REQUEST_ID.reset(token)
-            except ValueError:  # torn down in another context than it began in
-                REQUEST_ID.set(None)

@@ -6,6 +6,7 @@ import io
 import json
 import logging
 import os
+import urllib.request
 
 import pytest
 
@@ -109,6 +110,13 @@ def test_the_command_exits_78_with_one_sentence(tmp_path, monkeypatch, capsys):
     assert "PBEM_SERVER_PORT" in capsys.readouterr().err
 
 
+def test_receive_asks_the_mta_to_keep_the_mail(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PBEM_MAIL_QUIET_MINUTS", "5")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"Subject: x\n\nroll\n")))
+    assert cli.main(["receive", "play@example.org"]) == 75
+    assert "PBEM_MAIL_QUIET_MINUTS names no setting" in capsys.readouterr().err
+
+
 # Logging ------------------------------------------------------------------------------
 
 
@@ -166,8 +174,9 @@ def test_each_request_has_an_id_on_its_lines_and_in_its_answer(restore_logging, 
         return "ok"
 
     client = app.test_client()
-    first = client.get("/test-log")
-    second = client.get("/test-log")
+    # A WSGI server closes each answer once sent; that ends the request's id.
+    with client.get("/test-log") as first, client.get("/test-log") as second:
+        pass
     ids = [first.headers["X-Request-Id"], second.headers["X-Request-Id"]]
     assert ids[0] != ids[1] and all(len(found) == 16 for found in ids)
     records = [json.loads(line) for line in stream.getvalue().splitlines()]
@@ -176,3 +185,21 @@ def test_each_request_has_an_id_on_its_lines_and_in_its_answer(restore_logging, 
     assert all(TOKEN not in line for line in stream.getvalue().splitlines())
     logging.getLogger("pbem.test").warning("outside a request")
     assert "request_id" not in json.loads(stream.getvalue().splitlines()[-1])
+
+
+def test_the_servers_request_line_carries_the_request_id(restore_logging, sqlite_db, tmp_path):
+    from pbem.runtime import build_runtime
+    from tests.web.conftest import overrides, pig_game, serving
+
+    runtime = build_runtime(overrides(tmp_path), db=sqlite_db)
+    token = pig_game(runtime).tokens[0]
+    stream = io.StringIO()
+    with serving(runtime) as base:
+        logs.configure({"logging": {"format": "json"}}, stream=stream)
+        with urllib.request.urlopen(f"{base}/play/{token}", timeout=10) as answer:
+            request_id = answer.headers["X-Request-Id"]
+            assert answer.status == 200
+    records = [json.loads(line) for line in stream.getvalue().splitlines()]
+    lines = [record for record in records if record["logger"] == "werkzeug"]
+    assert [record.get("request_id") for record in lines] == [request_id]
+    assert "/play/<masked>" in lines[0]["message"] and token not in stream.getvalue()
