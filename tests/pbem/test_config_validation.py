@@ -203,3 +203,11 @@ def test_the_servers_request_line_carries_the_request_id(restore_logging, sqlite
     lines = [record for record in records if record["logger"] == "werkzeug"]
     assert [record.get("request_id") for record in lines] == [request_id]
     assert "/play/<masked>" in lines[0]["message"] and token not in stream.getvalue()
+
+
+def test_lines_go_to_the_standard_error_of_the_moment(restore_logging, monkeypatch):
+    logs.configure({"logging": {"format": "plain"}})
+    later = io.StringIO()
+    monkeypatch.setattr("sys.stderr", later)
+    logging.getLogger("pbem.test").warning("after stderr was replaced")
+    assert "WARNING pbem.test: after stderr was replaced" in later.getvalue()
