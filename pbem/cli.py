@@ -586,6 +586,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pbem", description="Play slow board games by email, with verifiable logs."
     )
     parser.add_argument("--database", help="database URL (default: from the configuration)")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="the configuration file (default: PBEM_CONFIG, else /etc/pbem/pbem.toml if "
+        "present; see config/production.example.toml)",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser("serve", help="run the web server (and the scheduler)")
@@ -748,12 +754,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# sysexits.h: the configuration is wrong (an unknown or mistyped setting); try again later.
+EX_CONFIG = 78
+EX_TEMPFAIL = 75
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one ``pbem`` command; its exit status (78 for a configuration error)."""
     args = build_parser().parse_args(argv)
     from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 
+    from pbem import logs
+    from pbem.config import ConfigError, load_config
+
+    if args.config:
+        # In the environment, so gunicorn's workers and every child read the same file.
+        os.environ["PBEM_CONFIG"] = str(Path(args.config).resolve())
     try:
+        logs.configure(load_config())
         return args.func(args)
+    except ConfigError as error:
+        print(f"pbem: {error.message}", file=sys.stderr)
+        # An MTA bounces a mail on 78: ``receive`` asks it to keep the mail until the
+        # setting is fixed.
+        return EX_TEMPFAIL if args.command == "receive" else EX_CONFIG
     except PbemError as error:
         print(error.message, file=sys.stderr)
         return 1

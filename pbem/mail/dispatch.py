@@ -37,6 +37,7 @@ console instead of SMTP.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import smtplib
@@ -58,6 +59,8 @@ from pbem.mail import budget, outbox, render
 from pbem.mail.inbound import bounces, tags
 from pbem.mail.models import Mail, MailAddress, utc
 from pbem.models import Game
+
+log = logging.getLogger(__name__)
 
 LEASE_SECONDS = 300
 RETRY_BASE_SECONDS = 30
@@ -186,7 +189,8 @@ class SmtpSender:
 
 
 class FileSender:
-    """Writes each mail to ``var/mail/<id>-<kind>.eml`` and prints it on the console."""
+    """Writes each mail to ``var/mail/<id>-<kind>.eml`` and logs it (its links masked; the
+    file keeps them)."""
 
     def __init__(self, config: dict):
         self.folder = Path(config["paths"]["var"]) / "mail"
@@ -201,10 +205,13 @@ class FileSender:
                 handle.write(f"Return-Path: <{mail_from}>\n".encode())
             handle.write(bytes(message))
         text = message.get_body(preferencelist=("plain",))
-        print(
-            f"\n--- mail {mail.id} to {mail.recipient} ({path}) ---\n"
-            f"Subject: {mail.subject}\n\n{text.get_content() if text else ''}",
-            flush=True,
+        log.info(
+            "mail %s to %s written to %s\nSubject: %s\n\n%s",
+            mail.id,
+            mail.recipient,
+            path,
+            mail.subject,
+            text.get_content() if text else "",
         )
 
     def close(self) -> None:

@@ -21,10 +21,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbem import seal as sealing
-from pbem.config import ROOT
+from pbem.locations import data_dir
 from pbem.words import join_names, sentence
 
-TEMPLATES = ROOT / "templates" / "email"
+TEMPLATES = data_dir("templates") / "email"
 
 SUBJECTS = {
     "invitation": "{title}: you are invited to play",

@@ -6,14 +6,14 @@ the process's :class:`~pbem.runtime.Runtime` kept in ``app.extensions["pbem"]``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from pbem.locations import data_dir
 from pbem.runtime import Runtime, build_runtime
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+TEMPLATES = data_dir("templates")
 
 
 def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | None = None) -> Flask:
@@ -32,11 +32,10 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     )
     app.config.update(flask_keys)
 
-    from pbem import ops
+    from pbem import logs, ops
     from pbem.mail import rescue_views
     from pbem.mail import views as mail_views
     from pbem.web import (
-        accesslog,
         api,
         assets,
         csrf,
@@ -50,7 +49,8 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         rules,
     )
 
-    accesslog.mask_development_log()
+    logs.configure(runtime.config)
+    logs.init_app(app)
     hardening.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)

@@ -4,13 +4,12 @@
 pbem.web.accesslog.MaskingLogger``. Every value the access log can print (request line,
 path, query, referrer, request and response headers such as ``Location``) passes
 through :func:`mask_tokens` first, so a log that is shared, shipped or kept opens no seat.
-The development server (``pbem serve``, werkzeug's request log on the ``werkzeug``
-logger) is masked the same way by :class:`MaskingFilter`, which ``create_app`` installs.
+Every other log line (werkzeug's request log under ``pbem serve`` among them) is masked
+the same way by the handler :func:`pbem.logs.configure` installs.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -42,24 +41,3 @@ class MaskingLogger(Logger):
             key: mask_tokens(value) if isinstance(value, str) else value
             for key, value in atoms.items()
         }
-
-
-class MaskingFilter(logging.Filter):
-    """Masks tokens in a log record's message and arguments (werkzeug's request log
-    passes the request line as an argument)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = mask_tokens(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(
-                mask_tokens(value) if isinstance(value, str) else value for value in record.args
-            )
-        return True
-
-
-def mask_development_log() -> None:
-    """Installs :class:`MaskingFilter` on werkzeug's logger, once per process."""
-    logger = logging.getLogger("werkzeug")
-    if not any(isinstance(found, MaskingFilter) for found in logger.filters):
-        logger.addFilter(MaskingFilter())

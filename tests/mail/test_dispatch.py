@@ -185,14 +185,15 @@ def file_runtime(sqlite_db, tmp_path, clock):
     return make_runtime(sqlite_db, tmp_path, clock)
 
 
-def test_without_smtp_mail_goes_to_files_the_console_and_dev_mail(file_runtime, capsys):
+def test_without_smtp_mail_goes_to_files_the_console_and_dev_mail(file_runtime, caplog):
+    caplog.set_level("INFO", logger="pbem.mail.dispatch")
     runtime = file_runtime
     new_game(runtime, seats=2)
     assert dispatch(runtime).sent == 2
     files = sorted((Path(runtime.config["paths"]["var"]) / "mail").glob("*.eml"))
     assert [path.name for path in files] == ["0000001-invitation.eml", "0000002-invitation.eml"]
     assert b"List-Unsubscribe" in files[0].read_bytes()
-    assert "Subject: Pig (test fixture): you are invited to play" in capsys.readouterr().out
+    assert "Subject: Pig (test fixture): you are invited to play" in caplog.text
     app = create_app({"TESTING": True}, runtime=runtime)
     if "mail" not in app.blueprints:
         app.register_blueprint(mail_bp)
