@@ -48,9 +48,11 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         play,
         present,
         rules,
+        titles,
     )
 
     accesslog.mask_development_log()
+    titles.init_app(app)  # before anything reads app.jinja_env: it sets the loader
     hardening.init_app(app)
     assets.init_app(app)
     csrf.init_app(app)

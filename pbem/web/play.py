@@ -32,8 +32,9 @@ from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
 from pbem.web import boards, csrf
 from pbem.web.games import render_history
-from pbem.web.present import board_template, players, runtime, seat_and_head
+from pbem.web.present import players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, with_phase_named
+from pbem.web.titles import board_template
 from pbem.words import join_names
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
