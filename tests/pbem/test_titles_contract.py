@@ -77,6 +77,12 @@ def test_a_title_plays_through_every_road(sqlite_db, tmp_path, clock, smtp, slug
         for name in engine.view(runtime.service.head(game.id).state, 0):
             if name != "players":
                 assert name.replace("_", " ").capitalize() in turn.text
+    assets = set(re.findall(rf'"(/titles/{slug}/static/[^"]+)"', turn.text))
+    assert bool(assets) == bool(getattr(engine, "static_folder", None))
+    for url in assets:
+        asset = client.get(url.replace("&amp;", "&"))
+        assert asset.status_code == 200, url
+        assert asset.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     for page in (f"/games/{game.id}", f"/games/{game.id}/history", f"/play/{token}/history"):
         shown = client.get(page)
         assert shown.status_code == 200, page
@@ -114,3 +120,33 @@ def test_a_title_plays_through_every_road(sqlite_db, tmp_path, clock, smtp, slug
     path = tmp_path / "game.json"
     path.write_text(json.dumps(runtime.service.export_game(game.id, full=True)))
     assert main(["verify", str(path)]) == 0
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/titles/nothing/static/board.css",
+        "/titles/drawn_nim/static/board.css",
+        "/titles/pig/static/anything",
+        *[f"/titles/{slug}/static/../__init__.py" for slug in sorted(REGISTRY)],
+        *[f"/titles/{slug}/static/%2e%2e/__init__.py" for slug in sorted(REGISTRY)],
+        *[f"/titles/{slug}/static/..%2f__init__.py" for slug in sorted(REGISTRY)],
+        *[f"/titles/{slug}/static/no-such-file.css" for slug in sorted(REGISTRY)],
+    ],
+)
+def test_only_a_titles_own_static_files_are_served(sqlite_db, tmp_path, clock, path):
+    runtime = reply_runtime(sqlite_db, tmp_path, clock, None)
+    answer = create_app(runtime=runtime).test_client().get(path)
+    assert answer.status_code == 404
+
+
+def test_a_titles_static_file_is_revalidated_unless_asked_by_its_version(
+    sqlite_db, tmp_path, clock
+):
+    slug = next(
+        slug for slug, engine in sorted(REGISTRY.items()) if hasattr(engine, "static_folder")
+    )
+    client = create_app(runtime=reply_runtime(sqlite_db, tmp_path, clock, None)).test_client()
+    answer = client.get(f"/titles/{slug}/static/board.css")
+    assert answer.status_code == 200 and answer.mimetype == "text/css"
+    assert answer.headers["Cache-Control"] == "no-cache"
