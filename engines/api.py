@@ -82,6 +82,9 @@ optional members of the engine object (with ``getattr``) and names no title itse
     The shapes the title's ``_board.html`` draws (``board_layout(slug, ...)`` in a
     template): ``players`` are the seats' marks (colour, letter), ``changed`` the
     places to highlight. Absent: an empty dict.
+``changed_places(old_view, new_view) -> set[str]``
+    The places (ids the board draws) whose contents differ between two views of one
+    seat, highlighted as changed since that seat's last move. Absent: none highlighted.
 ``written_forms: Mapping[str, str]``
     For a kind of move (``move["type"]``) one can write out in a reply by mail, the
     sentence the turn mail prints to explain how. Absent: none printed.

@@ -169,6 +169,12 @@ class MareBalticum:
 
         return board.layout(view, players, changed)
 
+    def changed_places(self, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+        """The places to highlight: what changed between two views of one seat."""
+        from engines.mare_balticum import board
+
+        return board.changed_places(old, new)
+
     def bot_move(
         self,
         view: Mapping[str, Any],

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engines.mare_balticum import data
+from pbem.web import boards
 from pbem.web.boards import (
     LABEL_SIZE,
     PIECE_SIZE,
@@ -120,3 +121,8 @@ def _goods(kind: str | None) -> tuple[str, str, str]:
     """(shape, letter, colour) of a goods token, or of a free demand circle."""
     colour, letter, shape = GOODS_MARKS.get(kind or "", EMPTY_CIRCLE)
     return shape, letter, colour
+
+
+def changed_places(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+    """The places whose contents differ between two views (empty without an earlier one)."""
+    return boards.changed_places(old, new, ("goods", "demand"), pieces="fleet")

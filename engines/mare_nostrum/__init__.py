@@ -283,6 +283,12 @@ class MareNostrum:
 
         return board.layout(view, players, changed)
 
+    def changed_places(self, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+        """The places to highlight: what changed between two views of one seat."""
+        from engines.mare_nostrum import board
+
+        return board.changed_places(old, new)
+
     def bot_move(
         self,
         view: Mapping[str, Any],

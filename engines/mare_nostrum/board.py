@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engines.mare_nostrum import data
+from pbem.web import boards
 from pbem.web.boards import Frame, finish, item, lay_chip, piece, seat_mark, swatch
 
 FRAME = Frame(west=-10.0, east=49.5, south=25.0, north=47.0, width=1000)
@@ -139,3 +140,8 @@ def legend_marks(size: float) -> dict[str, dict]:
         "market": item("star", "#E69F00"),
     }
     return {name: swatch(mark) for name, mark in marks.items()}
+
+
+def changed_places(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+    """The places whose contents differ between two views (empty without an earlier one)."""
+    return boards.changed_places(old, new, ("provinces", "seas"))

@@ -399,22 +399,32 @@ def swatch(mark: dict) -> dict:
     return mark
 
 
-def changed_places(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+def changed_places(
+    old: Mapping[str, Any] | None,
+    new: Mapping[str, Any],
+    fields: Iterable[str],
+    pieces: str | None = None,
+) -> set[str]:
     """The places whose contents differ between two views of a map game (what changed
-    since the viewer's last move); empty when there is no earlier view."""
+    since the viewer's last move), for a title's ``changed_places``: the keys that differ
+    in each of the view's place-keyed ``fields``, and with ``pieces`` (the name of a list
+    of places in each view player) the places where a player's count of pieces differs.
+    Empty when there is no earlier view."""
     if not old:
         return set()
     found: set[str] = set()
-    for key in ("provinces", "seas", "goods", "demand"):
+    for key in fields:
         before, after = old.get(key) or {}, new.get(key) or {}
         if isinstance(after, Mapping):
             found |= {
                 place for place in set(before) | set(after) if before.get(place) != after.get(place)
             }
+    if pieces is None:
+        return found
     for before, after in zip(old.get("players") or [], new.get("players") or [], strict=False):
-        fleet_before, fleet_after = before.get("fleet"), after.get("fleet")
-        if isinstance(fleet_after, list) and isinstance(fleet_before, list):
-            for place in set(fleet_before) | set(fleet_after):
-                if fleet_before.count(place) != fleet_after.count(place):
+        placed_before, placed_after = before.get(pieces), after.get(pieces)
+        if isinstance(placed_after, list) and isinstance(placed_before, list):
+            for place in set(placed_before) | set(placed_after):
+                if placed_before.count(place) != placed_after.count(place):
                     found.add(place)
     return found

@@ -8,7 +8,8 @@ its engine object (the optional members documented in :mod:`engines.api`):
   ``<slug>/rules.html``); they may use every shared template (``_map.html``,
   ``rules_layout.html``).
 - ``static_folder``: files served at ``/titles/<slug>/static/<path>`` (maps, CSS).
-- ``board_layout(view, players, changed)``: the shapes its board template draws.
+- ``board_layout(view, players, changed)``: the shapes its board template draws, and
+  ``changed_places(old_view, new_view)``: the places it highlights.
 
 A title without them gets the generic board (the view's public fields, readably) and no
 composer; the server names no title anywhere.
@@ -84,6 +85,13 @@ def layout(
     engine = REGISTRY.get(slug)
     draw = getattr(engine, "board_layout", None)
     return draw(view, players, changed) if draw is not None else {}
+
+
+def changed_places(slug: str, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+    """The places of ``slug``'s board that changed between two views of one seat (its
+    engine's ``changed_places``; nothing for a title without one or without ``old``)."""
+    find = getattr(REGISTRY.get(slug), "changed_places", None)
+    return set(find(old, new)) if find is not None and old else set()
 
 
 def public_fields(view: Mapping[str, Any]) -> list[tuple[str, Any]]:

@@ -210,5 +210,6 @@ def test_what_changed_since_the_viewers_last_move_is_highlighted(sqlite_runtime)
 def test_changed_places_compares_each_place_and_fleet():
     old = {"goods": {"a": ["cod"], "b": []}, "players": [{"fleet": ["a", "c"]}]}
     new = {"goods": {"a": ["cod"], "b": ["herring"]}, "players": [{"fleet": ["c", "c"]}]}
-    assert boards.changed_places(old, new) == {"a", "b", "c"}
-    assert boards.changed_places(None, new) == set()
+    changed_places = MAP_BOARDS["mare_balticum"].changed_places
+    assert changed_places(old, new) == {"a", "b", "c"}
+    assert changed_places(None, new) == set()
