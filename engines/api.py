@@ -85,6 +85,11 @@ optional members of the engine object (with ``getattr``) and names no title itse
 ``changed_places(old_view, new_view) -> set[str]``
     The places (ids the board draws) whose contents differ between two views of one
     seat, highlighted as changed since that seat's last move. Absent: none highlighted.
+``engines/<slug>/data.py`` (a module, not a member)
+    The game's data; its ``NAMES`` (id -> name) and ``PROVINCE``, ``SEA`` and ``CARDS``
+    (id -> mapping with a ``"name"``) name what a board's ``?pick=`` chooses, in the
+    sentence shown when no move names it; templates read it as ``game_data(slug)``.
+    Absent: "that place".
 ``written_forms: Mapping[str, str]``
     For a kind of move (``move["type"]``) one can write out in a reply by mail, the
     sentence the turn mail prints to explain how. Absent: none printed.
