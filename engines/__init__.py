@@ -3,7 +3,8 @@
 ``REGISTRY`` maps each game's slug to its engine object playing the newest version. It
 is filled by a scan of this package: every subpackage of ``engines/`` that exposes
 ``ENGINE`` is a title, so adding a title touches nothing outside its own folder (see
-"Adding a title" in the README). Importing this package imports those subpackages and
+"Adding a title" in the README); a title installed as a package of its own is found by
+its ``pbem.titles`` entry point (naming its engine object). Importing this package imports those subpackages and
 nothing else. :func:`get_engine` resolves a (slug, version) pair: a game plays to its end
 on the version it was created with (see :mod:`engines.api`).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from importlib.metadata import entry_points
 
 from engines.api import Engine
 
@@ -28,7 +30,17 @@ def scan_titles() -> dict[str, Engine]:
     return found
 
 
-REGISTRY: dict[str, Engine] = scan_titles()
+def installed_titles() -> dict[str, Engine]:
+    """The titles other installed packages offer through ``pbem.titles`` entry points
+    (``slug = "package.module:ENGINE"``), by slug; a folder of ``engines/`` wins a clash."""
+    found: dict[str, Engine] = {}
+    for point in sorted(entry_points(group="pbem.titles"), key=lambda point: point.name):
+        engine = point.load()
+        found.setdefault(engine.slug, engine)
+    return found
+
+
+REGISTRY: dict[str, Engine] = {**installed_titles(), **scan_titles()}
 
 
 def is_listed(engine: Engine) -> bool:
@@ -91,6 +103,7 @@ __all__ = [
     "bot_levels_of",
     "bot_move",
     "get_engine",
+    "installed_titles",
     "is_listed",
     "listed_engines",
     "scan_titles",

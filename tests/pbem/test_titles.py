@@ -74,3 +74,21 @@ def test_a_titles_folders_exist_where_its_engine_says(slug):
         if folder is not None:
             assert Path(folder).is_dir()
             assert Path(folder).resolve().is_relative_to(ROOT / "engines" / slug)
+
+
+def test_an_installed_package_offers_a_title_by_its_entry_point(monkeypatch):
+    import engines
+
+    class Point:
+        name = "drawn_nim"
+
+        def load(self):
+            from tests.titles_fixture import DRAWN_NIM
+
+            return DRAWN_NIM
+
+    monkeypatch.setattr(
+        engines, "entry_points", lambda group: [Point()] if group == "pbem.titles" else []
+    )
+    found = engines.installed_titles()
+    assert list(found) == ["drawn_nim"] and found["drawn_nim"].title == "Drawn Nim (test title)"
