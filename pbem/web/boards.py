@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -76,10 +77,14 @@ def readable_width(frame: Frame, text_sizes: Sequence[float]) -> float:
 
 
 def game_data(slug: str) -> Any:
-    """A registered game's ``data`` module (names, cards and layout hints for drawing)."""
+    """A registered game's ``data`` module (names, cards and layout hints for drawing):
+    the ``data`` module of the package its engine's class lives in."""
     if slug not in REGISTRY:
         raise KeyError(slug)
-    return importlib.import_module(f"engines.{slug}.data")
+    module = type(REGISTRY[slug]).__module__
+    if not hasattr(sys.modules.get(module), "__path__"):  # a module, not a package
+        module = module.rpartition(".")[0]
+    return importlib.import_module(f"{module}.data")
 
 
 def place_name(slug: str, place: str) -> str:
