@@ -1,23 +1,56 @@
 """Game engines: pure rules behind the protocol in :mod:`engines.api`.
 
 ``REGISTRY`` maps each game's slug to its engine object playing the newest version. It
-is written out by hand, so importing this package has no side effects beyond importing
-the engines listed. :func:`get_engine` resolves a (slug, version) pair: a game plays to
-its end on the version it was created with (see :mod:`engines.api`).
+is filled by a scan of this package: every subpackage of ``engines/`` that exposes
+``ENGINE`` is a title, so adding a title touches nothing outside its own folder (see
+"Adding a title" in the README); a title installed as a package of its own is found by
+its ``pbem.titles`` entry point (naming its engine object). Importing this package imports those subpackages and
+nothing else. :func:`get_engine` resolves a (slug, version) pair: a game plays to its end
+on the version it was created with (see :mod:`engines.api`).
 """
 
 from __future__ import annotations
 
-from engines.api import Engine
-from engines.mare_balticum import ENGINE as MARE_BALTICUM
-from engines.mare_nostrum import ENGINE as MARE_NOSTRUM
-from engines.mercatores import ENGINE as MERCATORES
+import importlib
+import pkgutil
+from importlib.metadata import entry_points
 
-REGISTRY: dict[str, Engine] = {
-    MARE_BALTICUM.slug: MARE_BALTICUM,
-    MARE_NOSTRUM.slug: MARE_NOSTRUM,
-    MERCATORES.slug: MERCATORES,
-}
+from engines.api import Engine
+
+
+def scan_titles() -> dict[str, Engine]:
+    """Every title under ``engines/``: each subpackage's ``ENGINE``, by its slug."""
+    found: dict[str, Engine] = {}
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda module: module.name):
+        if not module.ispkg:
+            continue
+        engine = getattr(importlib.import_module(f"{__name__}.{module.name}"), "ENGINE", None)
+        if engine is not None:
+            found[engine.slug] = engine
+    return found
+
+
+def installed_titles() -> dict[str, Engine]:
+    """The titles other installed packages offer through ``pbem.titles`` entry points
+    (``slug = "package.module:ENGINE"``), by slug; a folder of ``engines/`` wins a clash."""
+    found: dict[str, Engine] = {}
+    for point in sorted(entry_points(group="pbem.titles"), key=lambda point: point.name):
+        engine = point.load()
+        found.setdefault(engine.slug, engine)
+    return found
+
+
+REGISTRY: dict[str, Engine] = {**installed_titles(), **scan_titles()}
+
+
+def is_listed(engine: Engine) -> bool:
+    """Whether the lobby and the demo offer ``engine`` (its ``listed``, True when absent)."""
+    return bool(getattr(engine, "listed", True))
+
+
+def listed_engines() -> list[Engine]:
+    """The registered engines offered to players, by slug (hidden ones left out)."""
+    return [engine for _, engine in sorted(REGISTRY.items()) if is_listed(engine)]
 
 
 def versions_of(engine: Engine) -> tuple[int, ...]:
@@ -70,5 +103,9 @@ __all__ = [
     "bot_levels_of",
     "bot_move",
     "get_engine",
+    "installed_titles",
+    "is_listed",
+    "listed_engines",
+    "scan_titles",
     "versions_of",
 ]

@@ -55,6 +55,50 @@ gets :data:`DEFAULT_RESIGNATION`). The meanings the server knows are
 
 Mare Balticum, Mercatores and Mare Nostrum all use ``"bot_plays_on"``.
 
+Optional members: what a title brings from its own folder
+--------------------------------------------------------
+
+Everything about one title lives in ``engines/<slug>/``; the registry finds the title
+by scanning ``engines/`` for subpackages exposing ``ENGINE``. The server reads these
+optional members of the engine object (with ``getattr``) and names no title itself:
+
+``listed: bool``
+    False hides the title from the lobby and the demo (a test fixture). Absent: listed.
+``rules_reference() -> dict``
+    The figures of the title's rules reference page at ``/rules/<slug>`` (JSON-safe,
+    read from the game's data). Absent: the title has no rules page (404, no link).
+``templates_folder: str``
+    A folder of Jinja templates, loaded as ``<slug>/<file>``; they may use the shared
+    templates (``_map.html``, ``rules_layout.html``, ``rules_macros.html``). The server
+    asks for ``_board.html`` (the board on the turn, game and history pages; absent:
+    the generic board, which lists the view's fields readably), ``_compose.html`` (forms
+    that compose moves on the turn page; absent: the list of moves only) and
+    ``rules.html`` (the rules page, given ``ref``; absent: a generic page listing
+    ``rules_reference()``'s figures).
+``static_folder: str``
+    Files served at ``/titles/<slug>/static/<path>`` (maps, the board's CSS); templates
+    link them with ``title_static(slug, path)``. Absent: none.
+``board_layout(view, players, changed) -> dict``
+    The shapes the title's ``_board.html`` draws (``board_layout(slug, ...)`` in a
+    template): ``players`` are the seats' marks (colour, letter), ``changed`` the
+    places to highlight. Absent: an empty dict.
+``changed_places(old_view, new_view) -> set[str]``
+    The places (ids the board draws) whose contents differ between two views of one
+    seat, highlighted as changed since that seat's last move. Absent: none highlighted.
+``engines/<slug>/data.py`` (a module, not a member)
+    The game's data; its ``NAMES`` (id -> name) and ``PROVINCE``, ``SEA`` and ``CARDS``
+    (id -> mapping with a ``"name"``) name what a board's ``?pick=`` chooses, in the
+    sentence shown when no move names it; templates read it as ``game_data(slug)``.
+    Absent: "that place".
+``written_forms: Mapping[str, str]``
+    For a kind of move (``move["type"]``) one can write out in a reply by mail, the
+    sentence the turn mail prints to explain how. Absent: none printed.
+``written_key(text) -> tuple | None``
+    The title's grammar of moves written in a reply: the text reduced to what
+    identifies a move, so that a player's wording and a legal move's label compare
+    equal (a list in any order), or None when the text is no written form. Absent:
+    replies name moves only by code, label or JSON.
+
 Players by name
 ---------------
 

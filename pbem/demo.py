@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from engines import REGISTRY
+from engines import listed_engines
 from pbem.games.service import SeatSpec
 from pbem.mail import outbox
 from pbem.models import Seat
@@ -44,9 +44,8 @@ def ensure_demo(runtime: Runtime) -> list[tuple[str, str]]:
         if game.title.startswith(DEMO_PREFIX) and game.creator_seat == 0
     }
     links = []
-    for slug, engine in sorted(REGISTRY.items()):
-        if slug == "pig":
-            continue
+    for engine in listed_engines():
+        slug = engine.slug
         game = running.get(slug)
         if game is None:
             seats = [SeatSpec("You")] + [

@@ -6,9 +6,9 @@ Usage::
     .venv/bin/python scripts/make_coastlines.py /tmp/world-atlas.tgz
 
 It reads ``package/land-50m.json`` (TopoJSON) from the ``world-atlas`` package, decodes
-its arcs, clips the land to each map's frame (:data:`pbem.web.boards.FRAMES`), projects
+its arcs, clips the land to each map's frame (the ``FRAME`` of a title's ``board.py``), projects
 it with the same projection the boards place their areas and provinces with, simplifies
-the outlines (Douglas-Peucker, in SVG units) and writes ``pbem/web/static/maps/<slug>.svg``:
+the outlines (Douglas-Peucker, in SVG units) and writes ``engines/<slug>/static/map.svg``:
 a tinted sea with the land on it. The result is committed; nothing is fetched at run time.
 """
 
@@ -22,9 +22,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pbem.web.boards import FRAMES, Frame  # noqa: E402
+import importlib  # noqa: E402
 
-OUT = ROOT / "pbem" / "web" / "static" / "maps"
+from engines import REGISTRY  # noqa: E402
+from pbem.web.boards import Frame  # noqa: E402
+
+# Each map title's frame, from its board module (titles drawn as maps have board_layout).
+FRAMES = {
+    slug: importlib.import_module(f"engines.{slug}.board").FRAME
+    for slug, engine in sorted(REGISTRY.items())
+    if hasattr(engine, "board_layout")
+}
 SEA = "#CFE3F0"
 LAND = "#EFE8D6"
 COAST = "#9C8F73"
@@ -195,8 +203,8 @@ def write_svg(slug: str, frame: Frame, rings: list[list[tuple]]) -> Path:
         f'<path d="{path}" fill="{LAND}" stroke="{COAST}" stroke-width="1" '
         'stroke-linejoin="round" fill-rule="evenodd"/></svg>\n'
     )
-    OUT.mkdir(parents=True, exist_ok=True)
-    target = OUT / f"{slug}.svg"
+    target = Path(REGISTRY[slug].static_folder) / "map.svg"
+    target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(svg)
     return target
 

@@ -24,6 +24,7 @@ MAX_DICE = 20
 class Pig:
     slug = "pig"
     title = "Pig (test fixture)"
+    listed = False  # a fixture: the lobby and the demo do not offer it
     version = 1
     versions = (1,)
     bot_levels = ("easy", "normal")

@@ -54,7 +54,8 @@ Moves (JSON objects; every field is required unless marked optional):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
@@ -62,10 +63,14 @@ from engines.api import Chance, Option, Result
 from . import bot, bot_normal, legal, rules, scoring, views
 from .state import State, dump_state, load_state
 
+FOLDER = Path(__file__).resolve().parent
+
 
 class MareBalticum:
     slug = "mare_balticum"
     title = "Mare Balticum"
+    templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
+    static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
     versions = (1, 2)
     bot_levels = ("easy", "normal")
     resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
@@ -152,6 +157,23 @@ class MareBalticum:
     def rules_reference(self) -> dict:
         """The numbers of the game's rules reference page, built from its data."""
         return views.rules_reference()
+
+    def board_layout(
+        self,
+        view: Mapping[str, Any],
+        players: Sequence[Mapping[str, Any]],
+        changed: Iterable[str] = (),
+    ) -> dict:
+        """The shapes of the map for this view (for ``templates/_board.html``)."""
+        from engines.mare_balticum import board  # the server's drawing machinery, only when drawn
+
+        return board.layout(view, players, changed)
+
+    def changed_places(self, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+        """The places to highlight: what changed between two views of one seat."""
+        from engines.mare_balticum import board
+
+        return board.changed_places(old, new)
 
     def bot_move(
         self,

@@ -145,12 +145,15 @@ Where the rules leave a choice open, the engine decides so:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mare_nostrum import bot, bot_normal, rules, setups, views
+from engines.mare_nostrum import bot, bot_normal, mail_grammar, rules, setups, views
 from engines.mare_nostrum.state import State, clone
+
+FOLDER = Path(__file__).resolve().parent
 
 CIVILISATIONS_OPTION = Option(
     "civilisations",
@@ -199,6 +202,9 @@ OPTIONS_BY_VERSION = {
 class MareNostrum:
     slug = "mare_nostrum"
     title = "Mare Nostrum"
+    templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
+    static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
+    written_forms = mail_grammar.WRITTEN_FORMS  # moves written out in a reply by mail
     versions: tuple[int, ...] = (1, 2, 3)
     bot_levels: tuple[str, ...] = ("easy", "normal")
     resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
@@ -261,6 +267,27 @@ class MareNostrum:
     def rules_reference(self) -> dict:
         """The numbers of the game's rules reference page, built from its data."""
         return views.rules_reference(self.version)
+
+    def written_key(self, text: str) -> tuple | None:
+        """A move written out in a reply, reduced to what identifies it (or None)."""
+        return mail_grammar.written_key(text)
+
+    def board_layout(
+        self,
+        view: Mapping[str, Any],
+        players: Sequence[Mapping[str, Any]],
+        changed: Iterable[str] = (),
+    ) -> dict:
+        """The shapes of the map for this view (for ``templates/_board.html``)."""
+        from engines.mare_nostrum import board  # the server's drawing machinery, only when drawn
+
+        return board.layout(view, players, changed)
+
+    def changed_places(self, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+        """The places to highlight: what changed between two views of one seat."""
+        from engines.mare_nostrum import board
+
+        return board.changed_places(old, new)
 
     def bot_move(
         self,

@@ -79,12 +79,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mercatores import bot, bot_normal, rules, views
+from engines.mercatores import bot, bot_normal, mail_grammar, rules, views
 from engines.mercatores.data import INVESTMENT_END_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from engines.mercatores.state import State, dump_state, load_state
+
+FOLDER = Path(__file__).resolve().parent
 
 FIRST_PLAYER = Option(
     name="first_player",
@@ -101,6 +104,9 @@ FIRST_PLAYER = Option(
 class Mercatores:
     slug = "mercatores"
     title = "Mercatores"
+    templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
+    static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
+    written_forms = mail_grammar.WRITTEN_FORMS  # moves written out in a reply by mail
     versions = (1, 2)
     bot_levels = ("easy", "normal")
     resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
@@ -171,6 +177,10 @@ class Mercatores:
     def rules_reference(self) -> dict:
         """The numbers of the game's rules reference page, built from its data."""
         return views.rules_reference()
+
+    def written_key(self, text: str) -> tuple | None:
+        """A move written out in a reply, reduced to what identifies it (or None)."""
+        return mail_grammar.written_key(text)
 
     def bot_move(
         self,

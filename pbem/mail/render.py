@@ -165,7 +165,7 @@ def policy_words(policy: Any) -> list[str]:
 
 
 def engine_title(slug: str) -> str:
-    """The name of the game an engine plays ("Mare Nostrum"), or its slug if unknown."""
+    """The name of the game an engine plays (its ``title``), or its slug if unknown."""
     from engines import get_engine
 
     try:

@@ -47,8 +47,10 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         play,
         present,
         rules,
+        titles,
     )
 
+    titles.init_app(app)  # before anything reads app.jinja_env: it sets the loader
     logs.configure(runtime.config)
     logs.init_app(app)
     hardening.init_app(app)

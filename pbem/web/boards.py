@@ -1,12 +1,13 @@
-"""Layouts for the map boards: where each area, port, province and sea is drawn.
+"""The machinery of map boards: where each place, its pieces and its name are drawn.
 
-These functions turn a view (and the game's data module's ``GEO`` drawing hints) into
-plain shapes for the ``_board_<slug>.html`` partials. They decide nothing about the rules;
-they only place marks:
+A title's own ``board_layout`` (``engines/<slug>/board.py``, see :mod:`engines.api`)
+turns a view (and the game's data module's ``GEO`` drawing hints) into plain shapes for
+its ``_board.html`` with these functions. They decide nothing about the rules; they only
+place marks:
 
 * every place is projected from its latitude and longitude with its map's :class:`Frame`
-  (the coastline asset in ``static/maps/`` was drawn with the same projection by
-  ``scripts/make_coastlines.py``);
+  (the coastline asset in the title's ``static/map.svg`` was drawn with the same
+  projection by ``scripts/make_coastlines.py``);
 * its pieces sit on a *chip* centred there; chips that would overlap are pushed apart
   (a few deterministic rounds), and a thin line then joins a moved chip to its place;
 * its name is placed by a greedy search over candidate positions around the chip, with
@@ -22,6 +23,7 @@ from __future__ import annotations
 import importlib
 import itertools
 import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -59,58 +61,30 @@ class Frame:
         return ((lon - self.west) * cos * self.scale, (self.north - lat) * self.scale)
 
 
-FRAMES = {
-    "mare_nostrum": Frame(west=-10.0, east=49.5, south=25.0, north=47.0, width=1000),
-    "mare_balticum": Frame(west=9.0, east=31.0, south=53.6, north=66.0, width=760),
-}
-
 LABEL_SIZE = 13  # SVG units: names on a map
 PIECE_SIZE = 12  # letters and numbers on pieces
-# Each map's (name, piece) text sizes in its own units. Beside the move panel at 1280 px
-# the Mediterranean (1000 units wide) is drawn about 880 px wide: at 14 units its texts
-# are still 12.3 CSS px there.
-TEXT_SIZES = {"mare_nostrum": (14, 14), "mare_balticum": (LABEL_SIZE, PIECE_SIZE)}
 SMALLEST_READABLE = 12  # CSS px
 ROW = 22  # a chip's row of pieces
 PAD = 3
 
-# Goods of Mare Balticum: colour, letter and shape (shape and letter alone tell them apart).
-GOODS_MARKS = {
-    "salmon": ("#F4A6A0", "S", "triangle"),
-    "flatfish": ("#E6D8AD", "F", "diamond"),
-    "herring": ("#A7C7E7", "H", "circle"),
-    "cod": ("#8FBC8F", "C", "square"),
-    "amber": ("#E69F00", "A", "hexagon"),
-}
-EMPTY_CIRCLE = ("#FFFFFF", "", "slot")
-NEUTRAL = {"colour": "#9E9E9E", "letter": "N", "text": "#000"}
 
-BALTIC_LABELS = {
-    "copenhagen": "København",
-    "st_petersburg": "St Petersburg",
-    "belt_sea": "Belt Sea",
-    "oresund": "Øresund",
-    "western_gotland": "Landsort Deep",
-    "eastern_gotland": "Gotland Deep",
-    "northern_baltic": "Northern Baltic",
-    "vainameri": "Väinameri",
-    "gulf_finland_west": "Gulf of Finland (west)",
-    "gulf_finland_east": "Gulf of Finland (east)",
-}
-
-
-def readable_width(slug: str) -> float:
-    """The narrowest a map may be drawn (CSS px) with every text on it at least
-    ``SMALLEST_READABLE`` px: ``static/map.css`` gives each map this minimum width on a
-    desk, where it stays at "fit" (a phone shows the whole map and zooms instead)."""
-    return FRAMES[slug].width * SMALLEST_READABLE / min(TEXT_SIZES[slug])
+def readable_width(frame: Frame, text_sizes: Sequence[float]) -> float:
+    """The narrowest a map of ``frame`` whose texts are ``text_sizes`` units high may be
+    drawn (CSS px) with every text on it at least ``SMALLEST_READABLE`` px: the title's
+    ``static/board.css`` gives its map this minimum width on a desk, where it stays at
+    "fit" (a phone shows the whole map and zooms instead)."""
+    return frame.width * SMALLEST_READABLE / min(text_sizes)
 
 
 def game_data(slug: str) -> Any:
-    """A registered game's ``data`` module (names, cards and layout hints for drawing)."""
+    """A registered game's ``data`` module (names, cards and layout hints for drawing):
+    the ``data`` module of the package its engine's class lives in."""
     if slug not in REGISTRY:
         raise KeyError(slug)
-    return importlib.import_module(f"engines.{slug}.data")
+    module = type(REGISTRY[slug]).__module__
+    if not hasattr(sys.modules.get(module), "__path__"):  # a module, not a package
+        module = module.rpartition(".")[0]
+    return importlib.import_module(f"{module}.data")
 
 
 def place_name(slug: str, place: str) -> str:
@@ -403,7 +377,8 @@ def finish(nodes: list[dict], frame: Frame) -> None:
     place_labels(nodes, frame.width, frame.height)
 
 
-def _mark(player: Mapping[str, Any], count: int = 1) -> dict:
+def seat_mark(player: Mapping[str, Any], count: int = 1) -> dict:
+    """A seat's mark (colour, letter, ink) for :func:`piece`."""
     return {
         "colour": player["colour"],
         "letter": player["letter"],
@@ -415,6 +390,7 @@ def _mark(player: Mapping[str, Any], count: int = 1) -> dict:
 def piece(
     shape: str, mark: Mapping[str, Any], count: int = 1, size: float = PIECE_SIZE, **extra: Any
 ) -> dict:
+    """A piece of ``mark``'s seat: its letter, and the count when more than one."""
     text = f"{mark['letter']}{count if count > 1 else ''}"
     return item(shape, mark["colour"], text, mark["text"], size, **extra)
 
@@ -428,240 +404,32 @@ def swatch(mark: dict) -> dict:
     return mark
 
 
-def changed_places(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+def changed_places(
+    old: Mapping[str, Any] | None,
+    new: Mapping[str, Any],
+    fields: Iterable[str],
+    pieces: str | None = None,
+) -> set[str]:
     """The places whose contents differ between two views of a map game (what changed
-    since the viewer's last move); empty when there is no earlier view."""
+    since the viewer's last move), for a title's ``changed_places``: the keys that differ
+    in each of the view's place-keyed ``fields``, and with ``pieces`` (the name of a list
+    of places in each view player) the places where a player's count of pieces differs.
+    Empty when there is no earlier view."""
     if not old:
         return set()
     found: set[str] = set()
-    for key in ("provinces", "seas", "goods", "demand"):
+    for key in fields:
         before, after = old.get(key) or {}, new.get(key) or {}
         if isinstance(after, Mapping):
             found |= {
                 place for place in set(before) | set(after) if before.get(place) != after.get(place)
             }
+    if pieces is None:
+        return found
     for before, after in zip(old.get("players") or [], new.get("players") or [], strict=False):
-        fleet_before, fleet_after = before.get("fleet"), after.get("fleet")
-        if isinstance(fleet_after, list) and isinstance(fleet_before, list):
-            for place in set(fleet_before) | set(fleet_after):
-                if fleet_before.count(place) != fleet_after.count(place):
+        placed_before, placed_after = before.get(pieces), after.get(pieces)
+        if isinstance(placed_after, list) and isinstance(placed_before, list):
+            for place in set(placed_before) | set(placed_after):
+                if placed_before.count(place) != placed_after.count(place):
                     found.add(place)
     return found
-
-
-# --- Mare Balticum ----------------------------------------------------------------------
-
-
-def mare_balticum(
-    view: Mapping[str, Any], players: Sequence[Mapping[str, Any]], changed: Iterable[str] = ()
-) -> dict:
-    data = game_data("mare_balticum")
-    frame = FRAMES["mare_balticum"]
-    label_size, size = TEXT_SIZES["mare_balticum"]
-    changed = set(changed)
-    fleets: dict[str, dict[int, int]] = {}
-    for index, player in enumerate(view["players"]):
-        for location in player["fleet"]:
-            counts = fleets.setdefault(location, {})
-            counts[index] = counts.get(index, 0) + 1
-    nodes = []
-    for place in (*data.PORTS, *data.AREAS):
-        place_id = place["id"]
-        is_port = place_id in data.PORT_IDS
-        gx, gy = frame.project(*data.GEO[place_id])
-        if is_port:
-            goods_row = [
-                item(*_goods(kind)[::2], _goods(kind)[1], size=size, dashed=kind is None)
-                for kind in view["demand"].get(place_id, [])
-            ]
-        else:
-            goods_row = [
-                item(*_goods(kind)[::2], _goods(kind)[1], size=size)
-                for kind in view["goods"].get(place_id, [])
-            ]
-            if not goods_row:
-                goods_row = [item("slot", "none", dashed=True)] * data.CAPACITY[place_id]
-        fleet_row = [
-            piece("boat", players[index], n, size)
-            if index < len(players)
-            else item("boat", "#9E9E9E", "?", size=size)
-            for index, n in sorted(fleets.get(place_id, {}).items())
-        ]
-        node = {
-            "id": place_id,
-            "name": data.NAMES[place_id],
-            "label_text": BALTIC_LABELS.get(place_id, place["name"].split(" (")[0]),
-            "label_size": label_size,
-            "bold": is_port,
-            "port": is_port,
-            "deep": place.get("depth") == "deep",
-            "gx": gx,
-            "gy": gy,
-            "x": gx,
-            "y": gy,
-            "changed": place_id in changed,
-        }
-        lay_chip(node, [goods_row, fleet_row])
-        nodes.append(node)
-    finish(nodes, frame)
-    marks = {
-        **{
-            kind: swatch(item(shape, colour, letter, size=size))
-            for kind, (colour, letter, shape) in GOODS_MARKS.items()
-        },
-        "free demand circle": swatch(item("slot", "#FFFFFF", dashed=True)),
-    }
-    return {
-        "seat_marks": [swatch(piece("boat", shown, size=size)) for shown in players],
-        "nodes": nodes,
-        "width": frame.width,
-        "height": frame.height,
-        "marks": marks,
-        "asset": "maps/mare_balticum.svg",
-    }
-
-
-def _goods(kind: str | None) -> tuple[str, str, str]:
-    """(shape, letter, colour) of a goods token, or of a free demand circle."""
-    colour, letter, shape = GOODS_MARKS.get(kind or "", EMPTY_CIRCLE)
-    return shape, letter, colour
-
-
-# --- Mare Nostrum -----------------------------------------------------------------------
-
-
-def mare_nostrum(
-    view: Mapping[str, Any], players: Sequence[Mapping[str, Any]], changed: Iterable[str] = ()
-) -> dict:
-    data = game_data("mare_nostrum")
-    frame = FRAMES["mare_nostrum"]
-    label_size, size = TEXT_SIZES["mare_nostrum"]
-    changed = set(changed)
-    by_civ = {
-        player["civ"]: players[index]
-        for index, player in enumerate(view["players"])
-        if index < len(players) and player.get("civ")
-    }
-
-    def civ_mark(civ: str | None) -> dict | None:
-        if not civ:
-            return None
-        if civ in by_civ:
-            return _mark(by_civ[civ])
-        return {**NEUTRAL, "letter": civ[0].upper()}
-
-    nodes = []
-    for province in data.PROVINCES:
-        shown = view["provinces"].get(province["id"], {})
-        top: list[dict] = []
-        if shown.get("marker"):
-            top.append(piece("hexagon", civ_mark(shown["marker"]), size=size, role="control"))
-        if shown.get("occupier"):
-            top.append(piece("flag", civ_mark(shown["occupier"]), size=size, role="occupier"))
-        if shown.get("fortress"):
-            top.append(piece("square", civ_mark(shown["fortress"]), size=size, role="fortress"))
-        for site in shown.get("cities", []):
-            top.append(item("house", "#FFFFFF" if shown.get("temple") != site else "#5A4A2F"))
-        for goods in shown.get("caravans", []):
-            top.append(item("star" if shown.get("market") == goods else "diamond-small", "#E69F00"))
-        units = [
-            piece("circle", civ_mark(civ), n, size)
-            for civ, n in (shown.get("legions") or {}).items()
-            if n
-        ] + [
-            piece("boat", civ_mark(civ), n, size)
-            for civ, n in (shown.get("dock") or {}).items()
-            if n
-        ]
-        control = civ_mark(shown.get("marker"))
-        gx, gy = frame.project(*data.GEO[province["id"]])
-        node = {
-            "id": province["id"],
-            "name": province["name"],
-            "label_text": province["name"],
-            "label_size": label_size,
-            "bold": True,
-            "sea": False,
-            "gx": gx,
-            "gy": gy,
-            "x": gx,
-            "y": gy,
-            "border": control["colour"] if control else "#8C7B57",
-            "at_war": bool(shown.get("at_war")),
-            "changed": province["id"] in changed,
-        }
-        lay_chip(node, [top, units])
-        nodes.append(node)
-    for sea in data.SEAS:
-        shown = view["seas"].get(sea["id"], {})
-        units = [
-            piece("boat", civ_mark(civ), n, size)
-            for civ, n in (shown.get("triremes") or {}).items()
-            if n
-        ]
-        gx, gy = frame.project(*data.GEO[sea["id"]])
-        node = {
-            "id": sea["id"],
-            "name": sea["name"],
-            "label_text": sea["name"],
-            "label_size": label_size,
-            "sea": True,
-            "gx": gx,
-            "gy": gy,
-            "x": gx,
-            "y": gy,
-            "at_war": bool(shown.get("at_war")),
-            "changed": sea["id"] in changed,
-        }
-        lay_chip(node, [units])
-        nodes.append(node)
-    finish(nodes, frame)
-    title_names = getattr(data, "TITLE_NAMES", {})
-    holders = [
-        {"title": title_names.get(title, title), "mark": _mark(players[seat]), "seat": seat}
-        for title, seat in (view.get("titles") or {}).items()
-        if seat is not None and seat < len(players)
-    ]
-    nodes.sort(key=lambda node: not node["sea"])  # seas underneath the provinces
-    return {
-        "seat_marks": [swatch(piece("circle", shown, size=size)) for shown in players],
-        "nodes": nodes,
-        "width": frame.width,
-        "height": frame.height,
-        "titles": holders,
-        "asset": "maps/mare_nostrum.svg",
-        "legend": legend_marks(size),
-    }
-
-
-def legend_marks(size: float) -> dict[str, dict]:
-    """The Mare Nostrum legend's shapes, drawn as on the map (letters ``size`` units)."""
-    sample = {"colour": "#FFFFFF", "letter": "R", "text": "#000"}
-    marks = {
-        "control": piece("hexagon", sample, size=size),
-        "occupier": piece("flag", sample, size=size),
-        "fortress": piece("square", sample, size=size),
-        "legions": piece("circle", sample, 2, size),
-        "triremes": piece("boat", sample, 2, size),
-        "city": item("house", "#FFFFFF"),
-        "temple": item("house", "#5A4A2F"),
-        "caravan": item("diamond-small", "#E69F00"),
-        "market": item("star", "#E69F00"),
-    }
-    return {name: swatch(mark) for name, mark in marks.items()}
-
-
-LAYOUTS = {"mare_balticum": mare_balticum, "mare_nostrum": mare_nostrum}
-
-
-def layout(
-    slug: str,
-    view: Mapping[str, Any],
-    players: Sequence[Mapping[str, Any]],
-    changed: Iterable[str] = (),
-) -> dict:
-    """The shapes of ``slug``'s map for this view (empty for games without a map);
-    ``changed`` names the places to highlight."""
-    if slug not in LAYOUTS:
-        return {}
-    return LAYOUTS[slug](view, players, changed)

@@ -19,7 +19,7 @@ from pbem.eventlog.audit import VIEW_BUDGET, audit_game
 from pbem.games import rescue, talk
 from pbem.games.portable import export_chunks
 from pbem.mail.inbound.receive import flag_bouncing_players
-from pbem.web.present import board_template, players, runtime
+from pbem.web.present import players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,
     chart,
@@ -32,6 +32,7 @@ from pbem.web.timeline import (
     step_entry,
     with_phase_named,
 )
+from pbem.web.titles import board_template
 
 bp = Blueprint("games", __name__, url_prefix="/games/<game_id>")
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from engines import REGISTRY
+from engines import REGISTRY, listed_engines
 from pbem import zones
 from pbem.errors import BadInput, TooMany
 from pbem.games.listing import LISTING_STATUSES, GamePage
@@ -28,9 +28,9 @@ AT_DEADLINE_TEXT = {
 
 
 def product_engines() -> list:
-    """The games offered in the lobby (test fixtures are left out when real games exist)."""
-    engines = [engine for slug, engine in sorted(REGISTRY.items()) if slug != "pig"]
-    return engines or list(REGISTRY.values())
+    """The games offered in the lobby: every registered title its engine does not hide
+    (``listed = False``); all of them when every one is hidden."""
+    return listed_engines() or list(REGISTRY.values())
 
 
 LOBBY_PAGE = 50  # games per list and page

@@ -32,8 +32,9 @@ from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
 from pbem.web import boards, csrf
 from pbem.web.games import render_history
-from pbem.web.present import board_template, players, runtime, seat_and_head
+from pbem.web.present import players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, with_phase_named
+from pbem.web.titles import board_template, changed_places
 from pbem.words import join_names
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
@@ -143,7 +144,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         message=message,
         token=request.view_args["token"],
         deadline_slot=DEADLINE_SLOT,
-        changed=boards.changed_places(before and engine.view(before, seat.seat), view),
+        changed=changed_places(game.engine, before and engine.view(before, seat.seat), view),
         talk=talk.said_for(tail_talk(seat.game_id), tail.names, seat.seat, 50, seat.timezone),
         talk_to=[(number, name) for number, name in enumerate(tail.names) if number != seat.seat],
         talk_max=talk.MAX_CHARS,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
@@ -20,7 +19,7 @@ from pbem.games.results import standings
 from pbem.games.tokens import hash_token
 from pbem.models import Game, Seat
 from pbem.runtime import Runtime
-from pbem.web.boards import game_data, layout
+from pbem.web.boards import game_data
 
 # Colours told apart with colour blindness (Okabe and Ito); every mark also has a letter.
 NAMED_COLOURS = {
@@ -93,14 +92,6 @@ def resigned_among(seats: Sequence[Any]) -> set[int]:
         return marked | seat_rules.resigned_seats(session, nobody[0].game_id)
 
 
-def board_template(slug: str) -> str:
-    """The SVG partial that draws this game's board (a plain summary when none exists)."""
-    name = f"_board_{slug}.html"
-    if (Path(current_app.template_folder) / name).exists():
-        return name
-    return "_board_generic.html"
-
-
 def standings_of(result: Mapping[str, Any] | None, shown: Sequence[Mapping[str, Any]]):
     """:func:`pbem.games.results.standings` with the names of :func:`players`."""
     return standings(result, [player["name"] for player in shown])
@@ -109,7 +100,6 @@ def standings_of(result: Mapping[str, Any] | None, shown: Sequence[Mapping[str, 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["game_data"] = game_data
     app.jinja_env.globals["standings_of"] = standings_of
-    app.jinja_env.globals["board_layout"] = layout
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )

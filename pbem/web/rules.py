@@ -2,7 +2,10 @@
 
 Every number on these pages (profit tables, costs, effects, contracts, set-ups, the map)
 comes from the engine's own ``rules_reference()``, which reads the game's data; the
-templates add only short explanations. Pages are public and the same for everyone.
+title's page (``engines/<slug>/templates/rules.html``) adds only short explanations. A
+title with a reference but no page of its own gets the generic page, which lists the
+reference's figures; a title without a reference has no page (404). Pages are public
+and the same for everyone.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from flask import Blueprint, render_template, url_for
 
 from engines import REGISTRY
 from pbem.errors import NotFound
+from pbem.web.titles import title_template
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 
@@ -51,7 +55,7 @@ def reference(slug: str):
     engine = engine_for(slug)
     options = [option for option in engine.options if getattr(option, "help", "")]
     return render_template(
-        f"rules_{engine.slug}.html",
+        title_template(engine.slug, "rules.html") or "rules_generic.html",
         engine=engine,
         ref=engine.rules_reference(),
         options=options,

@@ -53,7 +53,7 @@ def _choose(runtime, game_id, message, rng, round_):
         return str(listed[label]), "code"
     if style == 1:
         return json.dumps(move), "json"
-    if style == 2 and moves.written_key(label) is not None:
+    if style == 2 and moves.written_key(head.engine, label) is not None:
         base = names.fill(head.engine.move_label(move), seat_names, names.marks_of(view))
         return base.upper(), "written"
     return label, "label"

@@ -223,7 +223,7 @@ def test_the_mausoleum_keep_is_composed_from_the_hand(sqlite_runtime):
     app = create_app(runtime=sqlite_runtime)
     with app.test_request_context(f"/play/{created.tokens[seat]}"):
         page = render_template(
-            "_compose_mare_nostrum.html",
+            "mare_nostrum/_compose.html",
             view=view,
             groups=move_groups(engine, legal, view, names),
             seq=7,
@@ -312,7 +312,7 @@ def test_each_place_is_offered_once_with_hammurabi_free_marker(sqlite_runtime):
     app = create_app(runtime=sqlite_runtime)
     with app.test_request_context("/"):
         page = render_template(
-            "_compose_mare_nostrum.html",
+            "mare_nostrum/_compose.html",
             view=view,
             groups=move_groups(engine, legal, view, ["P0", "P1", "P2"]),
             seq=1,

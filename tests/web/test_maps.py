@@ -6,6 +6,7 @@ move and says so when a chosen place names no move."""
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import re
@@ -13,11 +14,20 @@ from pathlib import Path
 
 import pytest
 
+from engines import REGISTRY
 from pbem.games.service import SeatSpec
 from pbem.web import boards, create_app
 from pbem.web.present import players as shown_players
+from pbem.web.titles import layout
 
 MAX_STATES = 150  # a view every 40 moves: bot games end well within 6,000 moves
+# The titles drawn as maps (a board module with a FRAME), by slug.
+MAP_BOARDS = {
+    slug: importlib.import_module(f"engines.{slug}.board")
+    for slug, engine in sorted(REGISTRY.items())
+    if hasattr(engine, "board_layout")
+}
+
 MAPS = [("mare_balticum", 4, {}), ("mare_nostrum", 5, {"turn_limit": 3})]
 
 
@@ -65,9 +75,9 @@ def test_names_never_overlap_along_a_bot_game_and_the_same_view_draws_the_same_m
         head = runtime.service.head(game_id)
         view = head.engine.view(head.state, 0)
         shown = shown_players(view, runtime.service.seats(game_id))
-        drawn = boards.layout(slug, view, shown)
+        drawn = layout(slug, view, shown)
         check_layout(drawn)
-        assert boards.layout(slug, view, shown) == drawn
+        assert layout(slug, view, shown) == drawn
         assert all(node["label"]["size"] >= 12 for node in drawn["nodes"])
         drawn_states += 1
         if head.game.status != "active":
@@ -78,9 +88,9 @@ def test_names_never_overlap_along_a_bot_game_and_the_same_view_draws_the_same_m
     assert drawn_states >= 4
 
 
-@pytest.mark.parametrize("slug", list(boards.FRAMES))
+@pytest.mark.parametrize("slug", list(MAP_BOARDS))
 def test_every_place_lies_inside_its_map_and_the_coastlines_share_the_projection(slug):
-    frame = boards.FRAMES[slug]
+    frame = MAP_BOARDS[slug].FRAME
     data = boards.game_data(slug)
     places = (
         [*data.PORTS, *data.AREAS] if slug == "mare_balticum" else [*data.PROVINCES, *data.SEAS]
@@ -89,20 +99,21 @@ def test_every_place_lies_inside_its_map_and_the_coastlines_share_the_projection
     for lat, lon in data.GEO.values():
         x, y = frame.project(lat, lon)
         assert 0 < x < frame.width and 0 < y < frame.height
-    asset = (boards.__file__.rsplit("/", 1)[0]) + f"/static/maps/{slug}.svg"
+    asset = Path(REGISTRY[slug].static_folder) / "map.svg"
     with open(asset, encoding="utf-8") as svg:
         head = svg.read(300)
     assert f'viewBox="0 0 {frame.width} {frame.height}"' in head
 
 
-@pytest.mark.parametrize("slug", list(boards.FRAMES))
+@pytest.mark.parametrize("slug", list(MAP_BOARDS))
 def test_on_a_desk_a_map_is_never_drawn_narrower_than_its_texts_read_at_12_px(slug):
-    css = (Path(boards.__file__).parent / "static" / "map.css").read_text(encoding="utf-8")
+    board = MAP_BOARDS[slug]
+    css = (Path(REGISTRY[slug].static_folder) / "board.css").read_text(encoding="utf-8")
     found = re.search(rf"svg\.map-{slug}\{{min-width:(\d+)px\}}", css)
-    assert found, f"map.css gives the {slug} map no minimum width"
-    assert int(found.group(1)) == math.ceil(boards.readable_width(slug))
-    drawn = int(found.group(1)) / boards.FRAMES[slug].width
-    assert min(boards.TEXT_SIZES[slug]) * drawn >= boards.SMALLEST_READABLE == 12
+    assert found, f"board.css gives the {slug} map no minimum width"
+    assert int(found.group(1)) == math.ceil(boards.readable_width(board.FRAME, board.TEXT_SIZES))
+    drawn = int(found.group(1)) / board.FRAME.width
+    assert min(board.TEXT_SIZES) * drawn >= boards.SMALLEST_READABLE == 12
 
 
 def test_text_estimates_never_fall_short_of_a_wide_face():
@@ -199,5 +210,6 @@ def test_what_changed_since_the_viewers_last_move_is_highlighted(sqlite_runtime)
 def test_changed_places_compares_each_place_and_fleet():
     old = {"goods": {"a": ["cod"], "b": []}, "players": [{"fleet": ["a", "c"]}]}
     new = {"goods": {"a": ["cod"], "b": ["herring"]}, "players": [{"fleet": ["c", "c"]}]}
-    assert boards.changed_places(old, new) == {"a", "b", "c"}
-    assert boards.changed_places(None, new) == set()
+    changed_places = MAP_BOARDS["mare_balticum"].changed_places
+    assert changed_places(old, new) == {"a", "b", "c"}
+    assert changed_places(None, new) == set()

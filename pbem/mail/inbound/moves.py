@@ -12,11 +12,10 @@ A reply line names a move (:func:`resolve`) as
   later line's code still means that list, and the rules refuse a move that is no
   longer legal;
 - the move's label, case-insensitive (``End the turn``), with or without what the
-  label adds about what the move pays now (Mercatores' ": Corn pile of 1 pays ...");
-- a written form for the moves one composes (:func:`written_key`): Mare Nostrum's
-  ``offer coin, grain, grain``; Mercatores' ``trade Corn (1 ship) for Corn (no ships),
-  Cotton (2 ships)`` and ``load Corn (1 ship), Corn (2 ships)``; the things in a list
-  in any order;
+  label adds about what the move pays now (": Corn pile of 1 pays ...");
+- a written form for the moves one composes, in the title's own grammar (the engine's
+  optional ``written_key`` and ``written_forms``, see :mod:`engines.api`), such as
+  ``offer coin, grain, grain`` with the things in a list in any order;
 - the move's JSON (``{"type": "end_turn"}``).
 
 Labels, written forms and JSON are read against the legal moves of the moment, after
@@ -30,23 +29,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engines import REGISTRY
 from pbem.games import names
 
 GROUP_OVER = 12
 CODE = re.compile(r"^#?(\d{1,4})[.)]?$")
-SHIPS = re.compile(r"\(\s*(no|\d+)\s+ships?\s*\)")
-
-# The written forms each title explains in its turn mail (engine slug -> sentences).
-WRITTEN_FORMS = {
-    "mare_nostrum": [
-        'An offer can also be written out: "offer coin, grain, grain" (the cards in any order).',
-    ],
-    "mercatores": [
-        'A trade can also be written out: "trade Corn (1 ship) for Corn (no ships), '
-        'Cotton (2 ships)" (the card you give, then the cards you take).',
-        'A load can also be written out: "load Corn (1 ship), Corn (2 ships)".',
-    ],
-}
 
 
 @dataclass(frozen=True)
@@ -111,36 +98,19 @@ def groups(listed: list[Listed]) -> list[dict]:
 
 
 def written_forms(engine_slug: str, listed: list[Listed]) -> list[str]:
-    """The written forms to explain, for the kinds of move in the list."""
+    """The sentences explaining the written forms of the kinds of move in the list (the
+    engine's ``written_forms``, in its order; none for a title without them)."""
+    engine = REGISTRY.get(engine_slug)
+    forms = getattr(engine, "written_forms", None) or {}
     kinds = {entry.kind for entry in listed}
-    wanted = {"mare_nostrum": {"offer"}, "mercatores": {"trade", "load"}}.get(engine_slug, set())
-    forms = WRITTEN_FORMS.get(engine_slug, [])
-    return [form for form in forms if any(f'"{kind} ' in form for kind in kinds & wanted)]
+    return [sentence for kind, sentence in forms.items() if kind in kinds]
 
 
-def _items(text: str) -> tuple[str, ...]:
-    parts = re.split(r",|\band\b", text)
-    return tuple(sorted(" ".join(part.split()) for part in parts if part.strip()))
-
-
-def _card(text: str) -> str:
-    return " ".join(text.split())
-
-
-def written_key(text: str) -> tuple | None:
-    """A composed move's written form reduced to what identifies it, so that a
-    player's wording and a move's label compare equal: the verb, and its things
-    (a list in any order). None for text of no written form."""
-    text = text.casefold().strip().rstrip(".")
-    text = SHIPS.sub(lambda match: "0" if match[1] == "no" else match[1], text)
-    text = " ".join(text.split())
-    trade = re.match(r"^(?:trade|give)\s+(.+?),?\s+(?:for|take)\s+(.+)$", text)
-    if trade:
-        return ("trade", _card(trade[1]), _items(trade[2]))
-    for verb in ("load", "offer"):
-        if text.startswith(verb + " "):
-            return (verb, _items(text[len(verb) + 1 :]))
-    return None
+def written_key(engine: Any, text: str) -> tuple | None:
+    """A move written out in ``engine``'s grammar reduced to what identifies it (its
+    ``written_key``), or None: text of no written form, or a title without a grammar."""
+    grammar = getattr(engine, "written_key", None)
+    return grammar(text) if grammar is not None else None
 
 
 class Unreadable(ValueError):
@@ -187,10 +157,10 @@ def resolve(
     for label, base, move in current:
         if wanted in (" ".join(label.casefold().split()), " ".join(base.casefold().split())):
             return dict(move)
-    key = written_key(text)
+    key = written_key(engine, text)
     if key is not None:
         for _, base, move in current:
-            if written_key(base) == key:
+            if written_key(engine, base) == key:
                 return dict(move)
         raise Unreadable(f'"{_short(text)}" is not one of your legal moves now.')
     raise Unreadable(
