@@ -130,9 +130,15 @@ def restore_logging():
 
 
 def _log_line(settings: dict) -> str:
+    """One line written outside any request (a test client's answer that was never closed
+    would otherwise leave its request id behind in this thread)."""
     stream = io.StringIO()
     logs.configure({"logging": settings}, stream=stream)
-    logging.getLogger("pbem.test").info("GET /play/%s 200", TOKEN)
+    outside = logs.REQUEST_ID.set(None)
+    try:
+        logging.getLogger("pbem.test").info("GET /play/%s 200", TOKEN)
+    finally:
+        logs.REQUEST_ID.reset(outside)
     return stream.getvalue()
 
 
