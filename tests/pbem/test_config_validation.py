@@ -122,23 +122,21 @@ def test_receive_asks_the_mta_to_keep_the_mail(tmp_path, monkeypatch, capsys):
 
 @pytest.fixture
 def restore_logging():
+    """The root logger as it was, and no request id left behind in this thread by an
+    earlier test's answer that was never closed (a WSGI server closes every answer)."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    outside = logs.REQUEST_ID.set(None)
     yield
+    logs.REQUEST_ID.reset(outside)
     root.handlers[:] = handlers
     root.setLevel(level)
 
 
 def _log_line(settings: dict) -> str:
-    """One line written outside any request (a test client's answer that was never closed
-    would otherwise leave its request id behind in this thread)."""
     stream = io.StringIO()
     logs.configure({"logging": settings}, stream=stream)
-    outside = logs.REQUEST_ID.set(None)
-    try:
-        logging.getLogger("pbem.test").info("GET /play/%s 200", TOKEN)
-    finally:
-        logs.REQUEST_ID.reset(outside)
+    logging.getLogger("pbem.test").info("GET /play/%s 200", TOKEN)
     return stream.getvalue()
 
 
