@@ -33,6 +33,7 @@ from sqlalchemy import case, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from pbem.db import for_reads
 from pbem.mail.models import Mail, MailBudget, utc
 from pbem.models import Game, Seat
 from pbem.validate import canonical_address
@@ -77,13 +78,20 @@ def mark_taken(connection: Connection, game_id: str, address: str, now: datetime
 
 def seat_taken(runtime: Any, game_id: str, address: str) -> None:
     """:func:`mark_taken` in a transaction of its own, at most once per process for one
-    game and address (a page view calls it every time)."""
+    game and address (a page view calls it every time). It reads first: only the first
+    view of a seat never taken writes, so a page waits for no writer once its seat is
+    known to be taken."""
     person = canonical_address(address or "")
     known = runtime.extras.setdefault("budget_taken", set())
     if not person or (game_id, person) in known:
         return
-    with runtime.db.begin() as connection:
-        mark_taken(connection, game_id, person, utc(runtime.clock()))
+    with for_reads(runtime.db).connect() as connection:
+        taken = connection.execute(
+            select(_TABLE.c.taken_at).where(_TABLE.c.game_id == game_id, _TABLE.c.address == person)
+        ).first()
+    if taken is None or taken.taken_at is None:
+        with runtime.db.begin() as connection:
+            mark_taken(connection, game_id, person, utc(runtime.clock()))
     if len(known) >= KNOWN_MAX:
         known.clear()  # a bounded memo: forgetting costs one conditional update
     known.add((game_id, person))
