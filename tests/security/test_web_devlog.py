@@ -17,7 +17,7 @@ def test_the_development_request_log_masks_links(sqlite_db, tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="werkzeug")
     with serving(runtime) as base:
         for path in (f"/play/{token}", f"/api/play/{token}", f"/rescue/{token}?x=1"):
-            with urllib.request.urlopen(f"{base}{path}", timeout=10) as answer:  # noqa: S310
+            with urllib.request.urlopen(f"{base}{path}", timeout=60) as answer:  # noqa: S310
                 assert answer.status == 200
     lines = [record.getMessage() for record in caplog.records if record.name == "werkzeug"]
     requests = [line for line in lines if "GET /" in line]
