@@ -666,35 +666,28 @@ def bouncing_names(session: Any, seats: list[Seat], reader: Seat) -> list[str]:
 def answer_stranger(runtime: Any, game: Game, sender: str, key: str) -> bool:
     """A short refusal to an address that does not hold the seat: nothing of the game,
     not even its title (the sender may be anyone: the mail is not the game's, so its
-    ``List-Id`` is the server's); once a day per person
-    (:func:`may_answer`). False when it did not go."""
-    with runtime.service.session() as session:
-        if not may_answer(session, runtime, sender, "stranger"):
-            return False
-        outbox.enqueue(
-            session,
-            runtime,
-            "answer_stranger",
-            key=f"answer_stranger:{game.id}:{key[:16]}",
-            recipient=sender,
-            context={"name": "", "sender": sender},
-        )
-        session.commit()
-    return True
+    ``List-Id`` is the server's). False when it did not go."""
+    return _answer_once(runtime, "stranger", game.id, sender, key)
 
 
 def answer_gone(runtime: Any, tag: tags.Tag, sender: str, key: str) -> bool:
     """The answer to a reply whose tag verifies for a game this server no longer holds
-    (it moved to another server, whose mail brought its players a new link); once a day
-    per person (:func:`may_answer`). False when it did not go."""
+    (it moved to another server, whose mail brought its players a new link). False when
+    it did not go."""
+    return _answer_once(runtime, "gone", tag.game_id, sender, key)
+
+
+def _answer_once(runtime: Any, kind: str, game_id: str, sender: str, key: str) -> bool:
+    """Queues the ``answer_<kind>`` mail to ``sender``, once a day per person
+    (:func:`may_answer`); False when it did not go."""
     with runtime.service.session() as session:
-        if not may_answer(session, runtime, sender, "gone"):
+        if not may_answer(session, runtime, sender, kind):
             return False
         outbox.enqueue(
             session,
             runtime,
-            "answer_gone",
-            key=f"answer_gone:{tag.game_id}:{key[:16]}",
+            f"answer_{kind}",
+            key=f"answer_{kind}:{game_id}:{key[:16]}",
             recipient=sender,
             context={"name": "", "sender": sender},
         )
