@@ -187,15 +187,6 @@ class RawInserts:
             self.connection.close()
 
 
-def raw_rate(db, size: int, rows: int = 1000) -> float:
-    """Plain durable INSERTs of ``size``-byte rows per second (:class:`RawInserts`)."""
-    inserts = RawInserts(db, size)
-    try:
-        return rows / inserts.run(rows)
-    finally:
-        inserts.close()
-
-
 def interleaved(db, folder: Path, blocks: int = 8, moves: int = 50, rows: int = 150):
     """Moves with the mail listener and raw inserts in alternating blocks, so that a
     busy moment of the machine (or of its disk) weighs on both alike: the moves and the

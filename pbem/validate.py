@@ -119,12 +119,3 @@ def same_person(first: str | None, second: str | None) -> bool:
 def is_game_id(value: object) -> bool:
     """Whether ``value`` has the form of this server's game ids (safe as a file name)."""
     return isinstance(value, str) and GAME_ID_RE.fullmatch(value) is not None
-
-
-def clean_game_id(value: object) -> str:
-    """A game id, or :class:`BadInput` when it is not of this server's form."""
-    if not is_game_id(value):
-        raise BadInput(
-            "That is not a game id of this server (4-32 lower-case letters, digits and hyphens)."
-        )
-    return value  # type: ignore[return-value]

@@ -98,11 +98,6 @@ def _endgame(view: Mapping[str, Any]) -> bool:
     return left > 0 and view["bag_count"] <= 8 * left
 
 
-def _last_turn(view: Mapping[str, Any]) -> bool:
-    turns = view.get("final_turns")
-    return turns is not None and turns <= len(view["players"])
-
-
 # --------------------------------------------------------------------------- a turn
 def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.Random):
     me = _me(view)

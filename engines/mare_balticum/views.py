@@ -161,10 +161,6 @@ def _fish_list(counts: Mapping[str, int]) -> str:
     return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def _token(token: int | str) -> str:
-    return "the tax" if token == "tax" else f"x{token}"
-
-
 def unload_preview(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     """What a -1 circle will take from this unloading (rules 'Module 1'), by the rules'
     own ``unload_losses`` over the port's demand as the move leaves it; "" if nothing."""

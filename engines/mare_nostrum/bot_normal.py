@@ -159,10 +159,6 @@ def choose_good(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     return max(legal, key=lambda move: (_card_value(hand, move["good"]), -hand[move["good"]]))
 
 
-def _spares(hand: Mapping[str, int]) -> int:
-    return sum(max(0, hand[kind] - 1) for kind in GOODS_KINDS)
-
-
 def set_trade(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
     """As many cards as the hand can spare: duplicates, and the cards off its route."""
     hand = view["hand"]
@@ -353,13 +349,6 @@ def _pay_cost(view: View, move: dict) -> float:
     kept_before = min(2, coins)
     kept_after = min(2, coins - len(pay))
     return 0.6 * (kept_before - kept_after)
-
-
-def _can_afford_great(view: View, hand: Mapping[str, int]) -> bool:
-    distinct = sum(1 for kind in GOODS_KINDS if hand[kind])
-    return max(hand["coin"], distinct) >= SET and bool(
-        [c for c in view["great_cards_left"] if _buyable(view, c)]
-    )
 
 
 def _buyable(view: View, card: str) -> bool:

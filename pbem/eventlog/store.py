@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
@@ -28,7 +27,7 @@ from pbem.eventlog.log import (
     row_dict,
     row_hash,
 )
-from pbem.models import Event, Game, GameSecret, Snapshot
+from pbem.models import Event, Game, Snapshot
 
 
 @dataclass
@@ -82,21 +81,6 @@ class EventStore:
     def head(self, session: Session, game_id: str, use_cache: bool = True) -> Head:
         """The state after the newest event: from the cached head state, else replayed."""
         return self._head_of(session, self.game(session, game_id), use_cache)
-
-    def head_and_seed(self, session: Session, game_id: str) -> tuple[Head, str]:
-        """The head (as :meth:`head`) and the game's stored seed, read in one query."""
-        found = (
-            session.exec(
-                select(Game, GameSecret.seed)
-                .join(GameSecret, col(GameSecret.game_id) == col(Game.id))
-                .where(Game.id == game_id)
-            ).first()
-            if isinstance(game_id, str)
-            else None
-        )
-        if found is None:
-            raise NotFound("There is no such game.")
-        return self._head_of(session, found[0], True), found[1]
 
     def _head_of(self, session: Session, game: Game, use_cache: bool) -> Head:
         engine = game_engine(game)
@@ -228,9 +212,6 @@ class EventStore:
         fresh = session.get(Game, game_id)
         fresh_seq = fresh.head_seq if fresh is not None else expected_head
         raise Conflict("The game moved on: someone else moved first.", fresh_seq) from None
-
-    def drop_snapshots(self, session: Session, game_id: str) -> None:
-        session.exec(delete(Snapshot).where(Snapshot.game_id == game_id))
 
     @staticmethod
     def digest(seed: bytes, engine: Engine, state: Any) -> str:

@@ -108,8 +108,3 @@ def or_seats(roster: Roster | None, seats: Sequence[Any], game: Game) -> Roster:
     return roster_mod.from_seats(
         seats, game.creator_seat, game.policy or {}, game.paused_at is not None
     )
-
-
-def forget(game_id: str) -> None:
-    with _LOCK:
-        _KEPT.pop(game_id, None)

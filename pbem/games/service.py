@@ -694,12 +694,6 @@ class GameService:
         for listener in self.listeners:
             listener(session, transition)
 
-    def submit_move_by_token(
-        self, token: str, move: Any, expected_seq: int, actor: str = ""
-    ) -> MoveOutcome:
-        seat = self.seat_for_token(token)
-        return self.submit_move(seat.game_id, seat.seat, move, expected_seq, actor=actor)
-
     def append_admin(
         self,
         game_id: str,

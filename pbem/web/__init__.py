@@ -62,7 +62,3 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     limits.init_app(app, runtime.config)
 
     return app
-
-
-def runtime_of(app: Flask) -> Runtime:
-    return app.extensions["pbem"]
