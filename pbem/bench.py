@@ -205,7 +205,7 @@ def interleaved(db, folder: Path, blocks: int = 8, moves: int = 50, rows: int = 
     return blocks * moves / moved, blocks * rows / inserted, game.size
 
 
-def replay_rate(service: GameService, game_id: str, check_hashes: bool = False) -> float:
+def replay_rate(service: GameService, game_id: str, *, check_hashes: bool = False) -> float:
     engine = fixture_engine()
     rows = service.events(game_id)
     start = time.perf_counter()
@@ -303,7 +303,7 @@ def bench_ratio_only(
     db.dispose()
 
 
-def main(runs: int = 5, postgres_url: str | None = None, ratio_only: bool = False) -> None:
+def main(runs: int = 5, postgres_url: str | None = None, *, ratio_only: bool = False) -> None:
     """All figures; ``ratio_only``: just a move with mail against raw inserts."""
     fixture_engine()
     run = bench_ratio_only if ratio_only else bench_database

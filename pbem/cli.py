@@ -354,7 +354,7 @@ def cmd_import(args) -> int:
     return 1 if failed else 0
 
 
-def import_file(runtime, path: Path, mail: bool = True) -> str:
+def import_file(runtime, path: Path, *, mail: bool = True) -> str:
     """Imports one exported file (see :func:`pbem.games.portable.import_full`) and prints
     each seat's fresh link."""
     from pbem.games.portable import import_full

@@ -412,6 +412,7 @@ def _execute(
     params,
     many: bool,
     fetch: bool,
+    *,
     autobegin: bool = True,
     native: bool = False,
 ):

@@ -235,7 +235,11 @@ def record_rosters(db: SqlEngine, secret_key: str | None = None) -> list[str]:
         if creator is not None and not 0 <= creator < len(seats):
             creator = None
         roster = roster_mod.from_seats(
-            cleaned, creator, dict(game.policy or {}), game.paused_at is not None, offers
+            cleaned,
+            creator,
+            dict(game.policy or {}),
+            paused=game.paused_at is not None,
+            open_seats=offers,
         )
 
         def clean_rows(session, game, names=names) -> None:

@@ -39,6 +39,7 @@ def build_runtime(
     overrides: Mapping[str, Any] | None = None,
     clock: Callable[[], datetime] = utcnow,
     db: SqlEngine | None = None,
+    *,
     create_schema: bool = True,
 ) -> Runtime:
     """Loads the configuration, opens the database and wires the services together.

@@ -228,7 +228,7 @@ def attack(state: State, seat: int, move: dict, chance: Chance) -> None:
     say(
         state,
         f"{civ_name(civ)} attacks {civ_name(target)} in {where}: "
-        f"{_dice(rolls, bonus)} = {total} against {_dice(defence, defence_bonus, fortress)} = "
+        f"{_dice(rolls, bonus)} = {total} against {_dice(defence, defence_bonus, fortress=fortress)} = "
         f"{defended}; {civ_name(target)} loses {lost_units + lost_fortress}, "
         f"{civ_name(civ)} loses {lost_attackers}.",
     )
@@ -236,7 +236,7 @@ def attack(state: State, seat: int, move: dict, chance: Chance) -> None:
         update_occupation(state, space)
 
 
-def _dice(rolls: list[int], bonus: int, fortress: bool = False) -> str:
+def _dice(rolls: list[int], bonus: int, *, fortress: bool = False) -> str:
     parts = [str(roll + bonus) for roll in rolls]
     if fortress:
         parts.append(f"{FORTRESS_VALUE} (fortress)")

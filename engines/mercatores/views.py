@@ -310,7 +310,7 @@ def coins_text(coins: int) -> str:
     return plural(coins, "coin") if coins else "nothing"
 
 
-def counted(found: Mapping[str, Any], partner: bool = False) -> str:
+def counted(found: Mapping[str, Any], *, partner: bool = False) -> str:
     """What a pile or special card counts: "6 Corn cards", "3 kinds of goods", "9 ships"."""
     thing, count = found["thing"], found["count"]
     if thing in GOODS_NAMES:
@@ -337,7 +337,7 @@ def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
             name = GOODS_NAMES[item["thing"]]
             parts.append(f"{name} pile of {item['count']} pays {coins_text(item['coins'])}")
         else:
-            parts.append(f"counts {counted(item, True)}, pays {coins_text(item['coins'])}")
+            parts.append(f"counts {counted(item, partner=True)}, pays {coins_text(item['coins'])}")
     return "; ".join(parts) + " now"
 
 

@@ -148,7 +148,7 @@ def _failed(seq: int, message: str, report: VerifyReport) -> VerifyReport:
     return VerifyReport(False, message, events=report.events, first_bad_seq=seq)
 
 
-def _usable(mark: AuditMark | None, game: Game, engine: Any, viewing: bool = False) -> bool:
+def _usable(mark: AuditMark | None, game: Game, engine: Any, *, viewing: bool = False) -> bool:
     return (
         mark is not None
         and mark.engine_version == engine.version

@@ -78,7 +78,7 @@ class EventStore:
             query = query.where(Event.seq <= upto)
         return [row_dict(event) for event in session.exec(query.order_by(col(Event.seq)))]
 
-    def head(self, session: Session, game_id: str, use_cache: bool = True) -> Head:
+    def head(self, session: Session, game_id: str, *, use_cache: bool = True) -> Head:
         """The state after the newest event: from the cached head state, else replayed."""
         return self._head_of(session, self.game(session, game_id), use_cache)
 
@@ -96,6 +96,7 @@ class EventStore:
         game: Game,
         engine: Engine,
         seq: int,
+        *,
         use_snapshots: bool = True,
     ) -> Any:
         """The engine state right after event ``seq`` (snapshot plus the events after it)."""
@@ -168,6 +169,7 @@ class EventStore:
         rows: Sequence[Mapping[str, Any]],
         states: Sequence[Any],
         engines: Sequence[Engine] | None = None,
+        *,
         flush: bool = True,
     ) -> None:
         """Adds event rows (and the snapshots they are due) to the open transaction.

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from pbem.models import Game, Seat
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Transition:
     """What one appended batch of events changed: passed to listeners in its transaction."""
 

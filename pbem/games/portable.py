@@ -196,13 +196,13 @@ def seat_entry(
     return entry
 
 
-def export_text(service: Any, game_id: str, seat: int | None = None, full: bool = False) -> str:
+def export_text(service: Any, game_id: str, seat: int | None = None, *, full: bool = False) -> str:
     """The export file as JSON text, extended from the one built for an earlier head."""
-    return "".join(export_chunks(service, game_id, seat, full))
+    return "".join(export_chunks(service, game_id, seat, full=full))
 
 
 def export_chunks(
-    service: Any, game_id: str, seat: int | None = None, full: bool = False
+    service: Any, game_id: str, seat: int | None = None, *, full: bool = False
 ) -> Iterator[str]:
     """The export file's JSON text in pieces, to stream: read from the database at once,
     then handed out without holding a connection."""
@@ -229,7 +229,7 @@ def export_chunks(
         else:
             rows = rows[1:]
         if seat is None:
-            built = _more_rows(built, rows, full)
+            built = _more_rows(built, rows, full=full)
         else:
             kept = rosters(session, game)
 
@@ -269,11 +269,11 @@ def export_chunks(
     return built.pieces(dumps(top)[:-1] + ',"events":[', tail)
 
 
-def _more_rows(built: Built, rows: Sequence[dict], full: bool = False) -> Built:
+def _more_rows(built: Built, rows: Sequence[dict], *, full: bool = False) -> Built:
     """The public file's entries (private talk sealed away) or the operator's (all)."""
     if not rows:
         return built
-    entries = [dumps(talk.redacted_row(row, None, full)) for row in rows]
+    entries = [dumps(talk.redacted_row(row, None, full=full)) for row in rows]
     return built.extended(rows[-1]["seq"], rows[-1]["hash"], entries)
 
 
@@ -446,7 +446,7 @@ def _seat_number(value: Any, where: str, seat_count: int) -> int:
     return value
 
 
-def _time(value: Any, where: str, required: bool = False) -> datetime | None:
+def _time(value: Any, where: str, *, required: bool = False) -> datetime | None:
     if value is None and not required:
         return None
     if not isinstance(value, str) or len(value) > 40:
@@ -595,7 +595,9 @@ def check_personal(data: Any, seat_count: int, head_seq: int) -> Personal:
             "name": _text(entry.get("name"), f"newcomer's name for seat {number}"),
             "email": _address(entry.get("email"), f"newcomer's address for seat {number}"),
             "former_email": _address(entry.get("former_email"), f"former address of seat {number}"),
-            "created_at": _time(entry.get("created_at"), f"offer time of seat {number}", True),
+            "created_at": _time(
+                entry.get("created_at"), f"offer time of seat {number}", required=True
+            ),
         }
         if offers[number]["email"] and not offers[number]["name"]:
             raise BadInput(
@@ -670,7 +672,7 @@ def check_people(personal: Personal, names: Sequence[str], waiting: set[int]) ->
 
 
 def export_game(
-    service: GameService, game_id: str, seat: int | None = None, full: bool = False
+    service: GameService, game_id: str, seat: int | None = None, *, full: bool = False
 ) -> dict:
     """The game's log as a file.
 

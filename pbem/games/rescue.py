@@ -1039,6 +1039,7 @@ def _append(
     permitted: Permission,
     change: Callable[[Session, Game], None],
     claim: Claim | None = None,
+    *,
     notify_target: bool = True,
     notify_others: bool = True,
     target_lines: list[str] | None = None,

@@ -282,6 +282,7 @@ def from_seats(
     seats: Sequence[Any],
     creator: int | None,
     policy: Mapping[str, Any],
+    *,
     paused: bool = False,
     open_seats: Iterable[int] = (),
 ) -> Roster:

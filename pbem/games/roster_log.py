@@ -106,5 +106,5 @@ def or_seats(roster: Roster | None, seats: Sequence[Any], game: Game) -> Roster:
     if roster is not None:
         return roster
     return roster_mod.from_seats(
-        seats, game.creator_seat, game.policy or {}, game.paused_at is not None
+        seats, game.creator_seat, game.policy or {}, paused=game.paused_at is not None
     )

@@ -679,16 +679,14 @@ class GameService:
         if changed:
             batch.add(_SEAT_UPDATE, changed)
         transition = Transition(
-            game,
-            engine,
-            [row],
-            before,
-            after,
-            frozenset(due_before),
-            frozenset(due_after),
-            False,
-            None,
-            loaded.seats,
+            game=game,
+            engine=engine,
+            events=[row],
+            before=before,
+            after=after,
+            due_before=frozenset(due_before),
+            due_after=frozenset(due_after),
+            seats=loaded.seats,
             clocks=loaded.clocks,
         )
         for listener in self.listeners:
@@ -769,11 +767,11 @@ class GameService:
 
     # Export, import and verification (see :mod:`pbem.games.portable`) --------------------
 
-    def export_game(self, game_id: str, seat: int | None = None, full: bool = False) -> dict:
+    def export_game(self, game_id: str, seat: int | None = None, *, full: bool = False) -> dict:
         """The game's log as a file (see :func:`pbem.games.portable.export_game`)."""
         return portable.export_game(self, game_id, seat=seat, full=full)
 
-    def export_text(self, game_id: str, seat: int | None = None, full: bool = False) -> str:
+    def export_text(self, game_id: str, seat: int | None = None, *, full: bool = False) -> str:
         """:meth:`export_game` as JSON text, extended from the one built for an earlier
         head (see :mod:`pbem.games.portable`)."""
         return portable.export_text(self, game_id, seat=seat, full=full)
@@ -893,16 +891,16 @@ class GameService:
                 for name in ("due", "due_since", "last_move_seq"):
                     flag_modified(seat, name)
         transition = Transition(
-            game,
-            engine,
-            rows,
-            before,
-            after,
-            frozenset(due_before),
-            frozenset(due_after),
-            finished,
-            tokens,
-            seats,
+            game=game,
+            engine=engine,
+            events=rows,
+            before=before,
+            after=after,
+            due_before=frozenset(due_before),
+            due_after=frozenset(due_after),
+            finished=finished,
+            tokens=tokens,
+            seats=seats,
         )
         for listener in self.listeners:
             listener(session, transition)

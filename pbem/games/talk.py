@@ -118,7 +118,7 @@ def may_read(row: Mapping[str, Any], seat: int | None) -> bool:
     return seat is not None and seat in (row.get("seat"), row["payload"].get("to"))
 
 
-def for_reader(row: Mapping[str, Any], seat: int | None, full: bool = False) -> dict[str, Any]:
+def for_reader(row: Mapping[str, Any], seat: int | None, *, full: bool = False) -> dict[str, Any]:
     """The payload as ``seat`` may have it (``full``: the operator's, everything)."""
     payload = dict(row.get("payload") or {})
     if full or may_read(row, seat):
@@ -127,7 +127,7 @@ def for_reader(row: Mapping[str, Any], seat: int | None, full: bool = False) -> 
     return payload
 
 
-def redacted_row(row: Mapping[str, Any], seat: int | None, full: bool = False) -> Mapping:
+def redacted_row(row: Mapping[str, Any], seat: int | None, *, full: bool = False) -> Mapping:
     """An event row as ``seat`` may have it (only talk events change)."""
     if row.get("kind") != KIND or full or may_read(row, seat):
         return row

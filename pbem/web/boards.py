@@ -108,7 +108,7 @@ NARROW = set("fijlrtI.,;:'!|() ")
 WIDE = set("mwMWØ")
 
 
-def text_width(text: str, size: float, bold: bool = False) -> float:
+def text_width(text: str, size: float, *, bold: bool = False) -> float:
     """A generous estimate of a text's width in a sans-serif face (DejaVu Sans is the
     widest the browsers here use): no estimate may fall short, or names would touch."""
     width = 0.0

@@ -32,7 +32,7 @@ def fold_and_read_model(runtime, game_id: str):
         service.seats(game_id),
         game.creator_seat,
         game.policy,
-        game.paused_at is not None,
+        paused=game.paused_at is not None,
         open_seats=offers,
     )
     return folded, read

@@ -135,7 +135,9 @@ def test_upgrade_accepts_an_identical_log_and_records_it(db, monkeypatch):
         versions = {row.engine_version for row in session.exec(select(Snapshot))}
         cached = service.store.head(session, game_id, use_cache=True)
         replayed = service.store.head(session, game_id, use_cache=False)
-        scratch = service.store.state_at(session, cached.game, cached.engine, cached.seq, False)
+        scratch = service.store.state_at(
+            session, cached.game, cached.engine, cached.seq, use_snapshots=False
+        )
     assert versions == {1, 2}
     assert cached.state == replayed.state == scratch
     assert service.check_engines()[0]["ok"]

@@ -55,7 +55,7 @@ def test_every_running_game_gains_one_roster_event_from_the_old_tables(upgraded)
                 for offer in session.exec(select(SeatOffer).where(SeatOffer.game_id == game.id))
             ]
         expected = roster_mod.from_seats(
-            service.seats(game.id), game.creator_seat, game.policy, False, offers
+            service.seats(game.id), game.creator_seat, game.policy, open_seats=offers
         )
         assert roster_mod.fold(events) == expected
         assert expected.names == [seat.name for seat in service.seats(game.id)]

@@ -45,7 +45,7 @@ class Listed:
 
 
 def labelled(
-    engine: Any, state: Any, seat: int, seat_names: list[str], bare: bool = False
+    engine: Any, state: Any, seat: int, seat_names: list[str], *, bare: bool = False
 ) -> list[tuple]:
     """The seat's legal moves with their labels (players by name), duplicates dropped:
     (label, move), or with ``bare`` (label, the label without what the move pays now,

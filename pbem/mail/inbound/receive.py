@@ -247,6 +247,7 @@ def _record(
     seat: int | None,
     outcome: str,
     detail: str,
+    *,
     update: bool = False,
 ) -> None:
     with runtime.service.session() as session:
