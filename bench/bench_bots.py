@@ -31,7 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--title", action="append", help="only this title (repeatable)")
     parser.add_argument("--players", type=int, action="append", help="only these counts")
     args = parser.parse_args(argv)
-    slugs = args.title or sorted(slug for slug in REGISTRY if slug != "pig")
+    slugs = args.title or sorted(
+        slug for slug, engine in REGISTRY.items() if getattr(engine, "listed", True)
+    )
     print(HEADER)
     for slug in slugs:
         engine = REGISTRY[slug]

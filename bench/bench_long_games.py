@@ -1,7 +1,7 @@
 """Long games cost like short ones: page and export times at 100 and 10,000 events.
 
 Run from the project root: ``.venv/bin/python bench/bench_long_games.py [--runs N]
-[--postgres [URL]]``. It records two games of the test fixture engine ``pig`` (100 and
+[--postgres [URL]]``. It records two games of the bench's own game (``pbem.bench_game``) (100 and
 10,000 events, written in bulk as ``pbem bench`` does) in a scratch SQLite database (or
 a scratch PostgreSQL schema) and serves them through the web app in process. For each
 game it prints the median milliseconds of:
@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.bench import bulk_game, fixture_engine, next_move  # noqa: E402
+from pbem.bench import bench_engine, bulk_game, next_move  # noqa: E402
 from pbem.db import init_db, make_engine  # noqa: E402
 from pbem.eventlog.audit import catch_up  # noqa: E402
 from pbem.games.portable import export_chunks  # noqa: E402
@@ -110,7 +110,7 @@ def measure(client, service, games: dict[int, tuple[str, str]], runs: int) -> di
 
 
 def run(url: str, runs: int, connect_args: dict | None = None) -> None:
-    fixture_engine()
+    bench_engine()
     db = make_engine(url, connect_args=connect_args or {})
     init_db(db)
     with tempfile.TemporaryDirectory() as var:

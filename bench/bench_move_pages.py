@@ -26,7 +26,7 @@ from sqlalchemy import event
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.bench import fixture_engine, listener_rate  # noqa: E402
+from pbem.bench import bench_engine, listener_rate  # noqa: E402
 from pbem.db import init_db, make_engine  # noqa: E402
 
 HEADER, FRAME_HEADER = 32, 24
@@ -109,7 +109,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=300)
     args = parser.parse_args()
-    fixture_engine()
+    bench_engine()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         pages, names, size = move_pages(args.moves, folder)

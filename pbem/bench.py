@@ -11,7 +11,7 @@
   cached head state, from the newest snapshot plus the events after it, and by replaying
   the whole log without snapshots.
 
-It uses the small fixture engine (``tests/fixture_engine.py``) so the figures measure
+It plays the bench's own small game (:mod:`pbem.bench_game`) so the figures measure
 the platform, not a game's rules.
 """
 
@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import json
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engines import REGISTRY
-from pbem.config import ROOT
+from pbem.bench_game import RACE, register
 from pbem.db import init_db, make_engine
 from pbem.eventlog.chance import RecordingChance
 from pbem.eventlog.log import fold, timestamp
@@ -36,13 +34,9 @@ BENCH_SEED = b"\x01" * 32
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
 
-def fixture_engine():
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    from tests.fixture_engine import PIG
-
-    REGISTRY.setdefault(PIG.slug, PIG)
-    return PIG
+def bench_engine():
+    """The bench's game, registered in this process (:func:`pbem.bench_game.register`)."""
+    return register()
 
 
 def median_of(runs: int, measure: Callable[[], float]) -> float:
@@ -55,7 +49,7 @@ def next_move(state: dict) -> dict:
 
 def bulk_game(service: GameService, events: int) -> str:
     """A game of ``events`` events, written in large transactions (setup for the bench)."""
-    engine = fixture_engine()
+    engine = bench_engine()
     created = service.create_game(
         engine.slug, [SeatSpec("A"), SeatSpec("B")], {"target": 10**9}, seed=BENCH_SEED
     )
@@ -97,7 +91,7 @@ def bulk_game(service: GameService, events: int) -> str:
 
 def append_rate(service: GameService, moves: int = 300) -> float:
     """Moves per second through ``submit_move`` (one transaction each)."""
-    created = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {"target": 10**9})
+    created = service.create_game(RACE.slug, [SeatSpec("A"), SeatSpec("B")], {"target": 10**9})
     head = service.head(created.game_id)
     state, seq = head.state, head.seq
     start = time.perf_counter()
@@ -125,7 +119,7 @@ class ListenerMoves:
         )
         self.service = runtime.service
         seats = [SeatSpec("A", "a@example.org"), SeatSpec("B", "b@example.org")]
-        self.game_id = self.service.create_game("pig", seats, {"target": 10**9}).game_id
+        self.game_id = self.service.create_game(RACE.slug, seats, {"target": 10**9}).game_id
         head = self.service.head(self.game_id)
         self.engine, self.state, self.seq, self.size = head.engine, head.state, head.seq, 0
 
@@ -206,7 +200,7 @@ def interleaved(db, folder: Path, blocks: int = 8, moves: int = 50, rows: int = 
 
 
 def replay_rate(service: GameService, game_id: str, *, check_hashes: bool = False) -> float:
-    engine = fixture_engine()
+    engine = bench_engine()
     rows = service.events(game_id)
     start = time.perf_counter()
     fold(engine, rows, seed=BENCH_SEED if check_hashes else None)
@@ -221,7 +215,7 @@ def head_times(service: GameService, game_id: str) -> dict[str, float]:
         service.store.head(session, game_id, use_cache=True)
         times["cached head"] = time.perf_counter() - start
         game = service.store.game(session, game_id)
-        engine = fixture_engine()
+        engine = bench_engine()
         start = time.perf_counter()
         service.store.state_at(session, game, engine, game.head_seq, use_snapshots=True)
         times["snapshot + tail"] = time.perf_counter() - start
@@ -305,7 +299,7 @@ def bench_ratio_only(
 
 def main(runs: int = 5, postgres_url: str | None = None, *, ratio_only: bool = False) -> None:
     """All figures; ``ratio_only``: just a move with mail against raw inserts."""
-    fixture_engine()
+    bench_engine()
     run = bench_ratio_only if ratio_only else bench_database
     with tempfile.TemporaryDirectory() as folder:
         run("SQLite", f"sqlite:///{Path(folder) / 'bench.sqlite3'}", runs, target=0.2)

@@ -28,7 +28,8 @@ from sqlalchemy import select, text
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlmodel import SQLModel
 
-from pbem.bench import DEFAULT_POSTGRES, fixture_engine
+from pbem.bench import DEFAULT_POSTGRES, bench_engine
+from pbem.bench_game import RACE
 from pbem.db import make_engine
 from pbem.errors import BadInput
 from pbem.games.service import SeatSpec
@@ -50,10 +51,10 @@ def _overrides(folder: Path) -> dict[str, Any]:
 
 def _active_game(runtime: Any, number: int) -> tuple[str, list[str | None]]:
     created = runtime.service.create_game(
-        "pig",
+        RACE.slug,
         [SeatSpec("Ann", f"ann{number}@example.org"), SeatSpec("Bob", f"bob{number}@example.org")],
         {"target": 10**9},
-        title="Running pig",
+        title="Running race",
     )
     return created.game_id, created.tokens
 
@@ -61,10 +62,10 @@ def _active_game(runtime: Any, number: int) -> tuple[str, list[str | None]]:
 def _finished_game(runtime: Any) -> str:
     """A game played to its end by two bots: the template of the finished copies."""
     created = runtime.service.create_game(
-        "pig",
+        RACE.slug,
         [SeatSpec("Bot 1", is_bot=True), SeatSpec("Bot 2", is_bot=True)],
         {"target": 60},
-        title="Finished pig",
+        title="Finished race",
     )
     runtime.service.play_bots(created.game_id)
     assert runtime.service.game(created.game_id).status == "finished"
@@ -106,7 +107,7 @@ def copy_finished(db: SqlEngine, template: str, count: int) -> None:
                         if table.name == "games":
                             moment = game["updated_at"] - timedelta(minutes=number + 1)
                             copy.update(updated_at=moment, finished_at=moment)
-                            copy["title"] = f"Finished pig {number}"
+                            copy["title"] = f"Finished race {number}"
                         if "token_hash" in copy:
                             copy["token_hash"] = None
                         if table.name == "mail_outbox":
@@ -143,6 +144,7 @@ class Site:
 def setup(db: SqlEngine, folder: Path, finished: int) -> Site:
     """:data:`ACTIVE` running games and ``finished`` finished ones (one played, the rest
     its copies), with fresh planner statistics."""
+    bench_engine()
     from pbem.runtime import build_runtime
     from pbem.web import create_app
 
@@ -233,7 +235,7 @@ def bench_scale(label: str, make_db: Callable[[str], SqlEngine], runs: int) -> N
 
 
 def main(runs: int = 7, postgres_url: str | None = None) -> None:
-    fixture_engine()
+    bench_engine()
     with tempfile.TemporaryDirectory() as folder:
         bench_scale("SQLite", lambda name: make_engine(f"sqlite:///{folder}/{name}.sqlite3"), runs)
     url = postgres_url or DEFAULT_POSTGRES
