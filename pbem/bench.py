@@ -68,16 +68,16 @@ def bulk_game(service: GameService, events: int) -> str:
                 chance = RecordingChance(seed, game_id, seq)
                 state = engine.apply(state, seat, move, chance)
                 row = service.store.new_row(
-                    game_id,
-                    seq,
-                    prev,
-                    "move",
-                    seat,
-                    {"move": move},
-                    chance.drawn,
-                    service.store.digest(seed, engine, state),
-                    "bench",
-                    timestamp(service.clock()),
+                    game_id=game_id,
+                    seq=seq,
+                    prev_hash=prev,
+                    kind="move",
+                    seat=seat,
+                    payload={"move": move},
+                    chance=chance.drawn,
+                    state_digest=service.store.digest(seed, engine, state),
+                    actor="bench",
+                    created_at=timestamp(service.clock()),
                 )
                 prev = row["hash"]
                 rows.append(row)

@@ -1,5 +1,11 @@
 """The event store: append-only events, snapshots, and the state at any seq.
 
+Events are written one way, :meth:`EventStore.add_rows`, from rows :meth:`EventStore.
+new_row` makes (:class:`EventRow`): through the ORM session (the full path: game
+creation, administrative events, a game's end), or as plain prepared statements in a
+move's :class:`pbem.db.Batch` (the lean path of a move that does not end the game).
+Both write the same columns and the same snapshots.
+
 Concurrency is the primary key (game_id, seq): two writers that prepared the same next
 event collide on it, and the loser's integrity error becomes a :class:`Conflict`. No
 locks are held while the engine thinks.
@@ -9,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -17,6 +23,7 @@ from sqlmodel import Session, col, select
 
 from engines import get_engine, versions_of
 from engines.api import Engine
+from pbem.db import Batch, Prepared
 from pbem.errors import Conflict, NotFound, Rejected
 from pbem.eventlog.log import (
     TAKE_BACK_WINDOW,
@@ -28,6 +35,27 @@ from pbem.eventlog.log import (
     row_hash,
 )
 from pbem.models import Event, Game, Snapshot
+
+
+class EventRow(TypedDict):
+    """One event as written: the columns of :class:`pbem.models.Event`."""
+
+    game_id: str
+    seq: int
+    kind: str
+    seat: int | None
+    payload: dict[str, Any]
+    chance: list[Any]
+    state_hash: str
+    prev_hash: str
+    hash: str
+    actor: str
+    created_at: str
+
+
+_EVENTS, _SNAPSHOTS = Event.__table__, Snapshot.__table__
+_EVENT_INSERT = Prepared(_EVENTS.insert(), [column.key for column in _EVENTS.columns])
+_SNAPSHOT_INSERT = Prepared(_SNAPSHOTS.insert(), [column.key for column in _SNAPSHOTS.columns])
 
 
 @dataclass
@@ -136,6 +164,7 @@ class EventStore:
 
     def new_row(
         self,
+        *,
         game_id: str,
         seq: int,
         prev_hash: str,
@@ -146,8 +175,9 @@ class EventStore:
         state_digest: str,
         actor: str,
         created_at: str,
-    ) -> dict[str, Any]:
-        row = {
+    ) -> EventRow:
+        """The next event of a game, chained to ``prev_hash`` and hashed."""
+        row: EventRow = {
             "game_id": game_id,
             "seq": seq,
             "kind": kind,
@@ -158,40 +188,56 @@ class EventStore:
             "prev_hash": prev_hash,
             "actor": actor,
             "created_at": created_at,
+            "hash": "",
         }
         row["hash"] = row_hash(row)
         return row
 
     def add_rows(
         self,
-        session: Session,
+        session: Session | None,
         engine: Engine,
-        rows: Sequence[Mapping[str, Any]],
+        rows: Sequence[EventRow],
         states: Sequence[Any],
         engines: Sequence[Engine] | None = None,
         *,
         flush: bool = True,
+        batch: Batch | None = None,
     ) -> None:
         """Adds event rows (and the snapshots they are due) to the open transaction.
 
         ``engine`` is the version the states are on; ``engines`` gives one per row when
-        they differ (a log that crosses an engine upgrade). ``flush=False`` leaves them to
-        the commit (:meth:`commit` turns a collision there into :class:`Conflict` as well).
+        they differ (a log that crosses an engine upgrade). With a ``batch`` the rows go
+        as plain prepared statements into it (a move's lean path; the batch's flush
+        writes them, and a collision there is the caller's to turn into
+        :class:`Conflict`); else they are added to the ORM ``session``, flushed at once
+        unless ``flush=False`` leaves them to the commit (:meth:`commit` turns a
+        collision there into :class:`Conflict` as well).
         """
         per_row = list(engines) if engines is not None else [engine] * len(rows)
         for row, state, on in zip(rows, states, per_row, strict=True):
+            snapshot = (
+                {
+                    "game_id": row["game_id"],
+                    "seq": row["seq"],
+                    "engine_version": on.version,
+                    "state": on.dump(state),
+                }
+                if row["seq"] % self.snapshot_every == 0
+                else None
+            )
+            if batch is not None:
+                batch.add(_EVENT_INSERT, row)
+                if snapshot is not None:
+                    batch.add(_SNAPSHOT_INSERT, snapshot)
+                continue
+            assert session is not None, "the full path writes through a session"
             session.add(Event(**row))
-            if row["seq"] % self.snapshot_every == 0:
-                session.add(
-                    Snapshot(
-                        game_id=row["game_id"],
-                        seq=row["seq"],
-                        engine_version=on.version,
-                        state=on.dump(state),
-                    )
-                )
-        if not flush:
+            if snapshot is not None:
+                session.add(Snapshot(**snapshot))
+        if batch is not None or not flush:
             return
+        assert session is not None
         game_id = rows[0]["game_id"]
         try:
             session.flush()

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
     from engines.api import Engine
+    from pbem.games.service import GameRow, SeatRow
     from pbem.models import Game, Seat
 
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 class Transition:
     """What one appended batch of events changed: passed to listeners in its transaction."""
 
-    game: Game
+    game: Game | GameRow  # a move that does not end the game reads a plain row
     engine: Engine
     events: list[dict[str, Any]]
     before: Any
@@ -27,7 +28,7 @@ class Transition:
     due_after: frozenset[int]
     finished: bool = False
     tokens: list[str | None] | None = None
-    seats: list[Seat] = field(default_factory=list)
+    seats: list[Seat] | list[SeatRow] = field(default_factory=list)
     # The seats' clocks by seat, when the move read them with the game (plain rows);
     # None: listeners read them themselves.
     clocks: dict[int, Any] | None = None

@@ -20,9 +20,8 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
 from datetime import UTC, datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import JSON, and_, bindparam, case, literal_column
@@ -51,7 +50,7 @@ from pbem.games.roster import Holder, Roster
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
 from pbem.mail.models import SeatClock
-from pbem.models import Event, Game, GameSecret, Seat, Snapshot
+from pbem.models import Event, Game, GameSecret, Seat
 from pbem.validate import check_unique_names, clean_name
 
 
@@ -82,14 +81,14 @@ class LoadedGame:
     """What a move reads, as plain rows: the game, its sealed seed, the seats (in seat
     order) and the clocks the seats have."""
 
-    game: SimpleNamespace
+    game: GameRow
     seed: str
-    seats: list[SimpleNamespace]
-    clocks: dict[int, SimpleNamespace]
+    seats: list[SeatRow]
+    clocks: dict[int, ClockRow]
 
 
 _GAMES, _SEATS, _CLOCKS = Game.__table__, Seat.__table__, SeatClock.__table__
-_EVENTS, _SNAPSHOTS, _SECRETS = Event.__table__, Snapshot.__table__, GameSecret.__table__
+_SECRETS = GameSecret.__table__
 # The columns a move and its listeners use (the game's times and result, a seat's creation,
 # a clock's vacation days are left out: a move that ends the game reads the full rows).
 _GAME_COLUMNS = [
@@ -99,6 +98,22 @@ _GAME_COLUMNS = [
 ]
 _SEAT_COLUMNS = [column.key for column in _SEATS.columns if column.key != "created_at"]
 _CLOCK_COLUMNS = [column.key for column in _CLOCKS.columns if column.key != "vacation_days_used"]
+
+
+def _row_type(name: str, model: type, columns: Sequence[str]) -> type:
+    """A plain row type for a move's read: ``columns`` of ``model``'s table, in the order
+    the move's query selects them, typed as the model types them."""
+    hints = {**model.__annotations__}
+    row_type = make_dataclass(name, [(column, hints.get(column, Any)) for column in columns])
+    row_type.__module__ = __name__
+    return row_type
+
+
+# A move reads the game, its seats and their clocks as these plain rows (not ORM
+# objects): the columns listed above, built from the query's row by position.
+GameRow = _row_type("GameRow", Game, _GAME_COLUMNS)
+SeatRow = _row_type("SeatRow", Seat, _SEAT_COLUMNS)
+ClockRow = _row_type("ClockRow", SeatClock, _CLOCK_COLUMNS)
 _MOVE_QUERY = (
     core_select(
         *[
@@ -131,8 +146,6 @@ _MOVE_READ = Prepared(_MOVE_QUERY)
 _SEED_AT = len(_GAME_COLUMNS)
 _SEAT_AT = _SEED_AT + 1
 _CLOCK_AT = _SEAT_AT + len(_SEAT_COLUMNS)
-_EVENT_INSERT = Prepared(_EVENTS.insert(), [column.key for column in _EVENTS.columns])
-_SNAPSHOT_INSERT = Prepared(_SNAPSHOTS.insert(), [column.key for column in _SNAPSHOTS.columns])
 _HEAD_SEQ = Prepared(core_select(_GAMES.c.head_seq).where(_GAMES.c.id == bindparam("game_id")))
 _HEAD_COLUMNS = (
     "head_seq",
@@ -168,13 +181,6 @@ _SEAT_UPDATE = Prepared(
         last_move_seq=bindparam("last_move_seq"),
     )
 )
-
-
-def _namespace(names: Sequence[str], values: Sequence[Any]) -> SimpleNamespace:
-    """A plain row: ``names`` as attributes, with ``values``."""
-    row = SimpleNamespace()
-    row.__dict__.update(zip(names, values, strict=True))
-    return row
 
 
 def named_phase(engine: Engine, state: Any, seats: Sequence[Any]) -> str:
@@ -321,16 +327,16 @@ class GameService:
             "roster": roster.to_json(),
         }
         row = self.store.new_row(
-            game_id,
-            0,
-            GENESIS_HASH,
-            "created",
-            None,
-            payload,
-            recording.drawn,
-            digest,
-            actor,
-            timestamp(now),
+            game_id=game_id,
+            seq=0,
+            prev_hash=GENESIS_HASH,
+            kind="created",
+            seat=None,
+            payload=payload,
+            chance=recording.drawn,
+            state_digest=digest,
+            actor=actor,
+            created_at=timestamp(now),
         )
         tokens: list[str | None] = []
         with self.session() as session:
@@ -539,16 +545,16 @@ class GameService:
             ) from None
         now = timestamp(self.clock())
         row = self.store.new_row(
-            game_id,
-            seq,
-            game.head_hash,
-            kind,
-            seat,
-            {"move": dict(move)},
-            recording.drawn,
-            self.store.digest(recording_seed, engine, after),
-            actor,
-            now,
+            game_id=game_id,
+            seq=seq,
+            prev_hash=game.head_hash,
+            kind=kind,
+            seat=seat,
+            payload={"move": dict(move)},
+            chance=recording.drawn,
+            state_digest=self.store.digest(recording_seed, engine, after),
+            actor=actor,
+            created_at=now,
         )
         if engine.to_move(after):
             # The common case: the game goes on. Plain statements, no unit of work.
@@ -609,13 +615,13 @@ class GameService:
         if not found:
             raise NotFound("There is no such game.")
         first = found[0]
-        game = _namespace(_GAME_COLUMNS, first[:_SEED_AT])
+        game = GameRow(*first[:_SEED_AT])
         seats, clocks = [], {}
         for values in found:
-            seat = _namespace(_SEAT_COLUMNS, values[_SEAT_AT:_CLOCK_AT])
+            seat = SeatRow(*values[_SEAT_AT:_CLOCK_AT])
             seats.append(seat)
             if values[_CLOCK_AT] is not None:
-                clocks[seat.seat] = _namespace(_CLOCK_COLUMNS, values[_CLOCK_AT:])
+                clocks[seat.seat] = ClockRow(*values[_CLOCK_AT:])
         return LoadedGame(game, first[_SEED_AT], seats, clocks)
 
     def _append_move(
@@ -634,17 +640,7 @@ class GameService:
         game's head, the seats whose turn or last move changed, then calls the listeners
         with the seats and clocks already read (their writes join the batch)."""
         game = loaded.game
-        batch.add(_EVENT_INSERT, row)
-        if row["seq"] % self.store.snapshot_every == 0:
-            batch.add(
-                _SNAPSHOT_INSERT,
-                {
-                    "game_id": game.id,
-                    "seq": row["seq"],
-                    "engine_version": engine.version,
-                    "state": engine.dump(after),
-                },
-            )
+        self.store.add_rows(None, engine, [row], [after], batch=batch)
         now = self.clock()
         due_after = engine.to_move(after)
         started = set(due_after) != set(game.to_move or [])
@@ -720,16 +716,16 @@ class GameService:
                 state = self.store.state_at(session, head.game, head.engine, target)
             now = timestamp(self.clock())
             row = self.store.new_row(
-                game_id,
-                head.seq + 1,
-                head.hash,
-                kind,
-                seat,
-                payload,
-                [],
-                self.store.digest(self._seed(session, game_id), head.engine, state),
-                actor,
-                now,
+                game_id=game_id,
+                seq=head.seq + 1,
+                prev_hash=head.hash,
+                kind=kind,
+                seat=seat,
+                payload=payload,
+                chance=[],
+                state_digest=self.store.digest(self._seed(session, game_id), head.engine, state),
+                actor=actor,
+                created_at=now,
             )
             self.store.add_rows(session, head.engine, [row], [state])
             if change is not None:
@@ -823,16 +819,16 @@ class GameService:
     ) -> dict:
         seed = self._seed(session, game_id)
         return self.store.new_row(
-            game_id,
-            seq,
-            prev,
-            "seed_revealed",
-            None,
-            {"seed": seed.hex()},
-            [],
-            self.store.digest(seed, engine, state),
-            "server",
-            now,
+            game_id=game_id,
+            seq=seq,
+            prev_hash=prev,
+            kind="seed_revealed",
+            seat=None,
+            payload={"seed": seed.hex()},
+            chance=[],
+            state_digest=self.store.digest(seed, engine, state),
+            actor="server",
+            created_at=now,
         )
 
     def _duplicate(

@@ -163,16 +163,16 @@ def upgrade_engine(
         new_engine = get_engine(head.game.engine, check.to_version)
         state = carry_over(head.engine, new_engine, head.state)
         row = service.store.new_row(
-            game_id,
-            head.seq + 1,
-            head.hash,
-            "engine_upgraded",
-            None,
-            {"from": check.from_version, "to": check.to_version},
-            [],
-            service.store.digest(service._seed(session, game_id), new_engine, state),
-            actor,
-            timestamp(service.clock()),
+            game_id=game_id,
+            seq=head.seq + 1,
+            prev_hash=head.hash,
+            kind="engine_upgraded",
+            seat=None,
+            payload={"from": check.from_version, "to": check.to_version},
+            chance=[],
+            state_digest=service.store.digest(service._seed(session, game_id), new_engine, state),
+            actor=actor,
+            created_at=timestamp(service.clock()),
         )
         service.store.add_rows(session, new_engine, [row], [state])
         head.game.engine_version = check.to_version
