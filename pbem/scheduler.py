@@ -45,16 +45,18 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
-from pbem import zones
+from pbem import links, zones
 from pbem.errors import PbemError
 from pbem.eventlog import audit
 from pbem.games import rescue, talk
-from pbem.mail import budget, outbox, render
+from pbem.games.tables import SeatClock
+from pbem.mail import budget, outbox
 from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail
-from pbem.mail.models import Heartbeat, Mail, SeatClock, utc
+from pbem.mail.models import Heartbeat, Mail
 from pbem.models import Game, Seat
 from pbem.words import sentence
+from pbem.zones import utc
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +195,7 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
                 seat,
                 "reminder",
                 key,
-                since=render.when(clock.turn_since, seat.timezone),
+                since=zones.when(clock.turn_since, seat.timezone),
                 deadline=clock.deadline_at,
                 consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
                 **outbox.moves_context(runtime, session, game, seat),
@@ -400,9 +402,9 @@ def _digests(runtime: Any, now: datetime) -> int:
                     {
                         "title": game.title,
                         "phase": game.phase,
-                        "since": render.when(clock.turn_since, seat.timezone),
-                        "deadline": render.when(clock.deadline_at, seat.timezone, now),
-                        "link": render.play_url(runtime.config, token) if token else "",
+                        "since": zones.when(clock.turn_since, seat.timezone),
+                        "deadline": zones.when(clock.deadline_at, seat.timezone, now),
+                        "link": links.play_url(runtime.config, token) if token else "",
                     }
                 )
             settings = outbox.settings_link(runtime, first)

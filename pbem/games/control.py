@@ -35,10 +35,11 @@ from pbem.errors import BadInput, NotAllowed, NotFound, Rejected
 from pbem.games.admin_lines import HEADLINES, describe_game_change
 from pbem.games.outcomes import MoveOutcome
 from pbem.games.policy import POLICY_FLOORS, check_policy
+from pbem.games.tables import SeatClock
 from pbem.mail import outbox
-from pbem.mail.models import SeatClock, utc
 from pbem.models import Game, Seat
 from pbem.validate import is_game_id
+from pbem.zones import utc
 
 # The history line of each kind (also the first line of its notice mail).
 describe = describe_game_change

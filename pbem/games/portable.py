@@ -54,6 +54,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlmodel import col, select
 
 from engines.api import Engine
+from pbem import links
 from pbem.errors import BadInput, NotFound, Rejected
 from pbem.eventlog.log import (
     MOVE_KINDS,
@@ -72,9 +73,9 @@ from pbem.games.names import fill_lines, marks_of
 from pbem.games.policy import check_policy
 from pbem.games.roster import Roster
 from pbem.games.roster_log import or_seats, rosters
+from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
-from pbem.mail import outbox, render
-from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, utc
+from pbem.mail import outbox
 from pbem.models import Game, GameSecret, Seat
 from pbem.validate import (
     canonical_address,
@@ -85,6 +86,7 @@ from pbem.validate import (
     clean_title,
     same_person,
 )
+from pbem.zones import utc
 
 if TYPE_CHECKING:
     from pbem.games.service import GameService
@@ -905,7 +907,7 @@ def _restore_people(
     if not mail:
         return imported
     moved = (
-        f"{game.title} now lives at {render.base_url(runtime.config)}: it moved to another "
+        f"{game.title} now lives at {links.base_url(runtime.config)}: it moved to another "
         "server and carries on from where it stopped. Your old link no longer works; here "
         "is your new one."
     )

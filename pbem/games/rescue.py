@@ -51,13 +51,15 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from pbem import links, zones
 from pbem.errors import BadInput, Gone, NotAllowed, NotFound, NotTaken, Rejected
 from pbem.games import seat_rules
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
+from pbem.games.clocks import start_turn, stop_turn
 from pbem.games.seat_rules import Permission, VoteCounted, count_request
+from pbem.games.tables import FormerPlayer, RetiredLink, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
-from pbem.mail import outbox, render
-from pbem.mail.models import FormerPlayer, RetiredLink, SeatClock, SeatOffer, utc
+from pbem.mail import outbox
 from pbem.models import Event, Game, Seat
 from pbem.validate import (
     canonical_address,
@@ -67,6 +69,7 @@ from pbem.validate import (
     is_game_id,
     same_person,
 )
+from pbem.zones import utc
 
 
 @dataclass
@@ -460,7 +463,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         outbox.store_link(session, runtime, game.id, row.seat, token)
         clock = _clock(session, game.id, row.seat)
         if row.seat in (game.to_move or []):
-            outbox.start_turn(clock, game.policy, utc(runtime.clock()))
+            start_turn(clock, game.policy, utc(runtime.clock()))
         seat_rules.clear_votes(session, game.id, row.seat)
         session.delete(offer)
         if not returning and game.creator_seat == row.seat:
@@ -716,7 +719,7 @@ def is_lapsed(runtime: Any, offer: SeatOffer) -> bool:
 def lapsed_message(runtime: Any, offer: SeatOffer) -> str:
     """What a lapsed link says: since when, why, and who can send a fresh one."""
     limits = runtime.config.get("limits", {})
-    moment = render.when(lapses_at(runtime, offer), "UTC")
+    moment = zones.when(lapses_at(runtime, offer), "UTC")
     page = game_url(runtime, offer.game_id)
     if offer.open:
         hours = float(limits.get("seat_request_hours", 48))
@@ -784,11 +787,11 @@ def open_seats(runtime: Any, game_id: str) -> list[Seat]:
 
 
 def game_url(runtime: Any, game_id: str) -> str:
-    return f"{render.base_url(runtime.config)}/games/{game_id}"
+    return f"{links.base_url(runtime.config)}/games/{game_id}"
 
 
 def outbox_link(runtime: Any, token: str) -> str:
-    return render.play_url(runtime.config, token)
+    return links.play_url(runtime.config, token)
 
 
 # Helpers -----------------------------------------------------------------------------
@@ -819,7 +822,7 @@ def _open(session: Session, runtime: Any, game: Game, row: Seat, *, open_to_all:
     row.email = ""
     row.token_hash = None
     session.add(row)
-    outbox.stop_turn(_clock(session, game.id, row.seat))
+    stop_turn(_clock(session, game.id, row.seat))
     seat_rules.clear_votes(session, game.id, row.seat)
     return offer
 
@@ -829,7 +832,7 @@ def _bot_plays(session: Session, row: Seat, level: str) -> None:
     row.is_bot = True
     row.bot_level = level
     session.add(row)
-    outbox.stop_turn(_clock(session, row.game_id, row.seat))
+    stop_turn(_clock(session, row.game_id, row.seat))
     seat_rules.clear_votes(session, row.game_id, row.seat)
 
 
@@ -907,7 +910,7 @@ def _invite(
 ) -> None:
     """The invitation to take ``row`` that ``offer`` holds, to the newcomer's address only,
     with the time its link lapses."""
-    until = render.when(lapses_at(runtime, offer), "UTC")
+    until = zones.when(lapses_at(runtime, offer), "UTC")
     name, email = offer.name, offer.email
     outbox.enqueue(
         session,
@@ -968,7 +971,7 @@ def _give_link(
     outbox.store_link(session, runtime, game.id, row.seat, token)
     clock = _clock(session, game.id, row.seat)
     if row.seat in (game.to_move or []):
-        outbox.start_turn(clock, game.policy, utc(runtime.clock()))
+        start_turn(clock, game.policy, utc(runtime.clock()))
     outbox.mail_seat(
         session,
         runtime,

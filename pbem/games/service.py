@@ -48,9 +48,9 @@ from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
 from pbem.games.roster import Holder, Roster
+from pbem.games.tables import SeatClock
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
-from pbem.mail.models import SeatClock
 from pbem.models import Event, Game, GameSecret, Seat, Snapshot
 from pbem.validate import check_unique_names, clean_name
 

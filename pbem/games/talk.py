@@ -323,7 +323,8 @@ def recipient_seat(text: str, names: list[str], sender: int) -> int:
 
 def count(session: Session, runtime: Any, game_id: str, seat: int) -> None:
     """Counts a message of ``seat``; :class:`TooMany` past :data:`PER_HOUR`."""
-    from pbem.mail.models import SeatRequest, utc
+    from pbem.games.tables import SeatRequest
+    from pbem.zones import utc
 
     now = utc(runtime.clock())
     made = session.exec(

@@ -17,11 +17,12 @@ from sqlalchemy import func
 from sqlmodel import col, select
 
 from pbem.errors import BadInput, NotFound, Rejected, TooMany
+from pbem.games.tables import SeatRequest
 from pbem.mail import outbox
 from pbem.mail.inbound.receive import bouncing
-from pbem.mail.models import SeatRequest, utc
 from pbem.models import Game, Seat
 from pbem.validate import clean_email, same_person
+from pbem.zones import utc
 
 PER_DAY = 3
 KIND = "address"

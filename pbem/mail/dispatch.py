@@ -57,8 +57,9 @@ from sqlmodel import Session, col, select, update
 
 from pbem.mail import budget, outbox, render
 from pbem.mail.inbound import bounces, tags
-from pbem.mail.models import Mail, MailAddress, utc
+from pbem.mail.models import Mail, MailAddress
 from pbem.models import Game
+from pbem.zones import utc
 
 log = logging.getLogger(__name__)
 

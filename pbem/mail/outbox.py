@@ -1,8 +1,8 @@
 """The outbox: mail rows written in the same transaction as the event that caused them.
 
 :func:`install` adds :func:`on_transition` to the game service's listeners. For every
-appended batch of events it keeps each seat's clock (:class:`SeatClock`: when the turn
-began, the next reminder, the deadline) and writes the mails the batch calls for:
+appended batch of events it keeps each seat's clock (:func:`pbem.games.clocks.keep_clocks`)
+and writes the mails the batch calls for:
 
 - ``invitation`` to every person at creation (with the seed commitment and the link);
 - ``your_turn`` to each seat that *became* due (never again while it stays due), with
@@ -24,27 +24,30 @@ import secrets
 from collections import Counter
 from datetime import datetime, timedelta
 from functools import partial
-from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_
+from sqlalchemy import func, or_
 from sqlmodel import Session, col, select, update
 
 from engines.api import Engine
+from pbem import links, zones
 from pbem.db import Prepared, write
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
 from pbem.eventlog.store import game_engine
 from pbem.games import names, results, seat_rules
 from pbem.games.admin_lines import describe_admin
+from pbem.games.clocks import keep_clocks, turn_goes_on, turns_begun
 from pbem.games.outcomes import Transition
 from pbem.games.roster import Roster, mover
 from pbem.games.roster_log import or_seats, rosters
+from pbem.games.tables import FormerPlayer, SeatClock, SeatLink
 from pbem.games.tokens import hash_token
 from pbem.mail import budget, games_link, render
-from pbem.mail.models import FormerPlayer, Mail, SeatClock, SeatLink, utc
+from pbem.mail.models import Mail
 from pbem.models import Event, Game, Seat
 from pbem.validate import canonical_address
+from pbem.zones import utc
 
 HISTORY_LIMIT = 40
 
@@ -69,39 +72,16 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
     game = transition.game
     created = transition.events[0]["kind"] == "created"
     newly_due = turns_begun(transition)
-    if (
-        not created
-        and not transition.finished
-        and not newly_due
-        and transition.due_after == transition.due_before
-        and all(row["kind"] in MOVE_KINDS for row in transition.events)
-    ):
+    if turn_goes_on(transition, newly_due):
         return  # a seat moved and keeps the turn: no clock changes, no mail
     now = utc(runtime.clock())
     loaded = transition.seats or session.exec(select(Seat).where(Seat.game_id == game.id))
     seats = {row.seat: row for row in loaded}
-    if transition.clocks is not None:
-        # The move read the clocks with the game (plain rows): write back only what
-        # changed, in plain statements (into the move's batch).
-        clocks = _keep_clocks(session, game.id, seats, transition, newly_due, now)
-    else:
-        clocks = {
-            row.seat: row
-            for row in session.exec(select(SeatClock).where(SeatClock.game_id == game.id))
-        }
-    for number, seat in seats.items():
-        if transition.clocks is not None:
-            break
-        clock = clocks.get(number)
-        if clock is None:
-            clock = clocks[number] = SeatClock(game_id=game.id, seat=number)
-        if created and transition.tokens and transition.tokens[number]:
-            store_link(session, runtime, game.id, number, transition.tokens[number])
-        if number not in transition.due_after or transition.finished:
-            stop_turn(clock)
-        elif number in newly_due and not seat.is_bot:
-            start_turn(clock, game.policy, now)
-        session.add(clock)
+    clocks = keep_clocks(session, transition, seats, newly_due, now)
+    if created and transition.tokens:
+        for number in seats:
+            if transition.tokens[number]:
+                store_link(session, runtime, game.id, number, transition.tokens[number])
     if created and transition.tokens:
         check_invitations(session, runtime, [seat.email for seat in seats.values()])
         creator = seats.get(game.creator_seat) if game.creator_seat is not None else None
@@ -148,64 +128,6 @@ def on_transition(runtime: Any, session: Session, transition: Transition) -> Non
                 deadline=clocks[number].deadline_at,
                 quiet=quiet_window(runtime),
             )
-
-
-_CLOCK_FIELDS = ("turn_since", "remind_at", "deadline_at", "reminders")
-_CLOCK_INSERT = Prepared(
-    SeatClock.__table__.insert(), [column.key for column in SeatClock.__table__.columns]
-)
-_CLOCK_UPDATE = Prepared(
-    SeatClock.__table__.update()
-    .where(
-        SeatClock.__table__.c.game_id == bindparam("b_game"),
-        SeatClock.__table__.c.seat == bindparam("b_seat"),
-    )
-    .values({name: bindparam(name) for name in _CLOCK_FIELDS})
-)
-
-
-def _keep_clocks(
-    session: Session,
-    game_id: str,
-    seats: dict[int, Any],
-    transition: Transition,
-    newly_due: frozenset[int],
-    now: datetime,
-) -> dict[int, Any]:
-    """The seats' clocks moved on for this batch (a move that does not end the game):
-    the changed ones updated, missing ones inserted, through the move's write batch
-    (:func:`pbem.db.write`)."""
-    clocks = dict(transition.clocks or {})
-    changed, missing = [], []
-    for number, seat in seats.items():
-        clock = clocks.get(number)
-        if clock is None:
-            clock = clocks[number] = SimpleNamespace(
-                game_id=game_id,
-                seat=number,
-                turn_since=None,
-                remind_at=None,
-                deadline_at=None,
-                reminders=0,
-                paused_until=None,
-                vacation_days_used=0.0,
-            )
-            missing.append(clock)
-        was = tuple(getattr(clock, name) for name in _CLOCK_FIELDS)
-        if number not in transition.due_after:
-            stop_turn(clock)
-        elif number in newly_due and not seat.is_bot:
-            start_turn(clock, transition.game.policy, now)
-        if clock in missing:
-            continue
-        if tuple(getattr(clock, name) for name in _CLOCK_FIELDS) != was:
-            values = {name: getattr(clock, name) for name in _CLOCK_FIELDS}
-            changed.append({"b_game": game_id, "b_seat": number, **values})
-    if changed:
-        write(session, _CLOCK_UPDATE, changed)
-    if missing:
-        write(session, _CLOCK_INSERT, [vars(clock) for clock in missing])
-    return clocks
 
 
 def invitation_context(seats: dict[int, Seat], number: int, due: bool) -> dict[str, Any]:
@@ -285,37 +207,6 @@ def quiet_window(runtime: Any) -> timedelta:
     """How long a "your turn" mail waits before it goes (``mail.quiet_minutes``)."""
     minutes = float(runtime.config["mail"].get("quiet_minutes", 0) or 0)
     return timedelta(minutes=max(minutes, 0.0))
-
-
-def turns_begun(transition: Transition) -> frozenset[int]:
-    """The seats whose turn begins with this batch: due now and not before, or (with
-    simultaneous choices) due again for a new choice after moving while the set of due
-    seats changed. A seat that stays due through its own moves (rolling on) is not."""
-    moved = {row["seat"] for row in transition.events if row["kind"] in MOVE_KINDS}
-    changed = transition.due_after != transition.due_before
-    return frozenset(
-        seat
-        for seat in transition.due_after
-        if seat not in transition.due_before or (changed and seat in moved)
-    )
-
-
-def start_turn(clock: SeatClock, policy: dict[str, Any], now: datetime) -> None:
-    """Starts a seat's timers for a new turn (after any vacation it is on)."""
-    clock.turn_since = now
-    clock.reminders = 0
-    base = max(now, clock.paused_until) if clock.paused_until else now
-    first = float(policy.get("reminder_after_hours", 0))
-    days = float(policy.get("deadline_after_days", 0))
-    clock.remind_at = base + timedelta(hours=first) if first > 0 else None
-    clock.deadline_at = base + timedelta(days=days) if days > 0 else None
-
-
-def stop_turn(clock: SeatClock) -> None:
-    clock.turn_since = None
-    clock.remind_at = None
-    clock.deadline_at = None
-    clock.reminders = 0
 
 
 def _game_over(
@@ -609,17 +500,17 @@ def seat_context(
         "title": game.title,
         "game_name": render.engine_title(game.engine),
         "game_id": game.id,
-        "game_page": render.game_url(runtime.config, game.id),
+        "game_page": links.game_url(runtime.config, game.id),
         "name": seat.name,
         "seat": seat.seat,
-        "link": render.play_url(runtime.config, token) if token else "",
+        "link": links.play_url(runtime.config, token) if token else "",
         "settings": settings,
         "head_hash": game.head_hash,
         "head_seq": game.head_seq,
         "phase": game.phase,
         "commitment": game.commitment,
         "policy": game.policy,
-        "deadline": render.when(deadline, seat.timezone, utc(runtime.clock())),
+        "deadline": zones.when(deadline, seat.timezone, utc(runtime.clock())),
         "lines": [],
         "others": [],
         "newcomer": False,
@@ -656,7 +547,7 @@ def mail_former(
     **extra: Any,
 ) -> Mail | None:
     """Writes a mail of ``kind`` (``game_over``, ``notice``) to a former player of the
-    game (a :class:`~pbem.mail.models.FormerPlayer`: someone who held a seat and was
+    game (a :class:`~pbem.games.tables.FormerPlayer`: someone who held a seat and was
     replaced or left): no link, no settings, ``former=True``, ``seat_name`` (the name
     the seat has now) and ``until`` (when they left, in their time zone)."""
     if not former.email:
@@ -665,11 +556,11 @@ def mail_former(
         "title": game.title,
         "game_name": render.engine_title(game.engine),
         "game_id": game.id,
-        "game_page": render.game_url(runtime.config, game.id),
+        "game_page": links.game_url(runtime.config, game.id),
         "name": former.name,
         "seat": former.seat,
         "seat_name": seat_name or former.name,
-        "until": render.when(former.left_at, former.timezone),
+        "until": zones.when(former.left_at, former.timezone),
         "link": "",
         "settings": "",
         "head_hash": game.head_hash,
@@ -730,7 +621,7 @@ def sealed_render(
 ) -> tuple[str, str, str, str]:
     """A mail's subject, text, HTML and unsubscribe link, the links sealed."""
     subject, text, html = render.render(
-        kind, {"base_url": render.base_url(runtime.config), **context}
+        kind, {"base_url": links.base_url(runtime.config), **context}
     )
     server_key = secret(runtime)
     text, html, unsubscribe = (

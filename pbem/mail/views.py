@@ -20,10 +20,12 @@ from sqlmodel import Session, col, select
 from pbem import zones
 from pbem.errors import BadInput, NotFound
 from pbem.games import rescue, talk
+from pbem.games.tables import SeatClock
 from pbem.mail import budget, outbox, render
-from pbem.mail.models import Mail, SeatClock, utc
+from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.web import csrf
+from pbem.zones import utc
 
 bp = Blueprint("mail", __name__, template_folder="templates")
 

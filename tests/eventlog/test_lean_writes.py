@@ -13,7 +13,8 @@ from sqlmodel import Session
 
 from pbem.db import BATCH, Batch, Prepared, write
 from pbem.errors import Conflict
-from pbem.mail.models import Mail, SeatClock
+from pbem.games.tables import SeatClock
+from pbem.mail.models import Mail
 from pbem.models import Event, Game
 from tests.mail.conftest import Clock, make_runtime, new_game
 

@@ -14,7 +14,8 @@ from pbem.db import init_db, make_engine
 from pbem.errors import BadInput
 from pbem.games import rescue
 from pbem.games.portable import import_full
-from pbem.mail.models import FormerPlayer, Mail, RescueVote, SeatClock, SeatOffer
+from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
+from pbem.mail.models import Mail
 from pbem.models import Event, Game, Seat
 from pbem.scheduler import dispatch
 from tests.mail.conftest import make_runtime, new_game, part, take_turn

@@ -14,7 +14,8 @@ from pbem.eventlog.verify import verify_export
 from pbem.games import control, rescue
 from pbem.games.admin_lines import describe_admin
 from pbem.games.roster import RosterError, apply, fold
-from pbem.mail.models import FormerPlayer, Mail
+from pbem.games.tables import FormerPlayer
+from pbem.mail.models import Mail
 from pbem.scheduler import dispatch
 from tests.mail.conftest import new_game, part, take_turn
 

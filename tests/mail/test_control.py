@@ -12,7 +12,7 @@ from sqlmodel import Session
 from pbem.errors import BadInput, NotAllowed, Rejected
 from pbem.games import control
 from pbem.games.service import SeatSpec
-from pbem.mail.models import SeatClock
+from pbem.games.tables import SeatClock
 from pbem.scheduler import dispatch, sweep
 from tests.mail.conftest import START, new_game, part
 

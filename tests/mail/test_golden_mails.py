@@ -22,11 +22,13 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
+from pbem import zones
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
+from pbem.games.tables import FormerPlayer
 from pbem.mail import games_link, outbox, render
 from pbem.mail.dispatch import build_message
 from pbem.mail.inbound import moves
-from pbem.mail.models import FormerPlayer, Mail
+from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
 from tests.mail.conftest import Clock, make_runtime
@@ -280,7 +282,7 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 0,
                 "Anna",
                 DEADLINE,
-                since=render.when(TURN_SINCE, "Europe/Berlin"),
+                since=zones.when(TURN_SINCE, "Europe/Berlin"),
                 consequence=CONSEQUENCES["bot_seat"],
             ),
         ),
@@ -291,7 +293,7 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 1,
                 "Zoe",
                 DEADLINE,
-                since=render.when(TURN_SINCE, "Asia/Tokyo"),
+                since=zones.when(TURN_SINCE, "Asia/Tokyo"),
                 consequence=CONSEQUENCES["bot_seat"],
                 newcomer=True,
             ),
@@ -407,14 +409,14 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                         {
                             "title": "Friday at Anna's",
                             "phase": "Spring of year 3",
-                            "since": render.when(TURN_SINCE, "UTC"),
-                            "deadline": render.when(DEADLINE, "UTC", NOW),
+                            "since": zones.when(TURN_SINCE, "UTC"),
+                            "deadline": zones.when(DEADLINE, "UTC", NOW),
                             "link": f"{BASE}/play/{TOKEN}",
                         },
                         {
                             "title": "Mercatores",
                             "phase": "",
-                            "since": render.when(TURN_SINCE - timedelta(days=1), "UTC"),
+                            "since": zones.when(TURN_SINCE - timedelta(days=1), "UTC"),
                             "deadline": "",
                             "link": f"{BASE}/play/{TOKEN[::-1]}",
                         },
@@ -514,7 +516,7 @@ def former_mail_context(former: FormerPlayer, over: dict) -> dict:
         "name": former.name,
         "seat": former.seat,
         "seat_name": "Zoe",
-        "until": render.when(former.left_at, former.timezone),
+        "until": zones.when(former.left_at, former.timezone),
         "link": "",
         "settings": "",
         "head_hash": HEAD_HASH,

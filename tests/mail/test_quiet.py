@@ -13,8 +13,9 @@ from sqlmodel import Session, col, select
 from pbem.games.service import SeatSpec
 from pbem.mail import outbox
 from pbem.mail.dispatch import dispatch
-from pbem.mail.models import Mail, utc
+from pbem.mail.models import Mail
 from pbem.models import Seat
+from pbem.zones import utc
 from tests.mail.conftest import make_runtime, new_game, part, take_turn
 
 WINDOW = 10

@@ -9,8 +9,8 @@ import re
 from sqlmodel import Session
 
 from pbem.games.rescue import hand_to_bot, invite_replacement, start_vacation, take_seat
+from pbem.games.tables import SeatClock
 from pbem.mail import outbox
-from pbem.mail.models import SeatClock
 from pbem.models import Seat
 from tests.mail.conftest import new_game, take_turn
 

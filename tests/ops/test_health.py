@@ -9,9 +9,10 @@ from sqlmodel import Session
 
 from pbem import ops
 from pbem.games.service import SeatSpec
-from pbem.mail.models import Heartbeat, utc
+from pbem.mail.models import Heartbeat
 from pbem.runtime import build_runtime
 from pbem.web import create_app
+from pbem.zones import utc
 
 
 @pytest.fixture

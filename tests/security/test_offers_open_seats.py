@@ -11,7 +11,8 @@ from sqlmodel import Session, select
 
 from pbem.errors import Gone, TooMany
 from pbem.games.rescue import request_open_seat, take_seat
-from pbem.mail.models import Mail, SeatOffer
+from pbem.games.tables import SeatOffer
+from pbem.mail.models import Mail
 from pbem.scheduler import dispatch, sweep
 from tests.security.conftest import make_runtime, new_game, part
 

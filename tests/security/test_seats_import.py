@@ -12,7 +12,8 @@ from sqlmodel import Session, select
 from pbem.db import init_db, make_engine
 from pbem.errors import BadInput
 from pbem.games.portable import import_full
-from pbem.mail.models import FormerPlayer, Mail, RescueVote, SeatClock, SeatOffer
+from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
+from pbem.mail.models import Mail
 from pbem.models import Event, Game, Seat
 from tests.games.test_full_export import table
 from tests.security.conftest import make_runtime, new_game

@@ -16,9 +16,10 @@ from sqlalchemy import event, text
 from sqlmodel import Session
 
 from pbem.db import KeptConnections
-from pbem.mail.models import Heartbeat, utc
+from pbem.mail.models import Heartbeat
 from pbem.runtime import build_runtime
 from pbem.web import create_app, hardening
+from pbem.zones import utc
 from tests.web.conftest import overrides, pig_game
 
 

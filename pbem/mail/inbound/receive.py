@@ -60,9 +60,10 @@ from pbem.games.roster import SEAT_KINDS
 from pbem.mail import budget, outbox, render
 from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
-from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress, utc
+from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress
 from pbem.models import Event, Game, Seat
 from pbem.validate import canonical_address
+from pbem.zones import utc
 
 EX_OK = 0
 EX_NOUSER = 67
