@@ -12,7 +12,7 @@ from sqlalchemy.engine import Engine as SqlEngine
 from pbem.config import load_config, make_var, secret_key
 from pbem.db import init_db, make_engine
 from pbem.games.service import GameService, utcnow
-from pbem.mail import outbox  # registers the mail tables before the schema is made
+from pbem.mail import notice_mails, outbox  # registers the mail tables before the schema
 from pbem.migrations import require_current
 
 
@@ -43,8 +43,9 @@ def build_runtime(
 ) -> Runtime:
     """Loads the configuration, opens the database and wires the services together.
 
-    Mail's outbox listener is installed here, so every appended event writes its mails
-    in the same transaction wherever the event comes from (web, worker or CLI).
+    Mail's listeners (of transitions and of notices) are installed here, so every
+    appended event writes its mails in the same transaction wherever the event comes
+    from (web, worker or CLI).
     """
     config = load_config(overrides)
     make_var(config)
@@ -63,4 +64,5 @@ def build_runtime(
     )
     runtime = Runtime(config=config, db=db, service=service, clock=clock)
     outbox.install(runtime)
+    notice_mails.install(runtime)
     return runtime

@@ -33,10 +33,10 @@ from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotAllowed, NotFound, Rejected
 from pbem.games.admin_lines import HEADLINES, describe_game_change
+from pbem.games.notices import Notice
 from pbem.games.outcomes import MoveOutcome
 from pbem.games.policy import POLICY_FLOORS, check_policy
 from pbem.games.tables import SeatClock
-from pbem.mail import outbox
 from pbem.models import Game, Seat
 from pbem.validate import is_game_id
 from pbem.zones import utc
@@ -215,15 +215,15 @@ def _append(
         change(session, game)
         seq = game.head_seq + 1
         for seat in session.exec(select(Seat).where(Seat.game_id == game_id)):
-            outbox.mail_seat(
+            runtime.service.tell(
                 session,
-                runtime,
-                game,
-                seat,
-                "notice",
-                f"{kind}:{game_id}:{seq}:{seat.seat}",
-                headline=HEADLINES[kind],
-                lines=[line],
+                Notice(
+                    kind="seat_event",
+                    key=f"{kind}:{game_id}:{seq}:{seat.seat}",
+                    game_id=game_id,
+                    seat=seat.seat,
+                    facts={"event": kind, "headline": HEADLINES[kind], "lines": [line]},
+                ),
             )
 
     return runtime.service.append_admin(

@@ -70,12 +70,12 @@ from pbem.eventlog.verify import verify_export, verify_rows
 from pbem.games import rescue, talk
 from pbem.games import roster as roster_mod
 from pbem.games.names import fill_lines, marks_of
+from pbem.games.notices import Notice
 from pbem.games.policy import check_policy
 from pbem.games.roster import Roster
 from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
-from pbem.mail import outbox
 from pbem.models import Game, GameSecret, Seat
 from pbem.validate import (
     canonical_address,
@@ -901,7 +901,7 @@ def _restore_people(
         token = new_token()
         row.token_hash = hash_token(token)
         session.add(row)
-        outbox.store_link(session, runtime, game.id, number, token)
+        rescue.issue_link(session, runtime, game.id, number, token)
         imported.links[number] = token
     session.flush()
     if not mail:
@@ -920,18 +920,23 @@ def _restore_people(
                 " A bot plays your seat for now; to play it again, open the link and choose "
                 '"Take my seat back" under "Seats and deadlines".'
             )
-        if outbox.mail_seat(
+        if not row.email:
+            continue
+        runtime.service.tell(
             session,
-            runtime,
-            game,
-            row,
-            "seat_link",
-            f"moved:{game.id}:{number}:{row.token_hash[:24]}",
-            bot_seat_too=True,
-            message=message,
-            deadline=clock.deadline_at if clock is not None and not row.is_bot else None,
-        ):
-            imported.mailed.append(row.email)
+            Notice(
+                kind="link_given",
+                key=f"moved:{game.id}:{number}:{row.token_hash[:24]}",
+                game_id=game.id,
+                seat=number,
+                facts={
+                    "message": message,
+                    "deadline": clock.deadline_at if clock is not None and not row.is_bot else None,
+                    "even_a_bot": True,
+                },
+            ),
+        )
+        imported.mailed.append(row.email)
     for number, token in sorted(imported.invitations.items()):
         offer = session.get(SeatOffer, (game.id, number))
         rescue._invite(session, runtime, game, rows[number], offer, token)

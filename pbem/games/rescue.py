@@ -56,10 +56,10 @@ from pbem.errors import BadInput, Gone, NotAllowed, NotFound, NotTaken, Rejected
 from pbem.games import seat_rules
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
 from pbem.games.clocks import start_turn, stop_turn
+from pbem.games.notices import Notice
 from pbem.games.seat_rules import Permission, VoteCounted, count_request
 from pbem.games.tables import FormerPlayer, RetiredLink, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
-from pbem.mail import outbox
 from pbem.models import Event, Game, Seat
 from pbem.validate import (
     canonical_address,
@@ -460,7 +460,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         row.notify = "every_turn"
         row.token_hash = token_hash
         session.add(row)
-        outbox.store_link(session, runtime, game.id, row.seat, token)
+        issue_link(session, runtime, game.id, row.seat, token)
         clock = _clock(session, game.id, row.seat)
         if row.seat in (game.to_move or []):
             start_turn(clock, game.policy, utc(runtime.clock()))
@@ -787,11 +787,7 @@ def open_seats(runtime: Any, game_id: str) -> list[Seat]:
 
 
 def game_url(runtime: Any, game_id: str) -> str:
-    return f"{links.base_url(runtime.config)}/games/{game_id}"
-
-
-def outbox_link(runtime: Any, token: str) -> str:
-    return links.play_url(runtime.config, token)
+    return links.game_url(runtime.config, game_id)
 
 
 # Helpers -----------------------------------------------------------------------------
@@ -880,28 +876,19 @@ def _tell(
     headline: str,
     lines: list[str],
 ) -> None:
-    """A notice to the seat's (departing) player at their address, without any link."""
-    outbox.enqueue(
+    """Tells the seat's (departing) player at their address that they no longer hold
+    it (a ``seat_left`` notice: no link goes with it)."""
+    runtime.service.tell(
         session,
-        runtime,
-        "notice",
-        key=key,
-        recipient=row.email,
-        context={
-            "title": game.title,
-            "game_id": game.id,
-            "name": row.name,
-            "seat": row.seat,
-            "headline": headline,
-            "lines": lines,
-            "link": "",
-            "settings": "",
-            "former": True,
-            "game_page": game_url(runtime, game.id),
-            "head_hash": game.head_hash,
-            "head_seq": game.head_seq,
-        },
-        game_id=game.id,
+        Notice(
+            kind="seat_left",
+            key=key,
+            game_id=game.id,
+            seat=row.seat,
+            address=row.email,
+            name=row.name,
+            facts={"headline": headline, "lines": lines},
+        ),
     )
 
 
@@ -909,34 +896,32 @@ def _invite(
     session: Session, runtime: Any, game: Game, row: Seat, offer: SeatOffer, token: str
 ) -> None:
     """The invitation to take ``row`` that ``offer`` holds, to the newcomer's address only,
-    with the time its link lapses."""
-    until = zones.when(lapses_at(runtime, offer), "UTC")
-    name, email = offer.name, offer.email
-    outbox.enqueue(
+    with the time its link lapses (a ``seat_offered`` notice)."""
+    runtime.service.tell(
         session,
-        runtime,
-        "notice",
-        key=f"seat_invite:{game.id}:{row.seat}:{hash_token(token)[:24]}",
-        recipient=email,
-        context={
-            "title": game.title,
-            "game_id": game.id,
-            "name": name,
-            "seat": row.seat,
-            "headline": "A seat is offered to you",
-            "lines": [
-                f"You are invited to take over {row.name}'s seat in {game.title}.",
-                "Open the link and accept the seat to play it; nothing happens until you "
-                "do. Keep the link to yourself: once you accept, it is your seat.",
-                f"The link works until {until}.",
-            ],
-            "link": outbox_link(runtime, token),
-            "settings": "",
-            "newcomer": True,
-            "commitment": game.commitment,
-            "game_page": game_url(runtime, game.id),
-        },
-        game_id=game.id,
+        Notice(
+            kind="seat_offered",
+            key=f"seat_invite:{game.id}:{row.seat}:{hash_token(token)[:24]}",
+            game_id=game.id,
+            seat=row.seat,
+            address=offer.email,
+            name=offer.name,
+            facts={"holder": row.name, "token": token, "lapses_at": lapses_at(runtime, offer)},
+        ),
+    )
+
+
+def issue_link(session: Session, runtime: Any, game_id: str, seat: int, token: str) -> None:
+    """Tells the listeners a seat's new link token (a ``link_issued`` notice)."""
+    runtime.service.tell(
+        session,
+        Notice(
+            kind="link_issued",
+            key=f"link:{game_id}:{seat}:{hash_token(token)[:24]}",
+            game_id=game_id,
+            seat=seat,
+            facts={"token": token},
+        ),
     )
 
 
@@ -968,19 +953,19 @@ def _give_link(
     a seat that is due starts its turn's clock afresh."""
     row.token_hash = hash_token(token)
     session.add(row)
-    outbox.store_link(session, runtime, game.id, row.seat, token)
+    issue_link(session, runtime, game.id, row.seat, token)
     clock = _clock(session, game.id, row.seat)
     if row.seat in (game.to_move or []):
         start_turn(clock, game.policy, utc(runtime.clock()))
-    outbox.mail_seat(
+    runtime.service.tell(
         session,
-        runtime,
-        game,
-        row,
-        "seat_link",
-        f"seat_link:{game.id}:{row.seat}:{game.head_seq}",
-        message=message,
-        deadline=clock.deadline_at,
+        Notice(
+            kind="link_given",
+            key=f"seat_link:{game.id}:{row.seat}:{game.head_seq}",
+            game_id=game.id,
+            seat=row.seat,
+            facts={"message": message, "deadline": clock.deadline_at, "even_a_bot": False},
+        ),
     )
 
 
@@ -1063,21 +1048,25 @@ def _append(
             mine = other.seat == target.seat
             if (mine and not notify_target) or (not mine and not notify_others):
                 continue
-            if mine and other.is_bot:
-                # A seat just handed to a bot: its player is told all the same.
-                other = Seat.model_validate({**other.model_dump(), "is_bot": False})
-            outbox.mail_seat(
+            runtime.service.tell(
                 session,
-                runtime,
-                game,
-                other,
-                "notice",
-                f"{kind}:{game_id}:{seq}:{other.seat}",
-                headline=HEADLINES[kind],
-                # The seat's own player reads what happened to them in the second person.
-                lines=list(target_lines)
-                if mine and target_lines
-                else [line, *((None if mine else other_lines) or [])],
+                Notice(
+                    kind="seat_event",
+                    key=f"{kind}:{game_id}:{seq}:{other.seat}",
+                    game_id=game_id,
+                    seat=other.seat,
+                    facts={
+                        "event": kind,
+                        "headline": HEADLINES[kind],
+                        # The seat's own player reads what happened to them in the
+                        # second person.
+                        "lines": list(target_lines)
+                        if mine and target_lines
+                        else [line, *((None if mine else other_lines) or [])],
+                        # A seat just handed to a bot: its player is told all the same.
+                        "even_a_bot": mine,
+                    },
+                ),
             )
 
     outcome = runtime.service.append_admin(

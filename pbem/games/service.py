@@ -45,6 +45,7 @@ from pbem.eventlog.store import EventStore, Head, game_engine
 from pbem.games import listing, names, portable, upgrade
 from pbem.games import roster as roster_mod
 from pbem.games.listing import LISTING_PAGE, GamePage
+from pbem.games.notices import Notice, NoticeListener
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
 from pbem.games.roster import Holder, Roster
@@ -228,7 +229,14 @@ class GameService:
         self.store = EventStore(db, snapshot_every)
         self.clock = clock
         self.listeners: list[Listener] = list(listeners)
+        self.notice_listeners: list[NoticeListener] = []
         self.connections = KeptConnections.of(db)
+
+    def tell(self, session: Session, notice: Notice) -> None:
+        """Hands ``notice`` to every notice listener, in the transaction of ``session``
+        (the one that wrote what the notice tells; see :mod:`pbem.games.notices`)."""
+        for listener in self.notice_listeners:
+            listener(session, notice)
 
     def session(self) -> Session:
         """A session for work that writes (on SQLite it takes the write lock at once)."""

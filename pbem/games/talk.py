@@ -52,6 +52,7 @@ from sqlmodel import Session, col, select
 from pbem import zones
 from pbem.errors import BadInput, NotFound, TooMany
 from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
+from pbem.games.notices import Notice
 from pbem.models import Event, Game, Seat
 
 KIND = TALK_KIND
@@ -345,7 +346,7 @@ def count(session: Session, runtime: Any, game_id: str, seat: int) -> None:
 
 def post(runtime: Any, game_id: str, seat: int, to: int | None, text: Any, via: str = "web"):
     """Posts a message from ``seat`` (to the table, or privately to seat ``to``) as a
-    ``talk`` event, and writes the talk mails of the players who want them at once.
+    ``talk`` event, and tells each reader (:func:`tell_audience`).
     Bad input is refused with nothing changed."""
     service = runtime.service
     text = clean_text(text)
@@ -366,38 +367,36 @@ def post(runtime: Any, game_id: str, seat: int, to: int | None, text: Any, via: 
 
     def change(session: Session, game: Any) -> None:
         count(session, runtime, game_id, seat)
-        mail_audience(session, runtime, game, seat, to, text)
+        tell_audience(session, runtime, game, seat, to, text)
 
     return service.append_admin(game_id, KIND, seat, payload, actor=via, change=change)
 
 
-def mail_audience(
+def tell_audience(
     session: Session, runtime: Any, game: Any, sender: int, to: int | None, text: str
 ) -> None:
-    """One ``talk`` mail to each reader who wants table talk at once: the addressee of
-    a private message, or every other person at the table."""
-    from pbem.mail import outbox
-
-    if not hasattr(runtime, "config"):
-        return
+    """A ``talk`` notice to each reader: the addressee of a private message, or every
+    other person at the table (mail sends it to those who want table talk at once)."""
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
     by_seat = {row.seat: row for row in seats}
     readers = [to] if to is not None else [row.seat for row in seats if row.seat != sender]
     for number in readers:
-        reader = by_seat.get(number)
-        if reader is None or reader.talk_mail != "at_once":
+        if number not in by_seat:
             continue
-        outbox.mail_seat(
+        runtime.service.tell(
             session,
-            runtime,
-            game,
-            reader,
-            "talk",
-            f"talk:{game.id}:{number}:{game.head_seq}",
-            sender_name=by_seat[sender].name,
-            private=to is not None,
-            talk_verb="wrote to you privately" if to is not None else "said to the table",
-            said=text,
+            Notice(
+                kind="talk",
+                key=f"talk:{game.id}:{number}:{game.head_seq}",
+                game_id=game.id,
+                seat=number,
+                facts={
+                    "sender": sender,
+                    "sender_name": by_seat[sender].name,
+                    "private": to is not None,
+                    "said": text,
+                },
+            ),
         )
 
 

@@ -13,8 +13,9 @@ and writes the mails the batch calls for:
   and the seed: each seat's player (a seat a bot plays now included) and every former
   player (:class:`FormerPlayer`: replaced, or left), one mail per former address.
 
-Reminders, deadlines and digests come from the sweep (:mod:`pbem.scheduler`), rescue
-notices from :mod:`pbem.games.rescue`; all of them go through :func:`enqueue`.
+Reminders, deadlines and digests come from the sweep (:mod:`pbem.scheduler`), the
+mails of the game's notices from :mod:`pbem.mail.notice_mails`; all of them go through
+:func:`enqueue`.
 """
 
 from __future__ import annotations
