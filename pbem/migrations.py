@@ -175,8 +175,8 @@ def record_rosters(db: SqlEngine, secret_key: str | None = None) -> list[str]:
     from sqlmodel import Session, col, select
 
     from pbem.errors import Conflict
+    from pbem.eventlog import roster as roster_mod
     from pbem.eventlog.seeds import SeedSealed
-    from pbem.games import roster as roster_mod
     from pbem.games.service import GameService
     from pbem.games.tables import SeatOffer
     from pbem.models import Event, Game, Seat

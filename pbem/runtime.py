@@ -10,10 +10,10 @@ from typing import Any
 from sqlalchemy.engine import Engine as SqlEngine
 
 from pbem.config import load_config, make_var, secret_key
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.games.service import GameService, utcnow
 from pbem.mail import notice_mails, outbox  # registers the mail tables before the schema
-from pbem.migrations import require_current
+from pbem.migrations import migrate, require_current
 
 
 @dataclass
@@ -58,7 +58,7 @@ def build_runtime(
     if create_schema and config["server"].get("production"):
         require_current(db)  # production upgrades only through `pbem migrate`
     elif create_schema:
-        init_db(db, secret_key=key)
+        migrate(db, secret_key=key)
     service = GameService(
         db, snapshot_every=config["database"]["snapshot_every"], clock=clock, secret_key=key
     )

@@ -2,7 +2,7 @@
 command line) changes a running game's deadline policy, or pauses and resumes it.
 
 Each action is one event in the game's log (``policy_changed``, ``game_paused``,
-``game_resumed``, folded into the roster by :mod:`pbem.games.roster`), appended by
+``game_resumed``, folded into the roster by :mod:`pbem.eventlog.roster`), appended by
 :meth:`GameService.append_admin` with its read-model change and a notice to every
 human seat, in one transaction. A refusal changes nothing.
 

@@ -56,6 +56,7 @@ from sqlmodel import col, select
 from engines.api import Engine
 from pbem import links
 from pbem.errors import BadInput, NotFound, Rejected
+from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import (
     MOVE_KINDS,
     TAKE_BACK_WINDOW,
@@ -64,16 +65,15 @@ from pbem.eventlog.log import (
     engine_after,
     setup_state,
 )
+from pbem.eventlog.roster import Roster
+from pbem.eventlog.roster_log import or_seats, rosters
 from pbem.eventlog.seeds import seal_seed
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
 from pbem.games import rescue, talk
-from pbem.games import roster as roster_mod
 from pbem.games.names import fill_lines, marks_of
 from pbem.games.notices import Notice
 from pbem.games.policy import check_policy
-from pbem.games.roster import Roster
-from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
 from pbem.models import Game, GameSecret, Seat
@@ -721,7 +721,7 @@ def import_full(
     appended: the log stays exactly as exported.
 
     Names, bots and their levels, the creator, the deadline policy and the pause come
-    from the log's roster (:func:`pbem.games.roster.fold`); a log from before rosters
+    from the log's roster (:func:`pbem.eventlog.roster.fold`); a log from before rosters
     were logged takes them from the personal section and the header. Addresses, kinds
     of mail, time zones, mail hours, clocks, open votes, seat offers and former players
     come from the personal section, every field checked first: a bad one is a

@@ -39,16 +39,16 @@ from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_opt
 from pbem.db import BATCH, Batch, KeptConnections, Prepared, for_reads, read_alone
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
 from pbem.eventlog import chance as chance_mod
+from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
+from pbem.eventlog.roster import Holder, Roster
 from pbem.eventlog.seeds import open_seed, seal_seed
 from pbem.eventlog.store import EventStore, Head, game_engine
 from pbem.games import listing, names, portable, upgrade
-from pbem.games import roster as roster_mod
 from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.notices import Notice, NoticeListener
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
-from pbem.games.roster import Holder, Roster
 from pbem.games.tables import SeatClock
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck

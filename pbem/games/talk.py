@@ -37,8 +37,6 @@ daily digest), ``off``.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import secrets
 from collections.abc import Mapping
@@ -52,6 +50,7 @@ from sqlmodel import Session, col, select
 from pbem import zones
 from pbem.errors import BadInput, NotFound, TooMany
 from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
+from pbem.eventlog.talk_events import commitment
 from pbem.games.notices import Notice
 from pbem.models import Event, Game, Seat
 
@@ -71,11 +70,6 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u20
 
 
 # The pure part: payloads, commitments, who may read what ---------------------------
-
-
-def commitment(salt: bytes, text: str) -> str:
-    """HMAC-SHA256(salt, text), hex: what the chain holds of a private message."""
-    return hmac.new(salt, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def clean_text(text: Any) -> str:
@@ -142,44 +136,6 @@ def text_of(row: Mapping[str, Any]) -> str:
         return str(payload.get("text", ""))
     sealed = payload.get(SEALED)
     return str(sealed.get("text", "")) if isinstance(sealed, Mapping) else ""
-
-
-def problem(row: Mapping[str, Any], seats: int | None = None) -> str | None:
-    """What is wrong with a talk event (for ``pbem verify``), or None."""
-    payload = row.get("payload")
-    sender = row.get("seat")
-    if not isinstance(payload, Mapping):
-        return "a message without a payload"
-    if isinstance(sender, bool) or not isinstance(sender, int):
-        return "a message from no seat"
-    to = payload.get("to")
-    if seats is not None and not 0 <= sender < seats:
-        return "a message from a seat the game does not have"
-    if to is None:
-        if not isinstance(payload.get("text"), str) or SEALED in payload:
-            return "a message to the table without its text"
-        return None
-    if (
-        isinstance(to, bool)
-        or not isinstance(to, int)
-        or (seats is not None and not 0 <= to < seats)
-    ):
-        return "a private message to a seat the game does not have"
-    given = payload.get("commitment")
-    if not isinstance(given, str) or not re.fullmatch(r"[0-9a-f]{64}", given):
-        return "a private message without its commitment"
-    sealed = payload.get(SEALED)
-    if sealed is None:
-        return None
-    if not isinstance(sealed, Mapping) or not isinstance(sealed.get("text"), str):
-        return "a private message whose sealed text is malformed"
-    try:
-        salt = bytes.fromhex(sealed.get("salt", ""))
-    except (TypeError, ValueError):
-        return "a private message whose salt is not hexadecimal"
-    if not hmac.compare_digest(commitment(salt, sealed["text"]), given):
-        return "a private message's text does not match its commitment (it was changed)"
-    return None
 
 
 # Reading: the messages a seat (or a spectator) sees ---------------------------------

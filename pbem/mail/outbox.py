@@ -35,13 +35,13 @@ from pbem import links, zones
 from pbem.db import Prepared, write
 from pbem.errors import TooMany
 from pbem.eventlog.log import MOVE_KINDS, Folded, fold
+from pbem.eventlog.roster import Roster, mover
+from pbem.eventlog.roster_log import or_seats, rosters
 from pbem.eventlog.store import game_engine
 from pbem.games import names, results, seat_rules
 from pbem.games.admin_lines import describe_admin
 from pbem.games.clocks import keep_clocks, turn_goes_on, turns_begun
 from pbem.games.outcomes import Transition
-from pbem.games.roster import Roster, mover
-from pbem.games.roster_log import or_seats, rosters
 from pbem.games.tables import FormerPlayer, SeatClock, SeatLink
 from pbem.games.tokens import hash_token
 from pbem.mail import budget, games_link, render

@@ -224,7 +224,7 @@ def test_the_creators_game_settings_on_the_seats_page(runtime, app, clock):
 
 
 def test_the_roster_follows_the_control_events(runtime, clock):
-    from pbem.games import roster
+    from pbem.eventlog import roster
 
     created = new_game(runtime, seats=2)
     game = created.game_id

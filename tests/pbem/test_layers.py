@@ -13,6 +13,36 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "pbem"
 
+# The parts from the bottom up: each may import only the parts before it.
+LAYERS = (
+    # leaves
+    "errors",
+    "bounds",
+    "validate",
+    "zones",
+    "words",
+    "seal",
+    "locations",
+    "links",
+    # the server
+    "config",
+    "logs",
+    "models",
+    "db",
+    "eventlog",
+    "games",
+    "mail",
+    "scheduler",
+    "migrations",
+    "runtime",
+    "web",
+    "demo",
+    "bench",
+    "bench_scale",
+    "cli",
+    "alembic",
+)
+
 
 def _parts() -> set[str]:
     return {
@@ -143,6 +173,19 @@ def _imports_of(part: str, forbidden: set[str]) -> list[str]:
         if source == part and target in forbidden
         for place in places
     )
+
+
+def test_each_part_imports_only_parts_below_it():
+    edges = import_edges()
+    unplaced = sorted(_parts() - set(LAYERS))
+    assert not unplaced, f"parts of pbem with no place in LAYERS: {unplaced}"
+    upward = sorted(
+        f"{place} ({source} -> {target})"
+        for (source, target), places in edges.items()
+        if LAYERS.index(target) > LAYERS.index(source)
+        for place in places
+    )
+    assert upward == []
 
 
 def test_eventlog_imports_nothing_above_it():

@@ -11,7 +11,7 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem.db import make_engine
-from pbem.games import roster as roster_mod
+from pbem.eventlog import roster as roster_mod
 from pbem.games.service import GameService
 from pbem.games.tables import SeatOffer
 from pbem.migrations import migrate, record_rosters

@@ -89,11 +89,11 @@ def played(sqlite_db, tmp_path):
 
 
 def pages(runtime, created) -> dict[str, str]:
-    from pbem.mail import rescue_views, views
+    from pbem.web import mail_pages, rescue_pages
 
     app = create_app(runtime=runtime)
     app.config["TESTING"] = True
-    for blueprint in (views.bp, rescue_views.bp):
+    for blueprint in (mail_pages.bp, rescue_pages.bp):
         if blueprint.name not in app.blueprints:
             app.register_blueprint(blueprint)
     client = app.test_client()

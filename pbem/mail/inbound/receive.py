@@ -53,10 +53,10 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import col, select
 
 from pbem.errors import Conflict, PbemError
+from pbem.eventlog.roster import SEAT_KINDS
 from pbem.eventlog.store import game_engine
 from pbem.games import names
 from pbem.games import talk as talk_mod
-from pbem.games.roster import SEAT_KINDS
 from pbem.mail import budget, outbox, render
 from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
