@@ -12,7 +12,7 @@ from sqlalchemy.engine import Engine as SqlEngine
 from pbem.config import load_config, make_var, secret_key
 from pbem.db import make_engine
 from pbem.games.service import GameService, utcnow
-from pbem.mail import notice_mails, outbox  # registers the mail tables before the schema
+from pbem.mail import listener, notice_mails  # registers the mail tables before the schema
 from pbem.migrations import migrate, require_current
 
 
@@ -63,6 +63,6 @@ def build_runtime(
         db, snapshot_every=config["database"]["snapshot_every"], clock=clock, secret_key=key
     )
     runtime = Runtime(config=config, db=db, service=service, clock=clock)
-    outbox.install(runtime)
+    listener.install(runtime)
     notice_mails.install(runtime)
     return runtime

@@ -50,7 +50,7 @@ from pbem.errors import PbemError
 from pbem.eventlog import audit
 from pbem.games import rescue, talk
 from pbem.games.tables import SeatClock
-from pbem.mail import budget, outbox
+from pbem.mail import budget, outbox, replies, seat_mails
 from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail
 from pbem.mail.models import Heartbeat, Mail
@@ -188,7 +188,7 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
             session.connection(), game.id, seat.seat, seat.email, runtime.config, now
         )
         if seat.notify == "every_turn" and not seat.is_bot and not spent:
-            mail = outbox.mail_seat(
+            mail = seat_mails.mail_seat(
                 session,
                 runtime,
                 game,
@@ -198,7 +198,7 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
                 since=zones.when(clock.turn_since, seat.timezone),
                 deadline=clock.deadline_at,
                 consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
-                **outbox.moves_context(runtime, session, game, seat),
+                **replies.moves_context(runtime, session, game, seat),
             )
         try:
             session.commit()
@@ -277,7 +277,7 @@ def _deadline_mails(
     }
     # Under "wait" the late seat's own mail lists its moves (replies by mail on); its
     # key ends with the head it was written at, which a reply's tag names.
-    moves = outbox.moves_context(runtime, session, game, late) if policy == "wait" else {}
+    moves = replies.moves_context(runtime, session, game, late) if policy == "wait" else {}
     for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
         key = f"deadline:{game.id}:{late.seat}:{turn}:{seat.seat}:{game.head_seq}"
         if outbox.has_mail(session, key):
@@ -288,7 +288,7 @@ def _deadline_mails(
             # The seat's link and its settings page retire with this deadline: the mail
             # offers neither (no play link, no List-Unsubscribe to a dead page).
             recipient = Seat.model_validate({**seat.model_dump(), "token_hash": None})
-        outbox.mail_seat(
+        seat_mails.mail_seat(
             session,
             runtime,
             game,
@@ -397,7 +397,7 @@ def _digests(runtime: Any, now: datetime) -> int:
             first = _newest_seat(entries) if entries else said[address][0]
             games = []
             for seat, game, clock in waiting:
-                token = outbox.seat_token(session, runtime, seat)
+                token = seat_mails.seat_token(session, runtime, seat)
                 games.append(
                     {
                         "title": game.title,
@@ -407,7 +407,7 @@ def _digests(runtime: Any, now: datetime) -> int:
                         "link": links.play_url(runtime.config, token) if token else "",
                     }
                 )
-            settings = outbox.settings_link(runtime, first)
+            settings = seat_mails.settings_link(runtime, first)
             outbox.enqueue(
                 session,
                 runtime,

@@ -9,7 +9,7 @@ notice's key):
 - ``seat_offered``: a ``notice`` mail to the newcomer's address with the invitation's
   link and when it lapses;
 - ``link_issued``: no mail: the seat's new token is kept sealed for later mails
-  (:func:`pbem.mail.outbox.store_link`);
+  (:func:`pbem.mail.seat_mails.store_link`);
 - ``link_given``: a ``seat_link`` mail with the seat's link;
 - ``talk``: a ``talk`` mail, to a reader who wants table talk at once.
 """
@@ -24,7 +24,7 @@ from sqlmodel import Session
 
 from pbem import links, zones
 from pbem.games.notices import Notice
-from pbem.mail import outbox
+from pbem.mail import outbox, seat_mails
 from pbem.models import Game, Seat
 
 
@@ -36,7 +36,7 @@ def install(runtime: Any) -> None:
 def on_notice(runtime: Any, session: Session, notice: Notice) -> None:
     """Writes the mail ``notice`` calls for, inside its transaction."""
     if notice.kind == "link_issued":
-        outbox.store_link(session, runtime, notice.game_id, notice.seat, notice.facts["token"])
+        seat_mails.store_link(session, runtime, notice.game_id, notice.seat, notice.facts["token"])
         return
     game = session.get(Game, notice.game_id)
     if game is None:
@@ -52,7 +52,7 @@ def _seat(session: Session, notice: Notice) -> Seat:
 
 
 def _seat_event(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
-    outbox.mail_seat(
+    seat_mails.mail_seat(
         session,
         runtime,
         game,
@@ -121,7 +121,7 @@ def _seat_offered(runtime: Any, session: Session, game: Game, notice: Notice) ->
 
 
 def _link_given(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
-    outbox.mail_seat(
+    seat_mails.mail_seat(
         session,
         runtime,
         game,
@@ -139,7 +139,7 @@ def _talk(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
     if reader.talk_mail != "at_once":
         return
     private = bool(notice.facts["private"])
-    outbox.mail_seat(
+    seat_mails.mail_seat(
         session,
         runtime,
         game,

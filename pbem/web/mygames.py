@@ -26,7 +26,7 @@ from sqlmodel import Session, col, select
 from pbem import links, zones
 from pbem.errors import NotFound, TooMany
 from pbem.games.tables import SeatClock
-from pbem.mail import outbox, render
+from pbem.mail import outbox, render, seat_mails
 from pbem.mail.games_link import address_link, holder_of
 from pbem.mail.models import MailAddress
 from pbem.models import Game, Seat
@@ -126,7 +126,7 @@ def open_seat(token: str, game_id: str, seat: int):
         row = session.get(Seat, (game_id, seat)) if len(game_id) <= 32 else None
         if row is None or row.email.lower() != address or not row.token_hash:
             raise NotFound("This seat is not one of your games any more.")
-        seat_token = outbox.seat_token(session, run, row)
+        seat_token = seat_mails.seat_token(session, run, row)
     if not seat_token:
         raise NotFound("This seat's link is not on this server any more.")
     return redirect(links.play_url(run.config, seat_token), code=303)

@@ -158,7 +158,7 @@ def take_turn(runtime, game_id: str, rolls: int = 1) -> int:
 
 def as_sent(runtime, rows: list) -> list:
     """Outbox rows with their bodies as sent (the stored ones keep their links sealed)."""
-    from pbem.mail.outbox import opened
+    from pbem.mail.deferred import opened
 
     for row in rows:
         row.body_text, row.body_html, row.unsubscribe = opened(runtime, row)

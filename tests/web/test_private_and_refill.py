@@ -9,8 +9,8 @@ import re
 from sqlmodel import Session, select
 
 from pbem.games.service import SeatSpec
+from pbem.mail.deferred import opened
 from pbem.mail.models import Mail
-from pbem.mail.outbox import opened
 from tests.web.conftest import csrf_of
 
 PERSON = {"seat_name_0": "Ann", "seat_email_0": "ann@example.org"}
