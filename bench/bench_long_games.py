@@ -37,9 +37,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pbem.bench import bench_engine, bulk_game, next_move  # noqa: E402
-from pbem.db import init_db, make_engine  # noqa: E402
+from pbem.db import make_engine  # noqa: E402
 from pbem.eventlog.audit import catch_up  # noqa: E402
 from pbem.games.portable import export_chunks  # noqa: E402
+from pbem.migrations import migrate  # noqa: E402
 from pbem.runtime import build_runtime  # noqa: E402
 from pbem.web import create_app  # noqa: E402
 
@@ -112,7 +113,7 @@ def measure(client, service, games: dict[int, tuple[str, str]], runs: int) -> di
 def run(url: str, runs: int, connect_args: dict | None = None) -> None:
     bench_engine()
     db = make_engine(url, connect_args=connect_args or {})
-    init_db(db)
+    migrate(db)
     with tempfile.TemporaryDirectory() as var:
         runtime = build_runtime(
             {

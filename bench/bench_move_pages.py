@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pbem.bench import bench_engine, listener_rate  # noqa: E402
-from pbem.db import init_db, make_engine  # noqa: E402
+from pbem.db import make_engine  # noqa: E402
+from pbem.migrations import migrate  # noqa: E402
 
 HEADER, FRAME_HEADER = 32, 24
 
@@ -76,7 +77,7 @@ def move_pages(moves: int, folder: Path) -> tuple[list[int], dict[int, str], int
     def _no_checkpoints(dbapi_connection, _record):
         dbapi_connection.execute("PRAGMA wal_autocheckpoint=0")
 
-    init_db(db)
+    migrate(db)
     listener_rate(db, folder, 50)  # warm-up: the tables past their first pages
     db.dispose()
     checkpoint(path)

@@ -23,15 +23,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines import REGISTRY  # noqa: E402
-from pbem.db import init_db, make_engine  # noqa: E402
+from pbem.db import make_engine  # noqa: E402
 from pbem.games.portable import import_full  # noqa: E402
 from pbem.games.service import SeatSpec  # noqa: E402
+from pbem.migrations import migrate  # noqa: E402
 from pbem.runtime import build_runtime  # noqa: E402
 
 
 def scratch_runtime(folder: Path, name: str):
     db = make_engine(f"sqlite:///{folder / name}.sqlite3")
-    init_db(db)
+    migrate(db)
     config = {
         "security": {"secret_key": "bench"},
         "paths": {"var": str(folder)},

@@ -34,12 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import sqlalchemy  # noqa: E402
 from sqlmodel import Session, select  # noqa: E402
 
-from pbem.db import init_db, make_engine  # noqa: E402
+from pbem.db import make_engine  # noqa: E402
 from pbem.games.policy import DEFAULT_POLICY  # noqa: E402
+from pbem.games.tables import SeatClock  # noqa: E402
 from pbem.games.tokens import hash_token, new_token  # noqa: E402
 from pbem.mail import outbox  # noqa: E402
 from pbem.mail.dispatch import dispatch  # noqa: E402
-from pbem.mail.models import Mail, SeatClock  # noqa: E402
+from pbem.mail.models import Mail  # noqa: E402
+from pbem.migrations import migrate  # noqa: E402
 from pbem.models import Game, Seat  # noqa: E402
 from pbem.runtime import build_runtime  # noqa: E402
 from pbem.scheduler import sweep  # noqa: E402
@@ -191,7 +193,7 @@ def main() -> None:
     server = smtp_server(port)
     clock = [NOW]
     try:
-        init_db(db)
+        migrate(db)
         runtime = build_runtime(
             {
                 "mail": {"host": "127.0.0.1", "port": port, "security": "none"},

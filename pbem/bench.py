@@ -25,10 +25,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pbem.bench_game import RACE, register
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.eventlog.chance import RecordingChance
 from pbem.eventlog.log import fold, timestamp
 from pbem.games.service import GameService, SeatSpec
+from pbem.migrations import migrate
 
 BENCH_SEED = b"\x01" * 32
 DEFAULT_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -229,7 +230,7 @@ def bench_database(
     label: str, url: str, runs: int, connect_args: dict | None = None, target: float = 0.2
 ) -> None:
     db = make_engine(url, connect_args=connect_args or {})
-    init_db(db)
+    migrate(db)
     service = GameService(db, snapshot_every=50)
     rate = median_of(runs, lambda: append_rate(service))
     print(f"[{label}] events appended per second (submit_move, one per transaction): {rate:,.0f}")
@@ -292,7 +293,7 @@ def bench_ratio_only(
     label: str, url: str, runs: int, connect_args: dict | None = None, target: float = 0.2
 ) -> None:
     db = make_engine(url, connect_args=connect_args or {})
-    init_db(db)
+    migrate(db)
     bench_ratio(label, db, runs, target)
     db.dispose()
 

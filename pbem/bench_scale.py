@@ -160,14 +160,15 @@ def setup(db: SqlEngine, folder: Path, finished: int) -> Site:
 
 
 def actions(site: Site) -> dict[str, Callable[[], None]]:
-    from pbem import cli, scheduler
+    from pbem import scheduler
+    from pbem.games import listing as game_listing
 
     runtime, client = site.runtime, site.client
     token = site.games[0][1][0]
 
     def listing() -> None:
         with contextlib.redirect_stdout(io.StringIO()):
-            cli.print_games(runtime, None, None, None, None)
+            print(*game_listing.page_lines(runtime.service, None, None, None, None), sep="\n")
 
     def move() -> None:  # each run a turn of another game (seat 0 of a fresh game)
         site.moved += 1

@@ -12,7 +12,7 @@ from typing import Any
 
 from engines import REGISTRY
 from pbem.errors import PbemError
-from pbem.games import names
+from pbem.games import listing, names
 
 
 def _runtime(args):
@@ -228,26 +228,9 @@ def cmd_games(args) -> int:
 
 
 def print_games(runtime, status, game, after, limit) -> None:
-    """Prints one page of :meth:`GameService.list_games` (and how to ask for the next)."""
-    more = {} if limit is None else {"limit": limit}
-    page = runtime.service.list_games(status, game, after, **more)
-    counts = ", ".join(f"{count:,} {name}" for name, count in page.counts.items())
-    print(f"Games: {counts}.")
-    if not page.games:
-        print("No games on this page." if after else "No games yet.")
-    for row in page.games:
-        turn = ",".join(str(seat) for seat in row.to_move or []) or "-"
-        print(
-            f"{row.id}  {row.engine:<14} {row.status:<9} seq {row.head_seq:<5} "
-            f"to move: {turn:<6} {row.phase}"
-        )
-    if page.next:
-        flags = "".join(
-            f" --{name} {value}"
-            for name, value in (("status", status), ("game", game), ("limit", limit))
-            if value is not None
-        )
-        print(f"More: pbem games{flags} --after {page.next}")
+    """Prints one page of the games (:func:`pbem.games.listing.page_lines`)."""
+    for line in listing.page_lines(runtime.service, status, game, after, limit):
+        print(line)
 
 
 def cmd_show(args) -> int:

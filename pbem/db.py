@@ -214,15 +214,6 @@ def _private(path: Path) -> None:
             continue
 
 
-def init_db(engine: SqlEngine, secret_key: str | None = None) -> None:
-    """Creates the schema, or upgrades an older one in place, through Alembic's revisions
-    (see :mod:`pbem.migrations`); with the server's key, also seals seeds stored plain by
-    an earlier version."""
-    from pbem.migrations import migrate
-
-    migrate(engine, secret_key=secret_key)
-
-
 class KeptConnections:
     """Connections kept open between moves: one set per engine (:meth:`of`), shared by
     every service on it.

@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from engines import listed_engines
 from pbem.games.service import SeatSpec
-from pbem.mail import outbox
+from pbem.mail import seat_mails
 from pbem.models import Seat
 from pbem.runtime import Runtime
 
@@ -31,7 +31,7 @@ def human_token(runtime: Runtime, game_id: str) -> str:
     """The demo seat's link token: recovered from the outbox's sealed copy, else a new one."""
     with Session(runtime.db) as session:
         seat = session.get(Seat, (game_id, 0))
-        token = outbox.seat_token(session, runtime, seat) if seat is not None else None
+        token = seat_mails.seat_token(session, runtime, seat) if seat is not None else None
     return token or runtime.service.rotate_token(game_id, 0)
 
 

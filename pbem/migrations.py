@@ -175,10 +175,10 @@ def record_rosters(db: SqlEngine, secret_key: str | None = None) -> list[str]:
     from sqlmodel import Session, col, select
 
     from pbem.errors import Conflict
+    from pbem.eventlog import roster as roster_mod
     from pbem.eventlog.seeds import SeedSealed
-    from pbem.games import roster as roster_mod
     from pbem.games.service import GameService
-    from pbem.mail.models import SeatOffer
+    from pbem.games.tables import SeatOffer
     from pbem.models import Event, Game, Seat
 
     with Session(db) as session:
@@ -271,7 +271,8 @@ def drop_all(db: SqlEngine) -> None:
     """Drops every table of the schema and Alembic's record of it (tests start afresh)."""
     from sqlmodel import SQLModel
 
-    import pbem.mail.models  # noqa: F401 - the mail tables belong to the schema
+    import pbem.games.tables  # noqa: F401 - the seat tables belong to the schema
+    import pbem.mail.models  # noqa: F401 - and so do the mail tables
     import pbem.models  # noqa: F401
 
     SQLModel.metadata.drop_all(db)
@@ -285,6 +286,7 @@ def differences(db: SqlEngine) -> list:
     from alembic.autogenerate import compare_metadata
     from sqlmodel import SQLModel
 
+    import pbem.games.tables  # noqa: F401
     import pbem.mail.models  # noqa: F401
     import pbem.models  # noqa: F401
 

@@ -10,10 +10,10 @@ from typing import Any
 from sqlalchemy.engine import Engine as SqlEngine
 
 from pbem.config import load_config, make_var, secret_key
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.games.service import GameService, utcnow
-from pbem.mail import outbox  # registers the mail tables before the schema is made
-from pbem.migrations import require_current
+from pbem.mail import listener, notice_mails  # registers the mail tables before the schema
+from pbem.migrations import migrate, require_current
 
 
 @dataclass
@@ -44,8 +44,9 @@ def build_runtime(
 ) -> Runtime:
     """Loads the configuration, opens the database and wires the services together.
 
-    Mail's outbox listener is installed here, so every appended event writes its mails
-    in the same transaction wherever the event comes from (web, worker or CLI).
+    Mail's listeners (of transitions and of notices) are installed here, so every
+    appended event writes its mails in the same transaction wherever the event comes
+    from (web, worker or CLI).
     """
     config = load_config(overrides)
     make_var(config)
@@ -58,10 +59,11 @@ def build_runtime(
     if create_schema and config["server"].get("production"):
         require_current(db)  # production upgrades only through `pbem migrate`
     elif create_schema:
-        init_db(db, secret_key=key)
+        migrate(db, secret_key=key)
     service = GameService(
         db, snapshot_every=config["database"]["snapshot_every"], clock=clock, secret_key=key
     )
     runtime = Runtime(config=config, db=db, service=service, clock=clock)
-    outbox.install(runtime)
+    listener.install(runtime)
+    notice_mails.install(runtime)
     return runtime

@@ -45,16 +45,18 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
-from pbem import zones
+from pbem import links, zones
 from pbem.errors import PbemError
 from pbem.eventlog import audit
 from pbem.games import rescue, talk
-from pbem.mail import budget, outbox, render
+from pbem.games.tables import SeatClock
+from pbem.mail import budget, outbox, replies, seat_mails
 from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail
-from pbem.mail.models import Heartbeat, Mail, SeatClock, utc
+from pbem.mail.models import Heartbeat, Mail
 from pbem.models import Game, Seat
 from pbem.words import sentence
+from pbem.zones import utc
 
 log = logging.getLogger(__name__)
 
@@ -186,17 +188,17 @@ def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
             session.connection(), game.id, seat.seat, seat.email, runtime.config, now
         )
         if seat.notify == "every_turn" and not seat.is_bot and not spent:
-            mail = outbox.mail_seat(
+            mail = seat_mails.mail_seat(
                 session,
                 runtime,
                 game,
                 seat,
                 "reminder",
                 key,
-                since=render.when(clock.turn_since, seat.timezone),
+                since=zones.when(clock.turn_since, seat.timezone),
                 deadline=clock.deadline_at,
                 consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
-                **outbox.moves_context(runtime, session, game, seat),
+                **replies.moves_context(runtime, session, game, seat),
             )
         try:
             session.commit()
@@ -275,7 +277,7 @@ def _deadline_mails(
     }
     # Under "wait" the late seat's own mail lists its moves (replies by mail on); its
     # key ends with the head it was written at, which a reply's tag names.
-    moves = outbox.moves_context(runtime, session, game, late) if policy == "wait" else {}
+    moves = replies.moves_context(runtime, session, game, late) if policy == "wait" else {}
     for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
         key = f"deadline:{game.id}:{late.seat}:{turn}:{seat.seat}:{game.head_seq}"
         if outbox.has_mail(session, key):
@@ -286,7 +288,7 @@ def _deadline_mails(
             # The seat's link and its settings page retire with this deadline: the mail
             # offers neither (no play link, no List-Unsubscribe to a dead page).
             recipient = Seat.model_validate({**seat.model_dump(), "token_hash": None})
-        outbox.mail_seat(
+        seat_mails.mail_seat(
             session,
             runtime,
             game,
@@ -395,17 +397,17 @@ def _digests(runtime: Any, now: datetime) -> int:
             first = _newest_seat(entries) if entries else said[address][0]
             games = []
             for seat, game, clock in waiting:
-                token = outbox.seat_token(session, runtime, seat)
+                token = seat_mails.seat_token(session, runtime, seat)
                 games.append(
                     {
                         "title": game.title,
                         "phase": game.phase,
-                        "since": render.when(clock.turn_since, seat.timezone),
-                        "deadline": render.when(clock.deadline_at, seat.timezone, now),
-                        "link": render.play_url(runtime.config, token) if token else "",
+                        "since": zones.when(clock.turn_since, seat.timezone),
+                        "deadline": zones.when(clock.deadline_at, seat.timezone, now),
+                        "link": links.play_url(runtime.config, token) if token else "",
                     }
                 )
-            settings = outbox.settings_link(runtime, first)
+            settings = seat_mails.settings_link(runtime, first)
             outbox.enqueue(
                 session,
                 runtime,

@@ -1,6 +1,6 @@
 """Players' time zones and preferred hours: the zones offered, strict checks of what a
-form sends, and the next occurrence of a local hour (times as a reader sees them are
-:func:`pbem.mail.render.when`).
+form sends, the next occurrence of a local hour, and a time as a reader sees it
+(:func:`when`).
 
 Times are kept in UTC everywhere; a zone only says how a player reads them and when
 their day begins. A zone is one of :func:`zoneinfo.available_timezones` (less
@@ -108,3 +108,80 @@ def iso_utc(moment: datetime | str) -> str:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# Times as a reader sees them ---------------------------------------------------------
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` as an aware datetime in UTC (a naive one is taken to be UTC)."""
+    if moment.tzinfo is None:
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def when(moment: datetime | None, timezone: str, now: datetime | None = None) -> str:
+    """An absolute time in the reader's zone first, named, then in UTC, and how long is
+    left when ``now`` is given and the time is still ahead, e.g.
+    "Sun 6 Dec 2026, 16:00 CET (15:00 UTC), in 2 days 3 hours".
+
+    The zone is named by its abbreviation; where that is only an offset ("+03") the IANA
+    name comes first: "Sun 6 Dec 2026, 18:00 Europe/Istanbul (UTC+03, 15:00 UTC)". A
+    reader in UTC (or with a zone this server does not know) reads UTC alone."""
+    if moment is None:
+        return ""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    in_utc = moment.astimezone(UTC)
+    text = f"{in_utc:%a} {in_utc.day} {in_utc:%b %Y, %H:%M} UTC"
+    zone = _reader_zone(timezone)
+    if zone is not None:
+        local = in_utc.astimezone(zone)
+        name = local.strftime("%Z")
+        if name != "UTC" or local.utcoffset():
+            utc_day = (
+                "" if local.date() == in_utc.date() else f"{in_utc:%a} {in_utc.day} {in_utc:%b}, "
+            )
+            head = f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
+            if name[:1] in "+-":
+                text = f"{head} {timezone} (UTC{name}, {utc_day}{in_utc:%H:%M} UTC)"
+            else:
+                text = f"{head} {name} ({utc_day}{in_utc:%H:%M} UTC)"
+    left = time_left(in_utc, now)
+    return f"{text}, {left}" if left else text
+
+
+def _reader_zone(timezone: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(timezone) if timezone else None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+
+
+def _count(number: int, unit: str) -> str:
+    return f"{number} {unit}" if number == 1 else f"{number} {unit}s"
+
+
+def time_left(moment: datetime, now: datetime | None) -> str:
+    """How long until ``moment`` from ``now``, rounded down, in its two largest units:
+    "in 2 days 3 hours", "in 5 hours 20 minutes", "in 1 minute", "in less than a minute".
+    Empty when ``now`` is unknown or ``moment`` is not ahead of it."""
+    if now is None:
+        return ""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    seconds = int((moment - now).total_seconds())
+    if seconds <= 0:
+        return ""
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        parts = [_count(days, "day")] + ([_count(hours, "hour")] if hours else [])
+    elif hours:
+        parts = [_count(hours, "hour")] + ([_count(minutes, "minute")] if minutes else [])
+    elif minutes:
+        parts = [_count(minutes, "minute")]
+    else:
+        return "in less than a minute"
+    return "in " + " ".join(parts)

@@ -14,8 +14,9 @@ import secrets
 import pytest
 
 from engines import REGISTRY
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.games.service import GameService
+from pbem.migrations import migrate
 from tests.fixture_engine import PIG
 
 REGISTRY.setdefault(PIG.slug, PIG)
@@ -58,7 +59,7 @@ def _reset_postgres(db) -> None:
     from pbem.migrations import drop_all
 
     drop_all(db)
-    init_db(db)
+    migrate(db)
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -66,7 +67,7 @@ def db(request, tmp_path):
     """A database engine with the schema created, on SQLite and on PostgreSQL."""
     if request.param == "sqlite":
         engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
-        init_db(engine)
+        migrate(engine)
     else:
         url, connect_args, _ = request.getfixturevalue("postgres_schema")
         engine = make_engine(url, connect_args=connect_args)
@@ -78,7 +79,7 @@ def db(request, tmp_path):
 @pytest.fixture
 def sqlite_db(tmp_path):
     engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
-    init_db(engine)
+    migrate(engine)
     yield engine
     engine.dispose()
 

@@ -13,6 +13,7 @@ from alembic import context
 from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString, UTCDateTime
 
+import pbem.games.tables  # noqa: F401 - registers the seat tables
 import pbem.mail.models  # noqa: F401 - registers the mail tables
 import pbem.models  # noqa: F401 - registers the game tables
 

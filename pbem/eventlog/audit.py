@@ -34,8 +34,8 @@ from sqlmodel import Session, col, func, select
 
 from engines import REGISTRY
 from pbem.eventlog.log import HASHED_FIELDS, row_hash
+from pbem.eventlog.roster_log import rosters
 from pbem.eventlog.verify import ChainCheck, NeedsFullCheck, VerifyReport, verify_rows
-from pbem.games.roster_log import rosters
 from pbem.models import AuditMark, Event, Game
 
 # Older events re-hashed per view: a randomly placed stretch this long (so a view of a

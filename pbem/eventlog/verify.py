@@ -12,7 +12,7 @@ the sha256 of the revealed seed, the ``options`` are the ones the first event re
 and :func:`check_receipt` checks a receipt from a mail.
 
 The roster (who holds each seat, the creator, the deadline policy, the pause) is folded
-along the chain like the state (:mod:`pbem.games.roster`): a malformed roster event
+along the chain like the state (:mod:`pbem.eventlog.roster`): a malformed roster event
 fails at its seq, and when the log carries a roster the header's roster fields must be
 the fold at the head, so a name changed in the header no longer verifies. A log from
 before rosters were logged still verifies; its report says the roster is not in the
@@ -33,11 +33,13 @@ from engines import REGISTRY, at_version
 from engines.api import IllegalMove, canonical_json
 from engines.api import state_hash as engine_state_hash
 from pbem.bounds import check_json, is_count
+from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.chance import ChanceMismatch, commitment, verify_draws
 from pbem.eventlog.log import (
     GENESIS_HASH,
     HASHED_FIELDS,
     MOVE_KINDS,
+    TALK_KIND,
     ReplayError,
     apply_event,
     engine_after,
@@ -46,9 +48,8 @@ from pbem.eventlog.log import (
     same_game_at,
     setup_state,
 )
-from pbem.games import roster as roster_mod
-from pbem.games import talk
-from pbem.games.roster import Roster, RosterError
+from pbem.eventlog.roster import Roster, RosterError
+from pbem.eventlog.talk_events import problem as talk_problem
 
 EXPORT_FORMAT = "pbem-export/1"
 # No game draws from more than 2^32 outcomes; a larger bound would make derive() spin.
@@ -426,9 +427,9 @@ class ChainCheck:
             self.roster = roster_mod.apply(self.roster, row)
         except RosterError as error:
             return _bad(seq, f"the event's roster is malformed: {error}", index)
-        if row["kind"] == talk.KIND:
+        if row["kind"] == TALK_KIND:
             size = len(self.roster.seats) if self.roster is not None else None
-            problem = talk.problem(row, size)
+            problem = talk_problem(row, size)
             if problem:
                 return _bad(seq, problem, index)
         if (
@@ -632,8 +633,8 @@ def verify_receipts(entries: Sequence[Any]) -> VerifyReport:
             roster = roster_mod.apply(roster, entry)
         except RosterError as error:
             return _bad(index, f"the event's roster is malformed: {error}", index)
-        if entry.get("kind") == talk.KIND:
-            problem = talk.problem(entry, len(roster.seats) if roster is not None else None)
+        if entry.get("kind") == TALK_KIND:
+            problem = talk_problem(entry, len(roster.seats) if roster is not None else None)
             if problem:
                 return _bad(index, problem, index)
         prev = entry.get("hash", "")

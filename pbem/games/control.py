@@ -2,7 +2,7 @@
 command line) changes a running game's deadline policy, or pauses and resumes it.
 
 Each action is one event in the game's log (``policy_changed``, ``game_paused``,
-``game_resumed``, folded into the roster by :mod:`pbem.games.roster`), appended by
+``game_resumed``, folded into the roster by :mod:`pbem.eventlog.roster`), appended by
 :meth:`GameService.append_admin` with its read-model change and a notice to every
 human seat, in one transaction. A refusal changes nothing.
 
@@ -33,12 +33,13 @@ from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotAllowed, NotFound, Rejected
 from pbem.games.admin_lines import HEADLINES, describe_game_change
+from pbem.games.notices import Notice
 from pbem.games.outcomes import MoveOutcome
 from pbem.games.policy import POLICY_FLOORS, check_policy
-from pbem.mail import outbox
-from pbem.mail.models import SeatClock, utc
+from pbem.games.tables import SeatClock
 from pbem.models import Game, Seat
 from pbem.validate import is_game_id
+from pbem.zones import utc
 
 # The history line of each kind (also the first line of its notice mail).
 describe = describe_game_change
@@ -214,15 +215,15 @@ def _append(
         change(session, game)
         seq = game.head_seq + 1
         for seat in session.exec(select(Seat).where(Seat.game_id == game_id)):
-            outbox.mail_seat(
+            runtime.service.tell(
                 session,
-                runtime,
-                game,
-                seat,
-                "notice",
-                f"{kind}:{game_id}:{seq}:{seat.seat}",
-                headline=HEADLINES[kind],
-                lines=[line],
+                Notice(
+                    kind="seat_event",
+                    key=f"{kind}:{game_id}:{seq}:{seat.seat}",
+                    game_id=game_id,
+                    seat=seat.seat,
+                    facts={"event": kind, "headline": HEADLINES[kind], "lines": [line]},
+                ),
             )
 
     return runtime.service.append_admin(

@@ -155,3 +155,34 @@ def list_games(
         status=status,
         engine=engine,
     )
+
+
+def page_lines(
+    service: GameService,
+    status: str | None,
+    game: str | None,
+    after: str | None,
+    limit: int | None,
+) -> list[str]:
+    """One page of :meth:`GameService.list_games` as the lines ``pbem games`` prints (and
+    how to ask for the next)."""
+    more = {} if limit is None else {"limit": limit}
+    page = service.list_games(status, game, after, **more)
+    counts = ", ".join(f"{count:,} {name}" for name, count in page.counts.items())
+    lines = [f"Games: {counts}."]
+    if not page.games:
+        lines.append("No games on this page." if after else "No games yet.")
+    for row in page.games:
+        turn = ",".join(str(seat) for seat in row.to_move or []) or "-"
+        lines.append(
+            f"{row.id}  {row.engine:<14} {row.status:<9} seq {row.head_seq:<5} "
+            f"to move: {turn:<6} {row.phase}"
+        )
+    if page.next:
+        flags = "".join(
+            f" --{name} {value}"
+            for name, value in (("status", status), ("game", game), ("limit", limit))
+            if value is not None
+        )
+        lines.append(f"More: pbem games{flags} --after {page.next}")
+    return lines

@@ -54,7 +54,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlmodel import col, select
 
 from engines.api import Engine
+from pbem import links
 from pbem.errors import BadInput, NotFound, Rejected
+from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import (
     MOVE_KINDS,
     TAKE_BACK_WINDOW,
@@ -63,18 +65,17 @@ from pbem.eventlog.log import (
     engine_after,
     setup_state,
 )
+from pbem.eventlog.roster import Roster
+from pbem.eventlog.roster_log import or_seats, rosters
 from pbem.eventlog.seeds import seal_seed
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
 from pbem.games import rescue, talk
-from pbem.games import roster as roster_mod
 from pbem.games.names import fill_lines, marks_of
+from pbem.games.notices import Notice
 from pbem.games.policy import check_policy
-from pbem.games.roster import Roster
-from pbem.games.roster_log import or_seats, rosters
+from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
-from pbem.mail import outbox, render
-from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, utc
 from pbem.models import Game, GameSecret, Seat
 from pbem.validate import (
     canonical_address,
@@ -85,6 +86,7 @@ from pbem.validate import (
     clean_title,
     same_person,
 )
+from pbem.zones import utc
 
 if TYPE_CHECKING:
     from pbem.games.service import GameService
@@ -721,7 +723,7 @@ def import_full(
     appended: the log stays exactly as exported.
 
     Names, bots and their levels, the creator, the deadline policy and the pause come
-    from the log's roster (:func:`pbem.games.roster.fold`); a log from before rosters
+    from the log's roster (:func:`pbem.eventlog.roster.fold`); a log from before rosters
     were logged takes them from the personal section and the header. Addresses, kinds
     of mail, time zones, mail hours, clocks, open votes, seat offers and former players
     come from the personal section, every field checked first: a bad one is a
@@ -901,13 +903,13 @@ def _restore_people(
         token = new_token()
         row.token_hash = hash_token(token)
         session.add(row)
-        outbox.store_link(session, runtime, game.id, number, token)
+        rescue.issue_link(session, runtime, game.id, number, token)
         imported.links[number] = token
     session.flush()
     if not mail:
         return imported
     moved = (
-        f"{game.title} now lives at {render.base_url(runtime.config)}: it moved to another "
+        f"{game.title} now lives at {links.base_url(runtime.config)}: it moved to another "
         "server and carries on from where it stopped. Your old link no longer works; here "
         "is your new one."
     )
@@ -920,18 +922,23 @@ def _restore_people(
                 " A bot plays your seat for now; to play it again, open the link and choose "
                 '"Take my seat back" under "Seats and deadlines".'
             )
-        if outbox.mail_seat(
+        if not row.email:
+            continue
+        runtime.service.tell(
             session,
-            runtime,
-            game,
-            row,
-            "seat_link",
-            f"moved:{game.id}:{number}:{row.token_hash[:24]}",
-            bot_seat_too=True,
-            message=message,
-            deadline=clock.deadline_at if clock is not None and not row.is_bot else None,
-        ):
-            imported.mailed.append(row.email)
+            Notice(
+                kind="link_given",
+                key=f"moved:{game.id}:{number}:{row.token_hash[:24]}",
+                game_id=game.id,
+                seat=number,
+                facts={
+                    "message": message,
+                    "deadline": clock.deadline_at if clock is not None and not row.is_bot else None,
+                    "even_a_bot": True,
+                },
+            ),
+        )
+        imported.mailed.append(row.email)
     for number, token in sorted(imported.invitations.items()):
         offer = session.get(SeatOffer, (game.id, number))
         rescue._invite(session, runtime, game, rows[number], offer, token)

@@ -51,13 +51,15 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from pbem import links, zones
 from pbem.errors import BadInput, Gone, NotAllowed, NotFound, NotTaken, Rejected
 from pbem.games import seat_rules
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
+from pbem.games.clocks import start_turn, stop_turn
+from pbem.games.notices import Notice
 from pbem.games.seat_rules import Permission, VoteCounted, count_request
+from pbem.games.tables import FormerPlayer, RetiredLink, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
-from pbem.mail import outbox, render
-from pbem.mail.models import FormerPlayer, RetiredLink, SeatClock, SeatOffer, utc
 from pbem.models import Event, Game, Seat
 from pbem.validate import (
     canonical_address,
@@ -67,6 +69,7 @@ from pbem.validate import (
     is_game_id,
     same_person,
 )
+from pbem.zones import utc
 
 
 @dataclass
@@ -457,10 +460,10 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
         row.notify = "every_turn"
         row.token_hash = token_hash
         session.add(row)
-        outbox.store_link(session, runtime, game.id, row.seat, token)
+        issue_link(session, runtime, game.id, row.seat, token)
         clock = _clock(session, game.id, row.seat)
         if row.seat in (game.to_move or []):
-            outbox.start_turn(clock, game.policy, utc(runtime.clock()))
+            start_turn(clock, game.policy, utc(runtime.clock()))
         seat_rules.clear_votes(session, game.id, row.seat)
         session.delete(offer)
         if not returning and game.creator_seat == row.seat:
@@ -716,7 +719,7 @@ def is_lapsed(runtime: Any, offer: SeatOffer) -> bool:
 def lapsed_message(runtime: Any, offer: SeatOffer) -> str:
     """What a lapsed link says: since when, why, and who can send a fresh one."""
     limits = runtime.config.get("limits", {})
-    moment = render.when(lapses_at(runtime, offer), "UTC")
+    moment = zones.when(lapses_at(runtime, offer), "UTC")
     page = game_url(runtime, offer.game_id)
     if offer.open:
         hours = float(limits.get("seat_request_hours", 48))
@@ -784,11 +787,7 @@ def open_seats(runtime: Any, game_id: str) -> list[Seat]:
 
 
 def game_url(runtime: Any, game_id: str) -> str:
-    return f"{render.base_url(runtime.config)}/games/{game_id}"
-
-
-def outbox_link(runtime: Any, token: str) -> str:
-    return render.play_url(runtime.config, token)
+    return links.game_url(runtime.config, game_id)
 
 
 # Helpers -----------------------------------------------------------------------------
@@ -819,7 +818,7 @@ def _open(session: Session, runtime: Any, game: Game, row: Seat, *, open_to_all:
     row.email = ""
     row.token_hash = None
     session.add(row)
-    outbox.stop_turn(_clock(session, game.id, row.seat))
+    stop_turn(_clock(session, game.id, row.seat))
     seat_rules.clear_votes(session, game.id, row.seat)
     return offer
 
@@ -829,7 +828,7 @@ def _bot_plays(session: Session, row: Seat, level: str) -> None:
     row.is_bot = True
     row.bot_level = level
     session.add(row)
-    outbox.stop_turn(_clock(session, row.game_id, row.seat))
+    stop_turn(_clock(session, row.game_id, row.seat))
     seat_rules.clear_votes(session, row.game_id, row.seat)
 
 
@@ -877,28 +876,19 @@ def _tell(
     headline: str,
     lines: list[str],
 ) -> None:
-    """A notice to the seat's (departing) player at their address, without any link."""
-    outbox.enqueue(
+    """Tells the seat's (departing) player at their address that they no longer hold
+    it (a ``seat_left`` notice: no link goes with it)."""
+    runtime.service.tell(
         session,
-        runtime,
-        "notice",
-        key=key,
-        recipient=row.email,
-        context={
-            "title": game.title,
-            "game_id": game.id,
-            "name": row.name,
-            "seat": row.seat,
-            "headline": headline,
-            "lines": lines,
-            "link": "",
-            "settings": "",
-            "former": True,
-            "game_page": game_url(runtime, game.id),
-            "head_hash": game.head_hash,
-            "head_seq": game.head_seq,
-        },
-        game_id=game.id,
+        Notice(
+            kind="seat_left",
+            key=key,
+            game_id=game.id,
+            seat=row.seat,
+            address=row.email,
+            name=row.name,
+            facts={"headline": headline, "lines": lines},
+        ),
     )
 
 
@@ -906,34 +896,32 @@ def _invite(
     session: Session, runtime: Any, game: Game, row: Seat, offer: SeatOffer, token: str
 ) -> None:
     """The invitation to take ``row`` that ``offer`` holds, to the newcomer's address only,
-    with the time its link lapses."""
-    until = render.when(lapses_at(runtime, offer), "UTC")
-    name, email = offer.name, offer.email
-    outbox.enqueue(
+    with the time its link lapses (a ``seat_offered`` notice)."""
+    runtime.service.tell(
         session,
-        runtime,
-        "notice",
-        key=f"seat_invite:{game.id}:{row.seat}:{hash_token(token)[:24]}",
-        recipient=email,
-        context={
-            "title": game.title,
-            "game_id": game.id,
-            "name": name,
-            "seat": row.seat,
-            "headline": "A seat is offered to you",
-            "lines": [
-                f"You are invited to take over {row.name}'s seat in {game.title}.",
-                "Open the link and accept the seat to play it; nothing happens until you "
-                "do. Keep the link to yourself: once you accept, it is your seat.",
-                f"The link works until {until}.",
-            ],
-            "link": outbox_link(runtime, token),
-            "settings": "",
-            "newcomer": True,
-            "commitment": game.commitment,
-            "game_page": game_url(runtime, game.id),
-        },
-        game_id=game.id,
+        Notice(
+            kind="seat_offered",
+            key=f"seat_invite:{game.id}:{row.seat}:{hash_token(token)[:24]}",
+            game_id=game.id,
+            seat=row.seat,
+            address=offer.email,
+            name=offer.name,
+            facts={"holder": row.name, "token": token, "lapses_at": lapses_at(runtime, offer)},
+        ),
+    )
+
+
+def issue_link(session: Session, runtime: Any, game_id: str, seat: int, token: str) -> None:
+    """Tells the listeners a seat's new link token (a ``link_issued`` notice)."""
+    runtime.service.tell(
+        session,
+        Notice(
+            kind="link_issued",
+            key=f"link:{game_id}:{seat}:{hash_token(token)[:24]}",
+            game_id=game_id,
+            seat=seat,
+            facts={"token": token},
+        ),
     )
 
 
@@ -965,19 +953,19 @@ def _give_link(
     a seat that is due starts its turn's clock afresh."""
     row.token_hash = hash_token(token)
     session.add(row)
-    outbox.store_link(session, runtime, game.id, row.seat, token)
+    issue_link(session, runtime, game.id, row.seat, token)
     clock = _clock(session, game.id, row.seat)
     if row.seat in (game.to_move or []):
-        outbox.start_turn(clock, game.policy, utc(runtime.clock()))
-    outbox.mail_seat(
+        start_turn(clock, game.policy, utc(runtime.clock()))
+    runtime.service.tell(
         session,
-        runtime,
-        game,
-        row,
-        "seat_link",
-        f"seat_link:{game.id}:{row.seat}:{game.head_seq}",
-        message=message,
-        deadline=clock.deadline_at,
+        Notice(
+            kind="link_given",
+            key=f"seat_link:{game.id}:{row.seat}:{game.head_seq}",
+            game_id=game.id,
+            seat=row.seat,
+            facts={"message": message, "deadline": clock.deadline_at, "even_a_bot": False},
+        ),
     )
 
 
@@ -1061,21 +1049,25 @@ def _append(
             mine = other.seat == target.seat
             if (mine and not notify_target) or (not mine and not notify_others):
                 continue
-            if mine and other.is_bot:
-                # A seat just handed to a bot: its player is told all the same.
-                other = Seat.model_validate({**other.model_dump(), "is_bot": False})
-            outbox.mail_seat(
+            runtime.service.tell(
                 session,
-                runtime,
-                game,
-                other,
-                "notice",
-                f"{kind}:{game_id}:{seq}:{other.seat}",
-                headline=HEADLINES[kind],
-                # The seat's own player reads what happened to them in the second person.
-                lines=list(target_lines)
-                if mine and target_lines
-                else [line, *((None if mine else other_lines) or [])],
+                Notice(
+                    kind="seat_event",
+                    key=f"{kind}:{game_id}:{seq}:{other.seat}",
+                    game_id=game_id,
+                    seat=other.seat,
+                    facts={
+                        "event": kind,
+                        "headline": HEADLINES[kind],
+                        # The seat's own player reads what happened to them in the
+                        # second person.
+                        "lines": list(target_lines)
+                        if mine and target_lines
+                        else [line, *((None if mine else other_lines) or [])],
+                        # A seat just handed to a bot: its player is told all the same.
+                        "even_a_bot": mine,
+                    },
+                ),
             )
 
     outcome = runtime.service.append_admin(

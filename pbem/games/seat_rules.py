@@ -21,9 +21,9 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.errors import BadInput, NotAllowed, TooMany
-from pbem.mail.models import FormerPlayer, RescueVote, SeatClock, SeatOffer, SeatRequest, utc
-from pbem.mail.render import when
+from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer, SeatRequest
 from pbem.models import Game, Seat
+from pbem.zones import utc, when
 
 ALWAYS = "yes"
 IF_ABSENT = "only if absent"

@@ -38,18 +38,19 @@ from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_opt
 from pbem.db import BATCH, Batch, KeptConnections, Prepared, for_reads, read_alone
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
 from pbem.eventlog import chance as chance_mod
+from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
+from pbem.eventlog.roster import Holder, Roster
 from pbem.eventlog.seeds import open_seed, seal_seed
 from pbem.eventlog.store import EventStore, Head, game_engine
 from pbem.games import listing, names, portable, upgrade
-from pbem.games import roster as roster_mod
 from pbem.games.listing import LISTING_PAGE, GamePage
+from pbem.games.notices import Notice, NoticeListener
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
-from pbem.games.roster import Holder, Roster
+from pbem.games.tables import SeatClock
 from pbem.games.tokens import hash_token, new_token
 from pbem.games.upgrade import UpgradeCheck
-from pbem.mail.models import SeatClock
 from pbem.models import Event, Game, GameSecret, Seat
 from pbem.validate import check_unique_names, clean_name
 
@@ -234,7 +235,14 @@ class GameService:
         self.store = EventStore(db, snapshot_every)
         self.clock = clock
         self.listeners: list[Listener] = list(listeners)
+        self.notice_listeners: list[NoticeListener] = []
         self.connections = KeptConnections.of(db)
+
+    def tell(self, session: Session, notice: Notice) -> None:
+        """Hands ``notice`` to every notice listener, in the transaction of ``session``
+        (the one that wrote what the notice tells; see :mod:`pbem.games.notices`)."""
+        for listener in self.notice_listeners:
+            listener(session, notice)
 
     def session(self) -> Session:
         """A session for work that writes (on SQLite it takes the write lock at once)."""

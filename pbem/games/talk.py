@@ -37,8 +37,6 @@ daily digest), ``off``.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 import secrets
 from collections.abc import Mapping
@@ -52,6 +50,8 @@ from sqlmodel import Session, col, select
 from pbem import zones
 from pbem.errors import BadInput, NotFound, TooMany
 from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
+from pbem.eventlog.talk_events import commitment
+from pbem.games.notices import Notice
 from pbem.models import Event, Game, Seat
 
 KIND = TALK_KIND
@@ -70,11 +70,6 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u20
 
 
 # The pure part: payloads, commitments, who may read what ---------------------------
-
-
-def commitment(salt: bytes, text: str) -> str:
-    """HMAC-SHA256(salt, text), hex: what the chain holds of a private message."""
-    return hmac.new(salt, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def clean_text(text: Any) -> str:
@@ -141,44 +136,6 @@ def text_of(row: Mapping[str, Any]) -> str:
         return str(payload.get("text", ""))
     sealed = payload.get(SEALED)
     return str(sealed.get("text", "")) if isinstance(sealed, Mapping) else ""
-
-
-def problem(row: Mapping[str, Any], seats: int | None = None) -> str | None:
-    """What is wrong with a talk event (for ``pbem verify``), or None."""
-    payload = row.get("payload")
-    sender = row.get("seat")
-    if not isinstance(payload, Mapping):
-        return "a message without a payload"
-    if isinstance(sender, bool) or not isinstance(sender, int):
-        return "a message from no seat"
-    to = payload.get("to")
-    if seats is not None and not 0 <= sender < seats:
-        return "a message from a seat the game does not have"
-    if to is None:
-        if not isinstance(payload.get("text"), str) or SEALED in payload:
-            return "a message to the table without its text"
-        return None
-    if (
-        isinstance(to, bool)
-        or not isinstance(to, int)
-        or (seats is not None and not 0 <= to < seats)
-    ):
-        return "a private message to a seat the game does not have"
-    given = payload.get("commitment")
-    if not isinstance(given, str) or not re.fullmatch(r"[0-9a-f]{64}", given):
-        return "a private message without its commitment"
-    sealed = payload.get(SEALED)
-    if sealed is None:
-        return None
-    if not isinstance(sealed, Mapping) or not isinstance(sealed.get("text"), str):
-        return "a private message whose sealed text is malformed"
-    try:
-        salt = bytes.fromhex(sealed.get("salt", ""))
-    except (TypeError, ValueError):
-        return "a private message whose salt is not hexadecimal"
-    if not hmac.compare_digest(commitment(salt, sealed["text"]), given):
-        return "a private message's text does not match its commitment (it was changed)"
-    return None
 
 
 # Reading: the messages a seat (or a spectator) sees ---------------------------------
@@ -323,7 +280,8 @@ def recipient_seat(text: str, names: list[str], sender: int) -> int:
 
 def count(session: Session, runtime: Any, game_id: str, seat: int) -> None:
     """Counts a message of ``seat``; :class:`TooMany` past :data:`PER_HOUR`."""
-    from pbem.mail.models import SeatRequest, utc
+    from pbem.games.tables import SeatRequest
+    from pbem.zones import utc
 
     now = utc(runtime.clock())
     made = session.exec(
@@ -344,7 +302,7 @@ def count(session: Session, runtime: Any, game_id: str, seat: int) -> None:
 
 def post(runtime: Any, game_id: str, seat: int, to: int | None, text: Any, via: str = "web"):
     """Posts a message from ``seat`` (to the table, or privately to seat ``to``) as a
-    ``talk`` event, and writes the talk mails of the players who want them at once.
+    ``talk`` event, and tells each reader (:func:`tell_audience`).
     Bad input is refused with nothing changed."""
     service = runtime.service
     text = clean_text(text)
@@ -365,38 +323,36 @@ def post(runtime: Any, game_id: str, seat: int, to: int | None, text: Any, via: 
 
     def change(session: Session, game: Any) -> None:
         count(session, runtime, game_id, seat)
-        mail_audience(session, runtime, game, seat, to, text)
+        tell_audience(session, runtime, game, seat, to, text)
 
     return service.append_admin(game_id, KIND, seat, payload, actor=via, change=change)
 
 
-def mail_audience(
+def tell_audience(
     session: Session, runtime: Any, game: Any, sender: int, to: int | None, text: str
 ) -> None:
-    """One ``talk`` mail to each reader who wants table talk at once: the addressee of
-    a private message, or every other person at the table."""
-    from pbem.mail import outbox
-
-    if not hasattr(runtime, "config"):
-        return
+    """A ``talk`` notice to each reader: the addressee of a private message, or every
+    other person at the table (mail sends it to those who want table talk at once)."""
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
     by_seat = {row.seat: row for row in seats}
     readers = [to] if to is not None else [row.seat for row in seats if row.seat != sender]
     for number in readers:
-        reader = by_seat.get(number)
-        if reader is None or reader.talk_mail != "at_once":
+        if number not in by_seat:
             continue
-        outbox.mail_seat(
+        runtime.service.tell(
             session,
-            runtime,
-            game,
-            reader,
-            "talk",
-            f"talk:{game.id}:{number}:{game.head_seq}",
-            sender_name=by_seat[sender].name,
-            private=to is not None,
-            talk_verb="wrote to you privately" if to is not None else "said to the table",
-            said=text,
+            Notice(
+                kind="talk",
+                key=f"talk:{game.id}:{number}:{game.head_seq}",
+                game_id=game.id,
+                seat=number,
+                facts={
+                    "sender": sender,
+                    "sender_name": by_seat[sender].name,
+                    "private": to is not None,
+                    "said": text,
+                },
+            ),
         )
 
 

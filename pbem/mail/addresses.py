@@ -17,11 +17,12 @@ from sqlalchemy import func
 from sqlmodel import col, select
 
 from pbem.errors import BadInput, NotFound, Rejected, TooMany
-from pbem.mail import outbox
+from pbem.games.tables import SeatRequest
+from pbem.mail import seat_mails
 from pbem.mail.inbound.receive import bouncing
-from pbem.mail.models import SeatRequest, utc
 from pbem.models import Game, Seat
 from pbem.validate import clean_email, same_person
+from pbem.zones import utc
 
 PER_DAY = 3
 KIND = "address"
@@ -70,7 +71,7 @@ def change_address(runtime: Any, game_id: str, seat_number: int, value: Any) -> 
         session.add(SeatRequest(game_id=game_id, seat=seat_number, kind=KIND, created_at=now))
         seat.email = address
         session.add(seat)
-        outbox.mail_seat(
+        seat_mails.mail_seat(
             session,
             runtime,
             game,

@@ -34,9 +34,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from pbem.db import for_reads
-from pbem.mail.models import Mail, MailBudget, utc
+from pbem.mail.models import Mail, MailBudget
 from pbem.models import Game, Seat
 from pbem.validate import canonical_address
+from pbem.zones import utc
 
 PER_DAY = 24
 BEFORE_TAKEN = 2

@@ -7,7 +7,7 @@ flight (accepted by the server, not yet marked) is sent once more when its lease
 out, with the same Message-ID.
 
 A mail whose lines need the game's history (``your_turn``) is recorded by the move
-only as what to render (:func:`outbox.defer_seat_mail`); it is rendered here, before
+only as what to render (:func:`pbem.mail.deferred.defer_seat_mail`); it is rendered here, before
 it is sent, and its body (links sealed) kept on the row. Such a mail recorded with a
 quiet window (``mail.quiet_minutes``) is first checked: one no longer wanted (the
 player moved meanwhile, the turn passed, the game ended) is marked ``dropped`` with
@@ -55,10 +55,11 @@ from sqlalchemy import and_, or_
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
-from pbem.mail import budget, outbox, render
+from pbem.mail import budget, deferred, outbox, render
 from pbem.mail.inbound import bounces, tags
-from pbem.mail.models import Mail, MailAddress, utc
+from pbem.mail.models import Mail, MailAddress
 from pbem.models import Game
+from pbem.zones import utc
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def build_message(runtime: Any, mail: Mail) -> EmailMessage:
     page, ``List-Unsubscribe`` with ``List-Unsubscribe-Post`` (RFC 8058 one-click).
 
     Raises (``ValueError`` above all) when the row cannot make a valid message."""
-    text, html, unsubscribe = outbox.opened(runtime, mail)
+    text, html, unsubscribe = deferred.opened(runtime, mail)
     message = EmailMessage()
     message["From"] = runtime.config["mail"]["sender"]
     message["To"] = mail.recipient
@@ -292,7 +293,7 @@ def _send_one(
     """Builds and sends one claimed row and records the outcome; whatever goes wrong
     with this row is recorded on it and never reaches the rest of the batch.
     Returns the :class:`DispatchReport` field to count it in."""
-    deferred = outbox.is_deferred(mail)
+    waits_render = deferred.is_deferred(mail)
     wrong = not_one_address(mail.recipient)
     if wrong:
         _give_up(connection, mail, owner, now, f"unbuildable: the recipient {wrong}")
@@ -302,7 +303,7 @@ def _send_one(
         _mark(connection, mail, owner, status="bouncing", last_error="bouncing: address bounces")
         return "failed"
     try:
-        reason = outbox.unwanted(runtime, mail) if deferred else ""
+        reason = deferred.unwanted(runtime, mail) if waits_render else ""
         if reason:
             _mark(connection, mail, owner, status="dropped", last_error=f"dropped: {reason}")
             return "dropped"
@@ -310,7 +311,7 @@ def _send_one(
     except Exception as error:  # noqa: BLE001 - any row that cannot be built is failed
         _give_up(connection, mail, owner, now, f"unbuildable: {_describe(error)}")
         return "failed"
-    if deferred:
+    if waits_render:
         _store_body(connection, mail, owner)
     spent = budget.charge(runtime, connection, mail, now) if mail.attempts == 0 else ""
     if spent:

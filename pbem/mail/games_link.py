@@ -21,9 +21,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from sqlmodel import Session
 
-from pbem import seal
+from pbem import links, seal
 from pbem.errors import NotFound
-from pbem.mail import render
 from pbem.mail.models import MailAddress
 
 PURPOSE = "my-games-link"
@@ -75,7 +74,7 @@ def address_link(run: Any, session: Session, address: str) -> str:
     if not address:
         return ""
     token = link_token(_secret(run), address, generation_of(session, address))
-    return f"{render.base_url(run.config)}/my-games/{token}"
+    return f"{links.base_url(run.config)}/my-games/{token}"
 
 
 def holder_of(run: Any, session: Session, token: str) -> str:

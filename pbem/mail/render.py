@@ -14,13 +14,12 @@ import base64
 import hashlib
 import hmac
 import re
-from datetime import UTC, datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbem import seal as sealing
+from pbem.links import base_url
 from pbem.locations import data_dir
 from pbem.words import join_names, sentence
 
@@ -174,85 +173,7 @@ def engine_title(slug: str) -> str:
         return slug
 
 
-def when(moment: datetime | None, timezone: str, now: datetime | None = None) -> str:
-    """An absolute time in the reader's zone first, named, then in UTC, and how long is
-    left when ``now`` is given and the time is still ahead, e.g.
-    "Sun 6 Dec 2026, 16:00 CET (15:00 UTC), in 2 days 3 hours".
-
-    The zone is named by its abbreviation; where that is only an offset ("+03") the IANA
-    name comes first: "Sun 6 Dec 2026, 18:00 Europe/Istanbul (UTC+03, 15:00 UTC)". A
-    reader in UTC (or with a zone this server does not know) reads UTC alone."""
-    if moment is None:
-        return ""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    utc = moment.astimezone(UTC)
-    text = f"{utc:%a} {utc.day} {utc:%b %Y, %H:%M} UTC"
-    zone = _zone(timezone)
-    if zone is not None:
-        local = utc.astimezone(zone)
-        name = local.strftime("%Z")
-        if name != "UTC" or local.utcoffset():
-            utc_day = "" if local.date() == utc.date() else f"{utc:%a} {utc.day} {utc:%b}, "
-            head = f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
-            if name[:1] in "+-":
-                text = f"{head} {timezone} (UTC{name}, {utc_day}{utc:%H:%M} UTC)"
-            else:
-                text = f"{head} {name} ({utc_day}{utc:%H:%M} UTC)"
-    left = time_left(utc, now)
-    return f"{text}, {left}" if left else text
-
-
-def _zone(timezone: str) -> ZoneInfo | None:
-    try:
-        return ZoneInfo(timezone) if timezone else None
-    except (ZoneInfoNotFoundError, ValueError, OSError):
-        return None
-
-
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}" if number == 1 else f"{number} {unit}s"
-
-
-def time_left(moment: datetime, now: datetime | None) -> str:
-    """How long until ``moment`` from ``now``, rounded down, in its two largest units:
-    "in 2 days 3 hours", "in 5 hours 20 minutes", "in 1 minute", "in less than a minute".
-    Empty when ``now`` is unknown or ``moment`` is not ahead of it."""
-    if now is None:
-        return ""
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=UTC)
-    seconds = int((moment - now).total_seconds())
-    if seconds <= 0:
-        return ""
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    if days:
-        parts = [_count(days, "day")] + ([_count(hours, "hour")] if hours else [])
-    elif hours:
-        parts = [_count(hours, "hour")] + ([_count(minutes, "minute")] if minutes else [])
-    elif minutes:
-        parts = [_count(minutes, "minute")]
-    else:
-        return "in less than a minute"
-    return "in " + " ".join(parts)
-
-
 # Links -----------------------------------------------------------------------------
-
-
-def base_url(config: dict) -> str:
-    return config["server"]["base_url"].rstrip("/")
-
-
-def game_url(config: dict, game_id: str) -> str:
-    """The game's public page."""
-    return f"{base_url(config)}/games/{game_id}"
-
-
-def play_url(config: dict, token: str) -> str:
-    return f"{base_url(config)}/play/{token}"
 
 
 def settings_signature(key: str, game_id: str, seat: int, token_hash: str) -> str:

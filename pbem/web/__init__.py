@@ -32,9 +32,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     )
     app.config.update(flask_keys)
 
-    from pbem import logs, ops
-    from pbem.mail import rescue_views
-    from pbem.mail import views as mail_views
+    from pbem import logs
     from pbem.web import (
         api,
         assets,
@@ -43,9 +41,12 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         hardening,
         limits,
         lobby,
+        mail_pages,
         mygames,
+        ops,
         play,
         present,
+        rescue_pages,
         rules,
         titles,
     )
@@ -57,7 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     assets.init_app(app)
     csrf.init_app(app)
     present.init_app(app)
-    for module in (lobby, play, games, api, mail_views, rescue_views, ops, rules, mygames):
+    for module in (lobby, play, games, api, mail_pages, rescue_pages, ops, rules, mygames):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)
 

@@ -23,7 +23,7 @@ class CsrfRefused(PbemError):
 PLACEHOLDER = "__csrf_token__"
 
 # Tests for the few POSTs that cannot carry a token and change only what a signed
-# address allows (RFC 8058's one-click unsubscribe, see pbem.mail.views.one_click).
+# address allows (RFC 8058's one-click unsubscribe, see pbem.web.mail_pages.one_click).
 EXEMPT: list[Callable[[], bool]] = []
 
 

@@ -17,7 +17,7 @@ that work are never counted, and the ones this browser has opened before (rememb
 its signed session cookie as short digests) keep working for it even then.
 
 Invitations per recipient address are counted in the outbox instead, where every
-worker sees them (:func:`pbem.mail.outbox.check_invitations`). A refusal is a 429 with
+worker sees them (:func:`pbem.mail.listener.check_invitations`). A refusal is a 429 with
 a sentence (JSON under ``/api/``).
 """
 

@@ -23,12 +23,15 @@ from flask import Blueprint, redirect, render_template
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from pbem import links, zones
 from pbem.errors import NotFound, TooMany
-from pbem.mail import outbox, render
+from pbem.games.tables import SeatClock
+from pbem.mail import outbox, render, seat_mails
 from pbem.mail.games_link import address_link, holder_of
-from pbem.mail.models import MailAddress, SeatClock, utc
+from pbem.mail.models import MailAddress
 from pbem.models import Game, Seat
 from pbem.web.present import runtime
+from pbem.zones import utc
 
 bp = Blueprint("mygames", __name__, url_prefix="/my-games")
 
@@ -88,7 +91,7 @@ def seats_of(run: Any, session: Session, address: str) -> list[dict[str, Any]]:
                 "running": running,
                 "due": mine and not seat.is_bot and game.paused_at is None,
                 "turn": turn,
-                "deadline": render.when(deadline, seat.timezone, now) if deadline else "",
+                "deadline": zones.when(deadline, seat.timezone, now) if deadline else "",
                 "opens": bool(seat.token_hash),
             }
         )
@@ -123,10 +126,10 @@ def open_seat(token: str, game_id: str, seat: int):
         row = session.get(Seat, (game_id, seat)) if len(game_id) <= 32 else None
         if row is None or row.email.lower() != address or not row.token_hash:
             raise NotFound("This seat is not one of your games any more.")
-        seat_token = outbox.seat_token(session, run, row)
+        seat_token = seat_mails.seat_token(session, run, row)
     if not seat_token:
         raise NotFound("This seat's link is not on this server any more.")
-    return redirect(render.play_url(run.config, seat_token), code=303)
+    return redirect(links.play_url(run.config, seat_token), code=303)
 
 
 @bp.post("/<token>/revoke")

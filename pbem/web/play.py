@@ -21,14 +21,15 @@ from flask import Blueprint, Response, g, redirect, render_template, request, ur
 from markupsafe import escape
 
 from engines.api import Engine
+from pbem import zones
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
 from pbem.games import names, rescue, talk
 from pbem.games.portable import export_chunks
+from pbem.games.tables import SeatClock
 from pbem.games.takeback import take_back, target_in
-from pbem.mail import addresses, budget, render
+from pbem.mail import addresses, budget
 from pbem.mail.inbound.receive import flag_bouncing_players
-from pbem.mail.models import SeatClock, utc
 from pbem.models import Seat
 from pbem.web import boards, csrf
 from pbem.web.games import render_history
@@ -36,6 +37,7 @@ from pbem.web.present import players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, with_phase_named
 from pbem.web.titles import board_template, changed_places
 from pbem.words import join_names
+from pbem.zones import utc
 
 bp = Blueprint("play", __name__, url_prefix="/play/<token>")
 
@@ -160,7 +162,7 @@ def tail_talk(game_id: str) -> list:
 
 def with_deadline(html: str, seat: Seat) -> str:
     """The page with the seat's deadline in its own zone, and how long is left (as its
-    mails write it, :func:`pbem.mail.render.when`)."""
+    mails write it, :func:`pbem.zones.when`)."""
     if DEADLINE_SLOT not in html:
         return html
     with runtime().service.reading() as session:
@@ -171,7 +173,7 @@ def with_deadline(html: str, seat: Seat) -> str:
         return html.replace(DEADLINE_SLOT, "")
     zone = fresh.timezone if fresh is not None else seat.timezone
     now = utc(runtime().clock())
-    text = render.when(deadline, zone, now)
+    text = zones.when(deadline, zone, now)
     if utc(deadline) <= now:
         text += " (passed)"
     return html.replace(DEADLINE_SLOT, f' <span class="deadline">Deadline: {escape(text)}.</span>')

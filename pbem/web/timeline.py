@@ -1,6 +1,6 @@
 """A game's events as a viewer reads them: a turn page's latest lines, a history step,
 and the score chart. Lines come from ``engine.describe(..., viewer)`` only; who made a
-move is named by the roster as of that event (:mod:`pbem.games.roster`), so a seat's
+move is named by the roster as of that event (:mod:`pbem.eventlog.roster`), so a seat's
 later holder never takes credit for an earlier one's moves. Logs from before rosters
 were logged fall back to today's seat rows.
 """
@@ -19,11 +19,11 @@ from sqlmodel import col, select
 from engines.api import Engine
 from pbem import zones
 from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
+from pbem.eventlog.roster import Roster, mover
+from pbem.eventlog.roster_log import Rosters, or_seats, rosters
 from pbem.eventlog.store import game_engine
 from pbem.games import names, talk
 from pbem.games.admin_lines import describe_admin
-from pbem.games.roster import Roster, mover
-from pbem.games.roster_log import Rosters, or_seats, rosters
 from pbem.models import Game, Seat
 from pbem.web.present import runtime
 

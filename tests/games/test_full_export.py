@@ -10,11 +10,13 @@ import json
 import pytest
 from sqlmodel import Session, select
 
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.errors import BadInput
 from pbem.games import rescue
 from pbem.games.portable import import_full
-from pbem.mail.models import FormerPlayer, Mail, RescueVote, SeatClock, SeatOffer
+from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
+from pbem.mail.models import Mail
+from pbem.migrations import migrate
 from pbem.models import Event, Game, Seat
 from pbem.scheduler import dispatch
 from tests.mail.conftest import make_runtime, new_game, part, take_turn
@@ -31,7 +33,7 @@ POLICY = {
 def elsewhere(tmp_path, clock, smtp):
     """A second server: its own (empty) database, the same SMTP server."""
     engine = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
-    init_db(engine)
+    migrate(engine)
     yield make_runtime(engine, tmp_path / "elsewhere", clock, smtp[1])
     engine.dispose()
 

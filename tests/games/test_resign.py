@@ -10,11 +10,12 @@ from sqlmodel import Session, select
 
 from engines.api import DEFAULT_RESIGNATION, resignation_of
 from pbem.errors import Gone, NotAllowed, Rejected
+from pbem.eventlog.roster import RosterError, apply, fold
 from pbem.eventlog.verify import verify_export
 from pbem.games import control, rescue
 from pbem.games.admin_lines import describe_admin
-from pbem.games.roster import RosterError, apply, fold
-from pbem.mail.models import FormerPlayer, Mail
+from pbem.games.tables import FormerPlayer
+from pbem.mail.models import Mail
 from pbem.scheduler import dispatch
 from tests.mail.conftest import new_game, part, take_turn
 
@@ -211,7 +212,8 @@ def test_resigning_through_the_web_asks_first_and_checks_everything(runtime, app
 
 
 def test_a_resignation_survives_export_and_import(runtime, tmp_path, clock):
-    from pbem.db import init_db, make_engine
+    from pbem.db import make_engine
+    from pbem.migrations import migrate
     from tests.mail.conftest import make_runtime
 
     created = new_game(runtime, seats=3)
@@ -219,7 +221,7 @@ def test_a_resignation_survives_export_and_import(runtime, tmp_path, clock):
     rescue.resign(runtime, game, 2, by=2)
     exported = runtime.service.export_game(game, full=True)
     other = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
-    init_db(other)
+    migrate(other)
     elsewhere = make_runtime(other, tmp_path / "elsewhere", clock)
     assert elsewhere.service.import_game(exported) == game
     seat = elsewhere.service.seats(game)[2]

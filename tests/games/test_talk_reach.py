@@ -12,11 +12,12 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem import scheduler
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.games import talk
 from pbem.games.service import SeatSpec
 from pbem.mail import render
 from pbem.mail.models import Mail
+from pbem.migrations import migrate
 from pbem.models import Event, Seat
 from tests.mail.conftest import START, Clock, make_runtime, new_game, take_turn
 
@@ -80,7 +81,7 @@ def world(tmp_path, name: str, note: str):
     """A game on its own database: Ann, Ben, Cleo (pig); Ann sends Ben ``note``, then
     everyone talks and plays a little. The clock, seed and game id are fixed."""
     engine = make_engine(f"sqlite:///{tmp_path / name}.sqlite3")
-    init_db(engine)
+    migrate(engine)
     clock = Clock(START)
     runtime = make_runtime(engine, tmp_path / name, clock)
     specs = [SeatSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cleo")]
@@ -125,8 +126,10 @@ def normaliser(runtime, tokens):
 
 
 def what_a_reader_gets(runtime, tokens, seat: int | None) -> dict:
-    from pbem.mail import views  # noqa: F401 - the settings pages
-    from pbem.web import create_app
+    from pbem.web import (
+        create_app,
+        mail_pages,  # noqa: F401 - the settings pages
+    )
 
     app = create_app({"TESTING": True}, runtime=runtime)
     client = app.test_client()

@@ -109,11 +109,10 @@ def runtime(db, tmp_path, clock, smtp):
 @pytest.fixture
 def app(runtime):
     """The web application with the mail and rescue pages."""
-    from pbem.mail import rescue_views, views
-    from pbem.web import create_app
+    from pbem.web import create_app, mail_pages, rescue_pages
 
     app = create_app({"TESTING": True}, runtime=runtime)
-    for blueprint in (views.bp, rescue_views.bp):
+    for blueprint in (mail_pages.bp, rescue_pages.bp):
         if blueprint.name not in app.blueprints:
             app.register_blueprint(blueprint)
     return app
@@ -159,7 +158,7 @@ def take_turn(runtime, game_id: str, rolls: int = 1) -> int:
 
 def as_sent(runtime, rows: list) -> list:
     """Outbox rows with their bodies as sent (the stored ones keep their links sealed)."""
-    from pbem.mail.outbox import opened
+    from pbem.mail.deferred import opened
 
     for row in rows:
         row.body_text, row.body_html, row.unsubscribe = opened(runtime, row)

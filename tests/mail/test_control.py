@@ -12,7 +12,7 @@ from sqlmodel import Session
 from pbem.errors import BadInput, NotAllowed, Rejected
 from pbem.games import control
 from pbem.games.service import SeatSpec
-from pbem.mail.models import SeatClock
+from pbem.games.tables import SeatClock
 from pbem.scheduler import dispatch, sweep
 from tests.mail.conftest import START, new_game, part
 
@@ -224,7 +224,7 @@ def test_the_creators_game_settings_on_the_seats_page(runtime, app, clock):
 
 
 def test_the_roster_follows_the_control_events(runtime, clock):
-    from pbem.games import roster
+    from pbem.eventlog import roster
 
     created = new_game(runtime, seats=2)
     game = created.game_id

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from pbem.mail import outbox
+from pbem.mail import deferred, history
 from pbem.mail.dispatch import dispatch
 from pbem.mail.models import Mail
 from pbem.models import Event
@@ -30,7 +30,7 @@ def test_the_move_records_only_what_to_send(runtime):
     created = new_game(runtime, seats=2)
     due = roll_then_stop(runtime, created.game_id)
     [mail] = turn_mails(runtime)
-    assert outbox.is_deferred(mail)
+    assert deferred.is_deferred(mail)
     assert mail.seat == due and mail.recipient == ["anna", "ben"][due] + "@example.org"
     assert mail.body_html == "" and mail.unsubscribe == ""
     assert "http" not in mail.body_text
@@ -53,10 +53,10 @@ def test_the_dispatcher_renders_the_lines_as_of_the_recorded_head(runtime, mailb
         later = session.get(Event, (created.game_id, recorded.seq + 1))
     assert later.hash not in text
     stored = turn_mails(runtime)[0]
-    assert stored.status == "sent" and not outbox.is_deferred(stored)
+    assert stored.status == "sent" and not deferred.is_deferred(stored)
     assert recorded.hash in stored.body_text and "{sealed:" in stored.body_text
     assert created.tokens[due] not in stored.body_text + stored.body_html + stored.unsubscribe
-    assert f"/play/{created.tokens[due]}" in outbox.opened(runtime, stored)[0]
+    assert f"/play/{created.tokens[due]}" in deferred.opened(runtime, stored)[0]
 
 
 def test_a_deferred_mail_whose_game_is_gone_fails_alone(runtime, mailbox):
@@ -64,7 +64,7 @@ def test_a_deferred_mail_whose_game_is_gone_fails_alone(runtime, mailbox):
     roll_then_stop(runtime, created.game_id)
     with Session(runtime.db) as session:
         mail = session.exec(select(Mail).where(Mail.kind == "your_turn")).first()
-        mail.body_text = outbox.DEFERRED + '{"from": 0, "upto": 999, "others": []}'
+        mail.body_text = deferred.DEFERRED + '{"from": 0, "upto": 999, "others": []}'
         session.add(mail)
         session.commit()
     report = dispatch(runtime)
@@ -89,7 +89,7 @@ def test_the_game_over_mail_tells_the_final_move(runtime):
         game = runtime.service.store.game(session, created.game_id)
         engine = runtime.service.store.head(session, game.id).engine
         for seat in session.exec(select(Seat).where(Seat.game_id == game.id)):
-            lines = outbox.since_last_move(session, runtime, game, engine, seat)
+            lines = history.since_last_move(session, runtime, game, engine, seat)
             mail = session.exec(
                 select(Mail).where(Mail.kind == "game_over", Mail.seat == seat.seat)
             ).one()

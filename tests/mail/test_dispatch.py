@@ -19,8 +19,8 @@ from pbem.config import ROOT
 from pbem.mail.dispatch import dispatch
 from pbem.mail.models import Heartbeat, Mail
 from pbem.mail.outbox import enqueue
-from pbem.mail.views import bp as mail_bp
 from pbem.web import create_app
+from pbem.web.mail_pages import bp as mail_bp
 from tests.mail.conftest import make_runtime, new_game
 
 

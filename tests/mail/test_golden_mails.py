@@ -5,7 +5,7 @@ headers a mail client acts on and the text part; ``.html`` the HTML part.
 Recipients: ``player`` (the seat's own player), ``other`` (another player of the game),
 ``former`` (someone who held a seat and left or was replaced), ``newcomer`` (a player
 who took a seat over). The contexts are built as the server builds them
-(:func:`pbem.mail.outbox.seat_context` and the same arguments the scheduler and the
+(:func:`pbem.mail.seat_mails.seat_context` and the same arguments the scheduler and the
 rescue actions pass), with a fixed clock; the message goes through the dispatcher's
 :func:`~pbem.mail.dispatch.build_message`.
 
@@ -22,11 +22,13 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session
 
+from pbem import zones
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
-from pbem.mail import games_link, outbox, render
+from pbem.games.tables import FormerPlayer
+from pbem.mail import deferred, game_over, games_link, outbox, render, seat_mails
 from pbem.mail.dispatch import build_message
 from pbem.mail.inbound import moves
-from pbem.mail.models import FormerPlayer, Mail
+from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
 from tests.mail.conftest import Clock, make_runtime
@@ -121,10 +123,12 @@ def seat_row(number: int, name: str) -> Seat:
 
 
 def seat_mail(runtime, number: int, name: str, deadline=None, game=None, **extra) -> dict:
-    """The context :func:`outbox.mail_seat` gives a seat's mail."""
+    """The context :func:`seat_mails.mail_seat` gives a seat's mail."""
     game = game or game_row()
     settings = f"{BASE}/mail/settings/{GAME_ID}/{number}/sIgNaTuRe0123456789abcd"
-    context = outbox.seat_context(runtime, game, seat_row(number, name), TOKEN, settings, deadline)
+    context = seat_mails.seat_context(
+        runtime, game, seat_row(number, name), TOKEN, settings, deadline
+    )
     context.update(extra)
     return {"context": context, "recipient": PLAYERS[name][0], "settings": settings}
 
@@ -178,7 +182,7 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
     over = {
         "lines": LINES[1:],
         "seed": SEED,
-        **outbox.game_over_context(game_row(result=result), ["Anna", "Zoe", "Cleo", "Dan"]),
+        **game_over.game_over_context(game_row(result=result), ["Anna", "Zoe", "Cleo", "Dan"]),
     }
     finished = game_row(status="finished", head_seq=212, phase="", result=result)
     former = FormerPlayer(
@@ -280,7 +284,7 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 0,
                 "Anna",
                 DEADLINE,
-                since=render.when(TURN_SINCE, "Europe/Berlin"),
+                since=zones.when(TURN_SINCE, "Europe/Berlin"),
                 consequence=CONSEQUENCES["bot_seat"],
             ),
         ),
@@ -291,7 +295,7 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 1,
                 "Zoe",
                 DEADLINE,
-                since=render.when(TURN_SINCE, "Asia/Tokyo"),
+                since=zones.when(TURN_SINCE, "Asia/Tokyo"),
                 consequence=CONSEQUENCES["bot_seat"],
                 newcomer=True,
             ),
@@ -407,14 +411,14 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                         {
                             "title": "Friday at Anna's",
                             "phase": "Spring of year 3",
-                            "since": render.when(TURN_SINCE, "UTC"),
-                            "deadline": render.when(DEADLINE, "UTC", NOW),
+                            "since": zones.when(TURN_SINCE, "UTC"),
+                            "deadline": zones.when(DEADLINE, "UTC", NOW),
                             "link": f"{BASE}/play/{TOKEN}",
                         },
                         {
                             "title": "Mercatores",
                             "phase": "",
-                            "since": render.when(TURN_SINCE - timedelta(days=1), "UTC"),
+                            "since": zones.when(TURN_SINCE - timedelta(days=1), "UTC"),
                             "deadline": "",
                             "link": f"{BASE}/play/{TOKEN[::-1]}",
                         },
@@ -504,7 +508,7 @@ def my_games_of(runtime, address: str) -> str:
 
 
 def former_mail_context(former: FormerPlayer, over: dict) -> dict:
-    """What :func:`outbox.mail_former` renders (it renders at once; here the context
+    """What :func:`seat_mails.mail_former` renders (it renders at once; here the context
     again, to render the same way as the other cases)."""
     return {
         "title": "Friday at Anna's",
@@ -514,7 +518,7 @@ def former_mail_context(former: FormerPlayer, over: dict) -> dict:
         "name": former.name,
         "seat": former.seat,
         "seat_name": "Zoe",
-        "until": render.when(former.left_at, former.timezone),
+        "until": zones.when(former.left_at, former.timezone),
         "link": "",
         "settings": "",
         "head_hash": HEAD_HASH,
@@ -627,7 +631,7 @@ def assert_reads_right(text: str, html: str) -> None:
 
 
 def test_the_former_players_mail_is_what_mail_former_writes(runtime):
-    """The golden ``game_over__former`` renders the context :func:`outbox.mail_former`
+    """The golden ``game_over__former`` renders the context :func:`seat_mails.mail_former`
     builds: the text it writes to the outbox is the same."""
     kind, case = cases(runtime)["game_over__former"]
     context = {"my_games": my_games_of(runtime, "ben@example.org"), **case["context"]}
@@ -648,13 +652,13 @@ def test_the_former_players_mail_is_what_mail_former_writes(runtime):
             key: case["context"][key]
             for key in ("lines", "standings", "headline", "reason", "seed")
         }
-        mail = outbox.mail_former(
+        mail = seat_mails.mail_former(
             session, runtime, game, former, "game_over", "k", seat_name="Zoe", **over
         )
         session.rollback()
     assert mail.recipient == "ben@example.org" and not mail.unsubscribe
     # The footer's link to Ben's games is sealed in the outbox, as every secret link is.
     assert "/my-games/{sealed:" in mail.body_text
-    assert outbox.opened(runtime, mail)[0] == expected
+    assert deferred.opened(runtime, mail)[0] == expected
     assert "You held a seat in Friday at Anna's until Sat 28 Nov 2026, 04:30 EST" in expected
     assert "in the result below it is Zoe's seat" in expected

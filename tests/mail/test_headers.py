@@ -10,9 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import select
 
+from pbem import zones
 from pbem.games.rescue import hand_to_bot, leave_game
 from pbem.games.service import SeatSpec
-from pbem.mail import outbox, render
+from pbem.mail import outbox
 from pbem.mail.models import Mail
 from pbem.scheduler import dispatch
 from tests.mail.conftest import make_runtime, new_game, part
@@ -171,12 +172,12 @@ DEADLINE = datetime(2026, 12, 6, 15, 0, tzinfo=UTC)
     ],
 )
 def test_times_read_in_the_readers_zone_first_then_utc_and_how_long_is_left(zone, expected):
-    assert render.when(DEADLINE, zone, NOW) == expected
+    assert zones.when(DEADLINE, zone, NOW) == expected
 
 
 def test_summer_time_gets_its_own_name():
     summer = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
-    assert render.when(summer, "Europe/Berlin") == "Wed 1 Jul 2026, 14:00 CEST (12:00 UTC)"
+    assert zones.when(summer, "Europe/Berlin") == "Wed 1 Jul 2026, 14:00 CEST (12:00 UTC)"
 
 
 @pytest.mark.parametrize(
@@ -193,11 +194,11 @@ def test_summer_time_gets_its_own_name():
     ],
 )
 def test_how_long_is_left_rounds_down_and_says_nothing_once_passed(left, words):
-    assert render.time_left(DEADLINE, DEADLINE - left) == words
-    text = render.when(DEADLINE, "UTC", DEADLINE - left)
+    assert zones.time_left(DEADLINE, DEADLINE - left) == words
+    text = zones.when(DEADLINE, "UTC", DEADLINE - left)
     assert text == ("Sun 6 Dec 2026, 15:00 UTC" + (f", {words}" if words else ""))
 
 
 def test_without_now_a_time_has_no_countdown():
-    assert render.when(DEADLINE, "Europe/Berlin") == "Sun 6 Dec 2026, 16:00 CET (15:00 UTC)"
-    assert render.when(None, "Europe/Berlin") == ""
+    assert zones.when(DEADLINE, "Europe/Berlin") == "Sun 6 Dec 2026, 16:00 CET (15:00 UTC)"
+    assert zones.when(None, "Europe/Berlin") == ""

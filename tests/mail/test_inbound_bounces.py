@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlmodel import Session, select
 
 from pbem.games.service import SeatSpec
-from pbem.mail import outbox
+from pbem.mail import deferred, seat_mails
 from pbem.mail.dispatch import dispatch
 from pbem.mail.inbound import bounces, receive, tags
 from pbem.mail.models import Mail
@@ -25,7 +25,7 @@ def outbox_token(runtime, seat: int) -> str:
     from pbem.models import Seat
 
     with Session(runtime.db) as session:
-        return outbox.seat_token(session, runtime, session.get(Seat, (GAME, seat)))
+        return seat_mails.seat_token(session, runtime, session.get(Seat, (GAME, seat)))
 
 
 def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
@@ -68,7 +68,7 @@ def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
         held = session.exec(select(Mail).where(Mail.recipient == "ben@example.org")).all()
         answer = session.exec(select(Mail).where(Mail.kind == "answer")).one()
     assert {mail.status for mail in held} == {"sent", "bouncing"}
-    assert "Mail to Ben bounces" in outbox.opened(runtime, answer)[0]
+    assert "Mail to Ben bounces" in deferred.opened(runtime, answer)[0]
 
     # Ben replies from that address: it works again, so the mark goes.
     head = runtime.service.head(GAME)

@@ -9,7 +9,8 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem.games import rescue
-from pbem.mail.models import FormerPlayer, Mail
+from pbem.games.tables import FormerPlayer
+from pbem.mail.models import Mail
 from pbem.scheduler import dispatch
 from tests.mail.conftest import new_game, part
 

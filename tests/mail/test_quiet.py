@@ -11,10 +11,11 @@ import pytest
 from sqlmodel import Session, col, select
 
 from pbem.games.service import SeatSpec
-from pbem.mail import outbox
+from pbem.mail import deferred
 from pbem.mail.dispatch import dispatch
-from pbem.mail.models import Mail, utc
+from pbem.mail.models import Mail
 from pbem.models import Seat
+from pbem.zones import utc
 from tests.mail.conftest import make_runtime, new_game, part, take_turn
 
 WINDOW = 10
@@ -133,7 +134,7 @@ def test_a_later_turn_mail_replaces_a_waiting_one_of_a_seat_that_did_not_move(
     with Session(quiet.db) as session:  # a second turn mail of the same seat, 2 min later
         clock.advance(minutes=2)
         seat = session.get(Seat, (created.game_id, due))
-        outbox.defer_seat_mail(
+        deferred.defer_seat_mail(
             session,
             quiet,
             game,

@@ -91,8 +91,9 @@ if __name__ == "__main__":  # pragma: no cover - a measurement, not a test
     import tempfile
     from pathlib import Path
 
-    from pbem.db import init_db, make_engine
+    from pbem.db import make_engine
     from pbem.mail import dispatch as dispatcher
+    from pbem.migrations import migrate
 
     dispatcher.make_sender = lambda config: Discard()
 
@@ -100,7 +101,7 @@ if __name__ == "__main__":  # pragma: no cover - a measurement, not a test
     for minutes in (0, 10):
         with tempfile.TemporaryDirectory() as folder:
             engine = make_engine(f"sqlite:///{folder}/measure.sqlite3")
-            init_db(engine)
+            migrate(engine)
             clock = Clock()
             runtime = make_runtime(
                 engine, Path(folder), clock, None, mail={"quiet_minutes": minutes}

@@ -9,8 +9,8 @@ import re
 from sqlmodel import Session
 
 from pbem.games.rescue import hand_to_bot, invite_replacement, start_vacation, take_seat
-from pbem.mail import outbox
-from pbem.mail.models import SeatClock
+from pbem.games.tables import SeatClock
+from pbem.mail import history
 from pbem.models import Seat
 from tests.mail.conftest import new_game, take_turn
 
@@ -95,7 +95,7 @@ def test_moves_a_bot_made_say_so_and_human_moves_never_do(runtime, app, clock):
     with Session(runtime.db) as session:
         game = runtime.service.game(game_id)
         engine = runtime.service.head(game_id).engine
-        lines, _ = outbox.history(session, runtime, game, engine, 0, anna[0])
+        lines, _ = history.history(session, runtime, game, engine, 0, anna[0])
     assert "(played by Ben, a bot)" in lines
     assert "(played by a bot for Cleo)" in lines
     assert sum("played by" in line for line in lines) == len(ben) + len(cleo)

@@ -9,11 +9,11 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem.errors import PbemError
+from pbem.eventlog import roster as roster_mod
 from pbem.games import rescue
-from pbem.games import roster as roster_mod
 from pbem.games.admin_lines import describe_admin
 from pbem.games.service import SeatSpec
-from pbem.mail.models import SeatOffer
+from pbem.games.tables import SeatOffer
 from tests.mail.conftest import Clock, make_runtime
 
 NAMES = ["Ann", "Bo", "Cy", "Dot"]

@@ -22,7 +22,8 @@ from pbem.games.rescue import (
     take_seat,
 )
 from pbem.games.service import SeatSpec
-from pbem.mail.models import Mail, RescueVote
+from pbem.games.tables import RescueVote
+from pbem.mail.models import Mail
 from pbem.scheduler import dispatch, sweep
 from tests.mail.conftest import new_game, part, take_turn
 

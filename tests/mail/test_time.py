@@ -14,8 +14,9 @@ from sqlmodel import Session, select
 from pbem import zones
 from pbem.errors import BadInput, NotAllowed, Rejected
 from pbem.games.rescue import end_vacation, start_vacation
+from pbem.games.tables import SeatClock
 from pbem.mail import outbox, render
-from pbem.mail.models import Mail, SeatClock
+from pbem.mail.models import Mail
 from pbem.models import Seat
 from pbem.scheduler import digest_day, dispatch, sweep
 from tests.mail.conftest import new_game, part

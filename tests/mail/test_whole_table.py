@@ -14,10 +14,11 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem.cli import main
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.games import rescue
 from pbem.games.service import SeatSpec
 from pbem.mail.models import Mail
+from pbem.migrations import migrate
 from pbem.models import Seat
 from pbem.scheduler import dispatch, sweep
 from pbem.web import create_app
@@ -67,7 +68,7 @@ def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
     clock = Clock(datetime.now(UTC).replace(microsecond=0))
     old_url, new_url = servers
     old_db = make_engine(old_url)
-    init_db(old_db)
+    migrate(old_db)
     old = make_runtime(old_db, tmp_path / "old", clock, port)
     game = old.service.create_game(
         "pig",

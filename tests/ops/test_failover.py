@@ -20,9 +20,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.errors import Conflict
 from pbem.games.service import GameService, SeatSpec
+from pbem.migrations import migrate
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import pg_pair  # noqa: E402
@@ -49,7 +50,7 @@ def pooled(postgres_schema):
     from pbem.migrations import drop_all
 
     drop_all(engine)
-    init_db(engine)
+    migrate(engine)
     admin = make_engine(url, isolation_level="AUTOCOMMIT")
     yield GameService(engine), admin
     engine.dispose()
@@ -87,7 +88,7 @@ def test_kept_connections_that_were_killed_fail_one_move_and_are_let_go(postgres
     url, connect_args, _ = postgres_schema
     engine = make_engine(url, connect_args=connect_args)
     drop_all(engine)
-    init_db(engine)
+    migrate(engine)
     admin = make_engine(url, isolation_level="AUTOCOMMIT")
     try:
         service = GameService(engine)
@@ -171,7 +172,7 @@ def standby_pair():
 @pytest.mark.failover
 def test_the_standby_takes_over_without_losing_an_acknowledged_move(standby_pair):
     engine = make_engine(standby_pair.url())
-    init_db(engine)
+    migrate(engine)
     service = GameService(engine)
     game_id = _game(service)
     acknowledged: list[tuple[int, int]] = []  # (seq, seat) of each answered move

@@ -7,11 +7,11 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session
 
-from pbem import ops
 from pbem.games.service import SeatSpec
-from pbem.mail.models import Heartbeat, utc
+from pbem.mail.models import Heartbeat
 from pbem.runtime import build_runtime
-from pbem.web import create_app
+from pbem.web import create_app, ops
+from pbem.zones import utc
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ import socket
 import pytest
 from sqlmodel import Session
 
-from pbem.mail.models import Heartbeat, utc
+from pbem.mail.models import Heartbeat
 from pbem.runtime import build_runtime
 from pbem.web import create_app
+from pbem.zones import utc
 
 FAR = {"REMOTE_ADDR": "203.0.113.9"}
 

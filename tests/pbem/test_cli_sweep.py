@@ -13,8 +13,8 @@ from aiosmtpd.controller import Controller
 from sqlmodel import Session
 
 from pbem.db import make_engine
+from pbem.games.tables import SeatClock
 from pbem.mail import budget
-from pbem.mail.models import SeatClock
 from pbem.models import Game
 from tests.mail.conftest import Mailbox, free_port
 from tests.pbem.test_cli import game_id_from, pbem

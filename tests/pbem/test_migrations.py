@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.migrations import (
     FIRST_RELEASE,
     SchemaOutdated,
@@ -47,7 +47,7 @@ def test_a_model_change_without_a_revision_is_seen(sqlite_db):
 
 def test_a_schema_revision_this_program_does_not_know_is_refused(tmp_path):
     db = make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
-    init_db(db)
+    migrate(db)
     with db.begin() as connection:
         connection.exec_driver_sql("UPDATE alembic_version SET version_num = 'ffff_newer'")
     with pytest.raises(SchemaTooNew, match="upgrade pbem"):
@@ -59,7 +59,7 @@ def test_a_schema_revision_this_program_does_not_know_is_refused(tmp_path):
 
 def test_a_pre_alembic_schema_newer_than_the_last_one_before_alembic_is_refused(tmp_path):
     db = make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
-    init_db(db)
+    migrate(db)
     with db.begin() as connection:
         connection.exec_driver_sql("DROP TABLE alembic_version")
         connection.exec_driver_sql("UPDATE schema_info SET version = 3")

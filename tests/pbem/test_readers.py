@@ -12,7 +12,8 @@ import time
 import pytest
 from sqlalchemy import text
 
-from pbem.db import READS, WriteInRead, check_synchronous, for_reads, init_db, make_engine
+from pbem.db import READS, WriteInRead, check_synchronous, for_reads, make_engine
+from pbem.migrations import migrate
 from pbem.runtime import build_runtime
 from pbem.web import create_app
 from tests.web.conftest import overrides, pig_game
@@ -158,7 +159,7 @@ def test_reads_on_postgres_hold_no_transaction_between_statements(postgres_schem
     url, connect_args, _ = postgres_schema
     db = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
     drop_all(db)
-    init_db(db)
+    migrate(db)
     try:
         service = GameService(db)
         game_id = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {}).game_id

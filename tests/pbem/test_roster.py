@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.games.roster import Holder, Roster, RosterError, apply, each, fold, from_json, initial
+from pbem.eventlog.roster import Holder, Roster, RosterError, apply, each, fold, from_json, initial
 
 POLICY = {"at_deadline": "wait", "deadline_after_days": 7}
 

@@ -11,9 +11,9 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem.db import make_engine
-from pbem.games import roster as roster_mod
+from pbem.eventlog import roster as roster_mod
 from pbem.games.service import GameService
-from pbem.mail.models import SeatOffer
+from pbem.games.tables import SeatOffer
 from pbem.migrations import migrate, record_rosters
 from pbem.runtime import build_runtime
 from pbem.web import create_app

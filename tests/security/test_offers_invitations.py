@@ -14,7 +14,7 @@ from pbem.errors import Gone, NotAllowed, NotFound, TooMany
 from pbem.games import rescue, seat_rules
 from pbem.games.rescue import invite_replacement, take_seat
 from pbem.games.service import SeatSpec
-from pbem.mail.models import SeatOffer
+from pbem.games.tables import SeatOffer
 from pbem.scheduler import dispatch
 from tests.security.conftest import part, take_turn
 

@@ -11,7 +11,8 @@ from sqlmodel import Session, select
 
 from pbem.errors import Gone, TooMany
 from pbem.games.rescue import request_open_seat, take_seat
-from pbem.mail.models import Mail, SeatOffer
+from pbem.games.tables import SeatOffer
+from pbem.mail.models import Mail
 from pbem.scheduler import dispatch, sweep
 from tests.security.conftest import make_runtime, new_game, part
 
@@ -22,11 +23,10 @@ REPLACE = {"deadline_after_days": 1, "at_deadline": "replace"}
 
 def web_app(runtime):
     """The web application (with the seat pages) for ``runtime``."""
-    from pbem.mail import rescue_views, views
-    from pbem.web import create_app
+    from pbem.web import create_app, mail_pages, rescue_pages
 
     app = create_app({"TESTING": True}, runtime=runtime)
-    for blueprint in (views.bp, rescue_views.bp):
+    for blueprint in (mail_pages.bp, rescue_pages.bp):
         if blueprint.name not in app.blueprints:
             app.register_blueprint(blueprint)
     return app

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from pbem.games import policy
 from pbem.games.service import SeatSpec
-from pbem.mail import outbox
+from pbem.mail import outbox, seat_mails
 from pbem.mail.dispatch import dispatch
 from pbem.mail.models import Mail
 from pbem.scheduler import sweep
@@ -45,7 +45,7 @@ def seat_link(runtime, game_id: str, seat: int) -> str:
     from pbem.models import Seat
 
     with Session(runtime.db) as session:
-        token = outbox.seat_token(session, runtime, session.get(Seat, (game_id, seat)))
+        token = seat_mails.seat_token(session, runtime, session.get(Seat, (game_id, seat)))
     return f"/play/{token}"
 
 

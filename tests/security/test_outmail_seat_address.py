@@ -9,7 +9,7 @@ import re
 import pytest
 from sqlmodel import Session, select
 
-from pbem.mail import outbox
+from pbem.mail import seat_mails
 from pbem.mail.dispatch import dispatch
 from pbem.mail.inbound import receive
 from pbem.mail.models import Mail
@@ -35,7 +35,7 @@ def world(db, tmp_path, clock, smtp):
 
 def link(runtime, game_id: str, seat: int) -> str:
     with Session(runtime.db) as session:
-        token = outbox.seat_token(session, runtime, session.get(Seat, (game_id, seat)))
+        token = seat_mails.seat_token(session, runtime, session.get(Seat, (game_id, seat)))
     return f"/play/{token}"
 
 

@@ -25,12 +25,13 @@ from aiosmtpd.controller import Controller
 from sqlmodel import Session, col, func, select
 
 from engines import REGISTRY
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch
 from pbem.mail.inbound import lmtp, receive
 from pbem.mail.inbound import message as msg
 from pbem.mail.models import InboundMessage, Mail
+from pbem.migrations import migrate
 from pbem.models import Event
 from tests.fixture_engine import PIG
 from tests.mail.conftest import make_runtime
@@ -89,14 +90,14 @@ def shared_db(request, postfix: Postfix):
         path = harness.sqlite_home(postfix, f"db-{uuid.uuid4().hex[:8]}")
         url = f"sqlite:///{path}"
         engine = make_engine(url)
-        init_db(engine)
+        migrate(engine)
     else:
         base, connect_args, schema = request.getfixturevalue("postgres_schema")
         from pbem.migrations import drop_all
 
         engine = make_engine(base, connect_args=connect_args)
         drop_all(engine)
-        init_db(engine)
+        migrate(engine)
         url = f"{base}?options=-csearch_path%3D{schema}"
     yield engine, url, request.param
     engine.dispose()

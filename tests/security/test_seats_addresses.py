@@ -10,7 +10,8 @@ from sqlmodel import Session, func, select
 
 from pbem.errors import NotAllowed
 from pbem.games import rescue
-from pbem.mail.models import FormerPlayer, Mail
+from pbem.games.tables import FormerPlayer
+from pbem.mail.models import Mail
 from pbem.web import create_app
 from tests.security.conftest import make_runtime, new_game
 

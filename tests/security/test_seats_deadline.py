@@ -14,7 +14,7 @@ from pbem import cli
 from pbem.errors import BadInput
 from pbem.games import seat_rules
 from pbem.games.policy import check_policy
-from pbem.mail.models import SeatOffer
+from pbem.games.tables import SeatOffer
 from pbem.scheduler import sweep
 from tests.security.conftest import new_game, take_turn
 

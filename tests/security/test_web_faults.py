@@ -16,9 +16,10 @@ from sqlalchemy import event, text
 from sqlmodel import Session
 
 from pbem.db import KeptConnections
-from pbem.mail.models import Heartbeat, utc
+from pbem.mail.models import Heartbeat
 from pbem.runtime import build_runtime
 from pbem.web import create_app, hardening
+from pbem.zones import utc
 from tests.web.conftest import overrides, pig_game
 
 
@@ -133,13 +134,13 @@ def test_a_full_database_file_fails_the_move_and_the_next_one_works_once_space_r
 
 @pytest.mark.postgres
 def test_killed_kept_connections_fail_one_move_and_the_next_reconnects(postgres_schema, tmp_path):
-    from pbem.db import init_db, make_engine
-    from pbem.migrations import drop_all
+    from pbem.db import make_engine
+    from pbem.migrations import drop_all, migrate
 
     url, connect_args, _ = postgres_schema
     engine = make_engine(url, connect_args=connect_args)
     drop_all(engine)
-    init_db(engine)
+    migrate(engine)
     admin = make_engine(url, isolation_level="AUTOCOMMIT")
     try:
         runtime = build_runtime(overrides(tmp_path), db=engine)

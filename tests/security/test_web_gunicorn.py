@@ -15,7 +15,8 @@ from types import SimpleNamespace
 import pytest
 
 from pbem.cli import gunicorn_command
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
+from pbem.migrations import migrate
 from tests.web.conftest import free_port
 
 
@@ -36,7 +37,7 @@ def gunicorn_without_proxy(tmp_path):
     """The production command (one worker) on a free port, ``server.proxies = 0``."""
     db_url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
     engine = make_engine(db_url)
-    init_db(engine)
+    migrate(engine)
     engine.dispose()
     port = free_port()
     runtime = SimpleNamespace(config={"server": {"workers": 1, "proxies": 0}})

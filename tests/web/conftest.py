@@ -88,11 +88,12 @@ def form_fields(html: str) -> tuple[str, int]:
 def file_runtime(tmp_path_factory, name: str) -> Iterator[Any]:
     """A runtime over a fresh SQLite file ``<name>.sqlite3`` in its own temporary folder,
     for a module's worth of served games."""
-    from pbem.db import init_db, make_engine
+    from pbem.db import make_engine
+    from pbem.migrations import migrate
 
     tmp = tmp_path_factory.mktemp(name)
     db = make_engine(f"sqlite:///{tmp / f'{name}.sqlite3'}")
-    init_db(db)
+    migrate(db)
     try:
         yield build_runtime(overrides(tmp), db=db)
     finally:

@@ -344,7 +344,8 @@ class Failing:
 def healthy_worker(runtime):
     from sqlmodel import Session
 
-    from pbem.mail.models import Heartbeat, utc
+    from pbem.mail.models import Heartbeat
+    from pbem.zones import utc
 
     with Session(runtime.db) as session:
         now = utc(runtime.clock())
@@ -364,7 +365,8 @@ def test_a_full_disk_gives_a_503_sentence_and_healthz_reports_it(
     client = app.test_client()
     from sqlmodel import Session
 
-    from pbem.mail.models import Heartbeat, utc
+    from pbem.mail.models import Heartbeat
+    from pbem.zones import utc
 
     with Session(runtime.db) as session:
         now = utc(runtime.clock())

@@ -119,7 +119,7 @@ def test_a_seat_without_a_civilisation_yet_is_named_by_its_player(client, runtim
 def test_mail_history_lines_name_each_seat_as_its_holder_then(runtime):
     from pbem.eventlog.store import game_engine
     from pbem.games.rescue import invite_replacement, take_seat
-    from pbem.mail import outbox
+    from pbem.mail import history
 
     created, head, _, _ = nostrum_until(
         runtime, lambda state, seat, legal: state["phase"] == "build"
@@ -138,8 +138,8 @@ def test_mail_history_lines_name_each_seat_as_its_holder_then(runtime):
         runtime.service.submit_move(created.game_id, seat, move, head.seq)
     game = runtime.service.game(created.game_id)
     with runtime.service.reading() as session:
-        earlier = outbox.history(session, runtime, game, game_engine(game), 1, 0, before)[0]
-        later = outbox.history(session, runtime, game, game_engine(game), 1, before)[0]
+        earlier = history.history(session, runtime, game, game_engine(game), 1, 0, before)[0]
+        later = history.history(session, runtime, game, game_engine(game), 1, before)[0]
     assert any(f"Ann ({civ})" in line for line in earlier)
     assert not any("Dee" in line for line in earlier)
     assert any(f"Dee ({civ})" in line for line in later)

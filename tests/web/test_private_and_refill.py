@@ -9,8 +9,8 @@ import re
 from sqlmodel import Session, select
 
 from pbem.games.service import SeatSpec
+from pbem.mail.deferred import opened
 from pbem.mail.models import Mail
-from pbem.mail.outbox import opened
 from tests.web.conftest import csrf_of
 
 PERSON = {"seat_name_0": "Ann", "seat_email_0": "ann@example.org"}
@@ -59,7 +59,8 @@ def test_a_private_game_is_not_listed_anywhere_but_opens_by_its_link(client, run
 
 
 def test_listings_leave_it_out_and_an_export_round_trip_keeps_it_private(runtime, tmp_path):
-    from pbem.db import init_db, make_engine
+    from pbem.db import make_engine
+    from pbem.migrations import migrate
     from pbem.runtime import build_runtime
     from tests.web.conftest import overrides
 
@@ -78,7 +79,7 @@ def test_listings_leave_it_out_and_an_export_round_trip_keeps_it_private(runtime
     page = runtime.service.list_games()
     assert [row.id for row in page.games] == [public.game_id] and page.total == 1
     other = make_engine(f"sqlite:///{tmp_path / 'other.sqlite3'}")
-    init_db(other)
+    migrate(other)
     elsewhere = build_runtime(overrides(tmp_path / "other"), db=other)
     assert elsewhere.service.import_game(exported) == created.game_id
     assert elsewhere.service.game(created.game_id).private

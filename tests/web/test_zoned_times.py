@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from engines import bot_move
 from pbem.games.service import SeatSpec
-from pbem.mail import outbox
+from pbem.mail import deferred, seat_mails
 from pbem.mail.dispatch import dispatch
 from pbem.mail.models import Mail
 from pbem.models import Seat
@@ -89,18 +89,18 @@ def played(sqlite_db, tmp_path):
 
 
 def pages(runtime, created) -> dict[str, str]:
-    from pbem.mail import rescue_views, views
+    from pbem.web import mail_pages, rescue_pages
 
     app = create_app(runtime=runtime)
     app.config["TESTING"] = True
-    for blueprint in (views.bp, rescue_views.bp):
+    for blueprint in (mail_pages.bp, rescue_pages.bp):
         if blueprint.name not in app.blueprints:
             app.register_blueprint(blueprint)
     client = app.test_client()
     game_id, token = created.game_id, created.tokens[0]
     with Session(runtime.db) as session:
         seat = session.get(Seat, (game_id, 0))
-        settings = outbox.settings_link(runtime, seat).replace("http://localhost", "")
+        settings = seat_mails.settings_link(runtime, seat).replace("http://localhost", "")
     urls = {
         "lobby": "/",
         "game": f"/games/{game_id}",
@@ -128,7 +128,7 @@ def test_every_time_on_every_page_and_mail_has_its_zone(played):
         mails = list(session.exec(select(Mail)))
     assert mails
     for mail in mails:
-        text, html, _ = outbox.opened(runtime, mail)
+        text, html, _ = deferred.opened(runtime, mail)
         shown[f"mail {mail.kind} text"] = text
         shown[f"mail {mail.kind} html"] = visible(html)
     slips = {name: unzoned(text) for name, text in shown.items() if unzoned(text)}

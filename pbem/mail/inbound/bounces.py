@@ -32,7 +32,8 @@ from sqlmodel import Session
 from pbem import seal
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound import tags
-from pbem.mail.models import Mail, MailAddress, utc
+from pbem.mail.models import Mail, MailAddress
+from pbem.zones import utc
 
 MAC_BYTES = 10
 PREFIX = "b-"

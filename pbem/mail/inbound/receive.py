@@ -53,16 +53,17 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import col, select
 
 from pbem.errors import Conflict, PbemError
+from pbem.eventlog.roster import SEAT_KINDS
 from pbem.eventlog.store import game_engine
 from pbem.games import names
 from pbem.games import talk as talk_mod
-from pbem.games.roster import SEAT_KINDS
-from pbem.mail import budget, outbox, render
+from pbem.mail import budget, game_over, history, outbox, render, seat_mails
 from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
-from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress, utc
+from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress
 from pbem.models import Event, Game, Seat
 from pbem.validate import canonical_address
+from pbem.zones import utc
 
 EX_OK = 0
 EX_NOUSER = 67
@@ -561,7 +562,7 @@ def answer(
         seat_names = [row.name for row in seats]
         start = min(tag.seq, game.head_seq)
         happened = (
-            outbox.history(session, runtime, game, engine, seat.seat, start)[0] if applied else []
+            history.history(session, runtime, game, engine, seat.seat, start)[0] if applied else []
         )
         state = (
             engine.load(game.head_state)
@@ -575,7 +576,7 @@ def answer(
             row.name for row in seats if row.seat in (game.to_move or []) and row.seat != seat.seat
         ]
         if game.status != "active":
-            headline = outbox.game_over_context(game, seat_names)["headline"]
+            headline = game_over.game_over_context(game, seat_names)["headline"]
             next_up = f"The game is over. {headline}".strip()
         elif game.paused_at is not None:
             next_up = "The game is paused."
@@ -583,9 +584,9 @@ def answer(
             next_up = "It is your turn" + (" again." if applied else ".")
         else:
             next_up = f"Waiting for {render.names(due)}." if due else ""
-        token = outbox.seat_token(session, runtime, seat)
-        settings = outbox.settings_link(runtime, seat) if seat.token_hash else ""
-        context = outbox.seat_context(runtime, game, seat, token, settings, None)
+        token = seat_mails.seat_token(session, runtime, seat)
+        settings = seat_mails.settings_link(runtime, seat) if seat.token_hash else ""
+        context = seat_mails.seat_context(runtime, game, seat, token, settings, None)
         if said:
             next_up = f"{said[0].upper()}{said[1:]}. {next_up}".strip()
         context.update(

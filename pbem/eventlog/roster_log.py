@@ -1,5 +1,5 @@
 """The roster as of any event of a stored game, read from the log (see
-:mod:`pbem.games.roster` for the fold itself).
+:mod:`pbem.eventlog.roster` for the fold itself).
 
 Only the events that change the roster are read (``created``, the seat changes, the
 policy, the pause, a recorded roster), and each web worker keeps, per game, the rosters
@@ -20,8 +20,8 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem.games import roster as roster_mod
-from pbem.games.roster import Roster
+from pbem.eventlog import roster as roster_mod
+from pbem.eventlog.roster import Roster
 from pbem.models import Event, Game
 
 KEPT = 1024

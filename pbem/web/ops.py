@@ -28,9 +28,10 @@ from sqlalchemy import func
 from sqlmodel import Session, col, delete, select
 
 from pbem.mail.dispatch import FAILURE_REASONS
-from pbem.mail.models import Heartbeat, Mail, utc
+from pbem.mail.models import Heartbeat, Mail
 from pbem.models import Game, GameCount
 from pbem.web.hardening import failure_kind, recent_database_failure
+from pbem.zones import utc
 
 bp = Blueprint("ops", __name__)
 

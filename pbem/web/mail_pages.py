@@ -20,10 +20,12 @@ from sqlmodel import Session, col, select
 from pbem import zones
 from pbem.errors import BadInput, NotFound
 from pbem.games import rescue, talk
-from pbem.mail import budget, outbox, render
-from pbem.mail.models import Mail, SeatClock, utc
+from pbem.games.tables import SeatClock
+from pbem.mail import budget, deferred, outbox, render
+from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.web import csrf
+from pbem.zones import utc
 
 bp = Blueprint("mail", __name__, template_folder="templates")
 
@@ -61,7 +63,7 @@ def show_mail(mail_id: int):
     if mail is None:
         raise NotFound("There is no such mail.")
     try:
-        text, html, _ = outbox.opened(runtime, mail)
+        text, html, _ = deferred.opened(runtime, mail)
     except render.UnsealError:
         text, html = mail.body_text, mail.body_html
     return render_template("mail_show.html", mail=mail, text=text, html=html)

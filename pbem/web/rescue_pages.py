@@ -16,9 +16,10 @@ from pbem.errors import BadInput
 from pbem.games import control, rescue, seat_rules
 from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
+from pbem.games.tables import SeatClock, SeatOffer
 from pbem.mail import budget
-from pbem.mail.models import SeatClock, SeatOffer, utc
 from pbem.scheduler import CONSEQUENCES
+from pbem.zones import utc
 
 bp = Blueprint("rescue", __name__, url_prefix="/rescue/<token>", template_folder="templates")
 

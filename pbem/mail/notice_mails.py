@@ -1,0 +1,162 @@
+"""Mail as a listener of the game's notices (:mod:`pbem.games.notices`).
+
+:func:`install` adds :func:`on_notice` to the game service's notice listeners. Each
+notice becomes its mail in the transaction that told it (the outbox's key is the
+notice's key):
+
+- ``seat_event``: a ``notice`` mail to the seat's player, with the headline and lines;
+- ``seat_left``: a ``notice`` mail to the person's address, without any link;
+- ``seat_offered``: a ``notice`` mail to the newcomer's address with the invitation's
+  link and when it lapses;
+- ``link_issued``: no mail: the seat's new token is kept sealed for later mails
+  (:func:`pbem.mail.seat_mails.store_link`);
+- ``link_given``: a ``seat_link`` mail with the seat's link;
+- ``talk``: a ``talk`` mail, to a reader who wants table talk at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem import links, zones
+from pbem.games.notices import Notice
+from pbem.mail import outbox, seat_mails
+from pbem.models import Game, Seat
+
+
+def install(runtime: Any) -> None:
+    """Adds the notice listener to the runtime's game service."""
+    runtime.service.notice_listeners.append(partial(on_notice, runtime))
+
+
+def on_notice(runtime: Any, session: Session, notice: Notice) -> None:
+    """Writes the mail ``notice`` calls for, inside its transaction."""
+    if notice.kind == "link_issued":
+        seat_mails.store_link(session, runtime, notice.game_id, notice.seat, notice.facts["token"])
+        return
+    game = session.get(Game, notice.game_id)
+    if game is None:
+        raise ValueError(f"there is no game {notice.game_id}")
+    _MAILS[notice.kind](runtime, session, game, notice)
+
+
+def _seat(session: Session, notice: Notice) -> Seat:
+    seat = session.get(Seat, (notice.game_id, notice.seat))
+    if seat is None:
+        raise ValueError(f"game {notice.game_id} has no seat {notice.seat}")
+    return seat
+
+
+def _seat_event(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+    seat_mails.mail_seat(
+        session,
+        runtime,
+        game,
+        _seat(session, notice),
+        "notice",
+        notice.key,
+        bot_seat_too=bool(notice.facts.get("even_a_bot")),
+        headline=notice.facts["headline"],
+        lines=list(notice.facts["lines"]),
+    )
+
+
+def _seat_left(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+    outbox.enqueue(
+        session,
+        runtime,
+        "notice",
+        key=notice.key,
+        recipient=notice.address,
+        context={
+            "title": game.title,
+            "game_id": game.id,
+            "name": notice.name,
+            "seat": notice.seat,
+            "headline": notice.facts["headline"],
+            "lines": list(notice.facts["lines"]),
+            "link": "",
+            "settings": "",
+            "former": True,
+            "game_page": links.game_url(runtime.config, game.id),
+            "head_hash": game.head_hash,
+            "head_seq": game.head_seq,
+        },
+        game_id=game.id,
+    )
+
+
+def _seat_offered(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+    until = zones.when(notice.facts["lapses_at"], "UTC")
+    outbox.enqueue(
+        session,
+        runtime,
+        "notice",
+        key=notice.key,
+        recipient=notice.address,
+        context={
+            "title": game.title,
+            "game_id": game.id,
+            "name": notice.name,
+            "seat": notice.seat,
+            "headline": "A seat is offered to you",
+            "lines": [
+                f"You are invited to take over {notice.facts['holder']}'s seat in {game.title}.",
+                "Open the link and accept the seat to play it; nothing happens until you "
+                "do. Keep the link to yourself: once you accept, it is your seat.",
+                f"The link works until {until}.",
+            ],
+            "link": links.play_url(runtime.config, notice.facts["token"]),
+            "settings": "",
+            "newcomer": True,
+            "commitment": game.commitment,
+            "game_page": links.game_url(runtime.config, game.id),
+        },
+        game_id=game.id,
+    )
+
+
+def _link_given(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+    seat_mails.mail_seat(
+        session,
+        runtime,
+        game,
+        _seat(session, notice),
+        "seat_link",
+        notice.key,
+        bot_seat_too=bool(notice.facts.get("even_a_bot")),
+        message=notice.facts["message"],
+        deadline=notice.facts.get("deadline"),
+    )
+
+
+def _talk(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+    reader = _seat(session, notice)
+    if reader.talk_mail != "at_once":
+        return
+    private = bool(notice.facts["private"])
+    seat_mails.mail_seat(
+        session,
+        runtime,
+        game,
+        reader,
+        "talk",
+        notice.key,
+        sender_name=notice.facts["sender_name"],
+        private=private,
+        talk_verb="wrote to you privately" if private else "said to the table",
+        said=notice.facts["said"],
+    )
+
+
+_MAILS: dict[str, Callable[[Any, Session, Game, Notice], None]] = {
+    "seat_event": _seat_event,
+    "seat_left": _seat_left,
+    "seat_offered": _seat_offered,
+    "link_given": _link_given,
+    "talk": _talk,
+}
