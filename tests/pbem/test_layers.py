@@ -37,6 +37,7 @@ LAYERS = (
     "runtime",
     "web",
     "demo",
+    "bench_game",
     "bench",
     "bench_scale",
     "cli",
