@@ -461,11 +461,19 @@ class GameService:
         *,
         kind: str = "move",
         actor: str = "",
+        loaded: LoadedGame | None = None,
+        listeners: Sequence[Listener] = (),
     ) -> MoveOutcome:
         """Applies a seat's move prepared at ``expected_seq`` and appends it.
 
         A stale ``expected_seq`` gets :class:`Conflict`, unless the very same move by the
         same seat already landed there: then it is answered as the success it was.
+
+        ``loaded``: the game as the caller read it (:meth:`load_for_move`, in a
+        transaction of its own just before), so the move reads nothing; a writer that
+        moved in between loses on the event's key (:class:`Conflict`). ``listeners`` hear
+        this move alone, after the service's own, in its transaction (their writes join
+        its batch, :func:`pbem.db.write`).
         """
         if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
             raise BadInput('A move must be a JSON object with a "type".')
@@ -478,7 +486,16 @@ class GameService:
             session = Session(bind=connection, expire_on_commit=False)
             try:
                 return self._move(
-                    connection, session, game_id, seat, move, expected_seq, kind, actor
+                    connection,
+                    session,
+                    game_id,
+                    seat,
+                    move,
+                    expected_seq,
+                    kind,
+                    actor,
+                    loaded,
+                    [*self.listeners, *listeners],
                 )
             finally:
                 if session.in_transaction():
@@ -494,10 +511,13 @@ class GameService:
         expected_seq: int,
         kind: str,
         actor: str,
+        loaded: LoadedGame | None,
+        listeners: Sequence[Listener],
     ) -> MoveOutcome:
         """:meth:`submit_move` in its open transaction."""
-        with read_alone(connection):
-            loaded = self._load_for_move(connection, game_id)
+        if loaded is None:
+            with read_alone(connection):
+                loaded = self.load_for_move(connection, game_id)
         game = loaded.game
         engine = game_engine(game)
         if game.head_seq != expected_seq:
@@ -554,7 +574,7 @@ class GameService:
             # The common case: the game goes on. Plain statements, no unit of work.
             batch = session.info[BATCH] = Batch(connection)
             try:
-                self._append_move(batch, session, loaded, engine, row, state, after, due)
+                self._append_move(batch, session, loaded, engine, row, state, after, due, listeners)
                 if session.in_transaction():
                     session.flush()  # what a listener left to the session
                 batch.flush()
@@ -572,7 +592,9 @@ class GameService:
         # Everything is written in one flush at the end (a lost race surfaces there).
         with session.no_autoflush:
             self.store.add_rows(session, engine, rows, states, flush=False)
-            self._finish_transition(session, orm_game, engine, rows, state, after, due)
+            self._finish_transition(
+                session, orm_game, engine, rows, state, after, due, listeners=listeners
+            )
         try:
             session.flush()
         except IntegrityError:
@@ -600,9 +622,10 @@ class GameService:
         fresh = found[0][0] if found else expected_head
         raise Conflict("The game moved on: someone else moved first.", fresh) from None
 
-    def _load_for_move(self, connection: Connection, game_id: str) -> LoadedGame:
+    def load_for_move(self, connection: Connection, game_id: str) -> LoadedGame:
         """The game row, its stored seed, its seats and their clocks in one query (the
-        game's JSON columns ride on seat 0's row only, so a large head state is read once)."""
+        game's JSON columns ride on seat 0's row only, so a large head state is read once):
+        what a move reads. :class:`NotFound` when there is no such game."""
         if not isinstance(game_id, str):
             raise NotFound("There is no such game.")
         found = _MOVE_READ.rows(connection, {"game_id": game_id}, repeated=_SEED_AT)
@@ -628,10 +651,11 @@ class GameService:
         before: Any,
         after: Any,
         due_before: frozenset[int],
+        listeners: Sequence[Listener],
     ) -> None:
         """Writes a move that does not end the game with plain statements into the move's
         batch (:class:`pbem.db.Batch`): the event (and its snapshot when one is due), the
-        game's head, the seats whose turn or last move changed, then calls the listeners
+        game's head, the seats whose turn or last move changed, then calls ``listeners``
         with the seats and clocks already read (their writes join the batch)."""
         game = loaded.game
         batch.add(_EVENT_INSERT, row)
@@ -691,7 +715,7 @@ class GameService:
             loaded.seats,
             clocks=loaded.clocks,
         )
-        for listener in self.listeners:
+        for listener in listeners:
             listener(session, transition)
 
     def submit_move_by_token(
@@ -867,8 +891,10 @@ class GameService:
         after: Any,
         due_before: frozenset[int],
         tokens: list[str | None] | None = None,
+        listeners: Sequence[Listener] | None = None,
     ) -> None:
-        """Updates the read model for the appended rows, then calls the listeners."""
+        """Updates the read model for the appended rows, then calls the listeners (the
+        service's when ``listeners`` is None)."""
         now = self.clock()
         last = rows[-1]
         due_after = engine.to_move(after)
@@ -910,7 +936,7 @@ class GameService:
             tokens,
             seats,
         )
-        for listener in self.listeners:
+        for listener in self.listeners if listeners is None else listeners:
             listener(session, transition)
 
 
