@@ -310,7 +310,15 @@ def _open(runtime: Any, key: str, sender: str, tag: tags.Tag) -> Reply | None:
             reply = Reply(key, sender, tag, loaded)
             seat = reply.seat
             if seat is not None and sender and sender == seat.email.strip().lower():
-                _CLEAR_BOUNCING.run(connection, {"b_address": sender, "bouncing_since": None, "bounce_detail": "", "updated_at": now})
+                _CLEAR_BOUNCING.run(
+                    connection,
+                    {
+                        "b_address": sender,
+                        "bouncing_since": None,
+                        "bounce_detail": "",
+                        "updated_at": now,
+                    },
+                )
                 budget.seat_taken_in(connection, runtime, tag.game_id, sender)
     except IntegrityError:
         return None
