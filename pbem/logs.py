@@ -3,7 +3,7 @@
 
 Every record goes through the standard library to one handler on the root logger
 (standard error), as plain lines by default or as JSON lines (``logging.format =
-"json"``). Every line passes through :func:`pbem.web.accesslog.mask_tokens`, so no seat
+"json"``). Every line passes through :func:`mask_tokens`, so no seat
 link or signed link reaches a log, whichever logger wrote it (werkzeug's request log
 too). Lines written while a web request is handled carry its request id, which the
 response also sends as ``X-Request-Id``.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import sys
 from collections.abc import Mapping
@@ -21,11 +22,25 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pbem.config import ConfigError
-from pbem.web.accesslog import mask_tokens
 
 FORMATS = ("plain", "json")
 REQUEST_ID: ContextVar[str | None] = ContextVar("pbem_request_id", default=None)
 PLAIN = "%(asctime)s %(levelname)s %(name)s%(request_tag)s: %(message)s"
+MASK = "<masked>"
+
+# A seat's link and its rescue page: the path segment after the prefix is the secret.
+_PREFIXED = re.compile(r"(/(?:api/)?(?:play|rescue)/)[^/?#\s\"]+")
+# The mail settings link: /mail/settings/<game>/<seat>/<signature>.
+_SETTINGS = re.compile(r"(/mail/settings/[^/?#\s\"]+/[^/?#\s\"]+/)[^/?#\s\"]+")
+# Anything else that looks like a token (links are 43 url-safe characters, signatures 24).
+_TOKEN_LIKE = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])")
+
+
+def mask_tokens(text: str) -> str:
+    """``text`` with every token-bearing part of a path, query or URL masked."""
+    text = _PREFIXED.sub(lambda match: match.group(1) + MASK, text)
+    text = _SETTINGS.sub(lambda match: match.group(1) + MASK, text)
+    return _TOKEN_LIKE.sub(MASK, text)
 
 
 def new_request_id() -> str:

@@ -13,7 +13,6 @@ from pbem.config import load_config, make_var, secret_key
 from pbem.db import init_db, make_engine
 from pbem.games.service import GameService, utcnow
 from pbem.mail import outbox  # registers the mail tables before the schema is made
-from pbem.migrations import require_current
 
 
 @dataclass
@@ -55,6 +54,8 @@ def build_runtime(
             synchronous=config["database"].get("sqlite_synchronous", "FULL"),
         )
     if create_schema and config["server"].get("production"):
+        from pbem.migrations import require_current
+
         require_current(db)  # production upgrades only through `pbem migrate`
     elif create_schema:
         init_db(db, secret_key=key)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, and_, bindparam, case, literal_column
 from sqlalchemy import select as core_select
@@ -42,17 +42,19 @@ from pbem.eventlog import chance as chance_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
 from pbem.eventlog.seeds import open_seed, seal_seed
 from pbem.eventlog.store import EventStore, Head, game_engine
-from pbem.games import listing, names, portable, upgrade
+from pbem.games import listing, names
 from pbem.games import roster as roster_mod
 from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
 from pbem.games.roster import Holder, Roster
 from pbem.games.tokens import hash_token, new_token
-from pbem.games.upgrade import UpgradeCheck
 from pbem.mail.models import SeatClock
 from pbem.models import Event, Game, GameSecret, Seat, Snapshot
 from pbem.validate import check_unique_names, clean_name
+
+if TYPE_CHECKING:
+    from pbem.games.upgrade import UpgradeCheck
 
 
 def utcnow() -> datetime:
@@ -801,38 +803,54 @@ class GameService:
 
     def export_game(self, game_id: str, seat: int | None = None, full: bool = False) -> dict:
         """The game's log as a file (see :func:`pbem.games.portable.export_game`)."""
+        from pbem.games import portable
+
         return portable.export_game(self, game_id, seat=seat, full=full)
 
     def export_text(self, game_id: str, seat: int | None = None, full: bool = False) -> str:
         """:meth:`export_game` as JSON text, extended from the one built for an earlier
         head (see :mod:`pbem.games.portable`)."""
+        from pbem.games import portable
+
         return portable.export_text(self, game_id, seat=seat, full=full)
 
     def import_game(self, data: Any, actor: str = "import") -> str:
         """Imports a full exported log (verified first); the game carries on from there."""
+        from pbem.games import portable
+
         return portable.import_game(self, data, actor)
 
     def verify_game(self, game_id: str):
         """Verifies the stored chain of a game: hashes, sequence, replayed state hashes."""
+        from pbem.games import portable
+
         return portable.verify_game(self, game_id)
 
     # Engine upgrades (see :mod:`pbem.games.upgrade`) ---------------------------------------
 
     def check_engines(self) -> list[dict[str, Any]]:
         """Replays every active game on the engine version it plays; nothing is changed."""
+        from pbem.games import upgrade
+
         return upgrade.check_engines(self)
 
     def upgrade_check(self, game_id: str, to: int | None = None) -> UpgradeCheck:
         """Whether a game's whole log replays identically on a newer engine version."""
+        from pbem.games import upgrade
+
         return upgrade.upgrade_check(self, game_id, to)
 
     def upgrade_engine(
         self, game_id: str, to: int | None = None, actor: str = "operator"
     ) -> UpgradeCheck:
         """Moves a game to a newer engine version if its log replays identically there."""
+        from pbem.games import upgrade
+
         return upgrade.upgrade_engine(self, game_id, to, actor)
 
     def _created_version(self, game_id: str) -> int | None:
+        from pbem.games import upgrade
+
         return upgrade.created_version(self, game_id)
 
     # Internals -----------------------------------------------------------------------

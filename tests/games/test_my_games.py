@@ -8,10 +8,10 @@ import re
 from sqlmodel import Session, select
 
 from pbem.games.service import SeatSpec
+from pbem.logs import mask_tokens
 from pbem.mail import games_link
 from pbem.mail.models import Mail, MailAddress
 from pbem.scheduler import dispatch
-from pbem.web.accesslog import mask_tokens
 from tests.mail.conftest import new_game, part
 
 LINK = re.compile(r"http://pbem\.test(/my-games/[A-Za-z0-9_-]+)")

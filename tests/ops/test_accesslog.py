@@ -8,7 +8,8 @@ import secrets
 import pytest
 from gunicorn.config import Config
 
-from pbem.web.accesslog import MASK, MaskingLogger, mask_tokens
+from pbem.logs import MASK, mask_tokens
+from pbem.web.accesslog import MaskingLogger
 
 TOKEN = secrets.token_urlsafe(32)
 SIGNATURE = "Zx9_-" + secrets.token_urlsafe(18)[:19]
