@@ -15,13 +15,13 @@ from pbem.errors import PbemError
 from pbem.games import listing, names
 
 
-def _runtime(args):
+def _runtime(args, create_schema: bool = True):
     from pbem.runtime import build_runtime
 
     overrides: dict[str, Any] = {}
     if getattr(args, "database", None):
         overrides["database"] = {"url": args.database}
-    return build_runtime(overrides)
+    return build_runtime(overrides, create_schema=create_schema)
 
 
 def _print_json(data: Any) -> None:
@@ -134,14 +134,17 @@ def cmd_worker(args) -> int:
 
 def cmd_receive(args) -> int:
     """One message on stdin, for an MTA's pipe transport; sysexits status (0 taken, 67
-    no such address, 75 try again later)."""
+    no such address, 75 try again later). It starts once per message, so it loads only
+    what a message needs: no web application, no templates unless an answer is
+    rendered here, and no migrations (the server's ``pbem migrate`` or ``pbem serve``
+    made the schema; a database without it is "try again later")."""
     from pbem.mail.inbound import message, receive
 
     raw = sys.stdin.buffer.read(message.MAX_BYTES + 1)
     while sys.stdin.buffer.read(1 << 16):
         pass  # the rest of an oversized message: read, so the MTA sees it taken
     try:
-        runtime = _runtime(args)
+        runtime = _runtime(args, create_schema=False)
         taken = receive.take(runtime, raw, args.recipient or None, args.sender)
     except Exception as error:  # noqa: BLE001 - the MTA keeps the mail and tries again
         print(f"pbem receive: try again later: {error}", file=sys.stderr)

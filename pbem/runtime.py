@@ -13,7 +13,6 @@ from pbem.config import load_config, make_var, secret_key
 from pbem.db import make_engine
 from pbem.games.service import GameService, utcnow
 from pbem.mail import listener, notice_mails  # registers the mail tables before the schema
-from pbem.migrations import migrate, require_current
 
 
 @dataclass
@@ -57,8 +56,12 @@ def build_runtime(
             synchronous=config["database"].get("sqlite_synchronous", "FULL"),
         )
     if create_schema and config["server"].get("production"):
+        from pbem.migrations import require_current
+
         require_current(db)  # production upgrades only through `pbem migrate`
     elif create_schema:
+        from pbem.migrations import migrate
+
         migrate(db, secret_key=key)
     service = GameService(
         db, snapshot_every=config["database"]["snapshot_every"], clock=clock, secret_key=key

@@ -16,8 +16,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 
-from email_validator import EmailNotValidError, validate_email
-
 from pbem.errors import BadInput
 
 TITLE_MAX = 120
@@ -63,6 +61,8 @@ def clean_email(value: object) -> str:
     text = clean_text(value, "email address", max_len=EMAIL_MAX, required=True)
     if any(sep in text for sep in (",", ";", " ", "<", ">")):
         raise BadInput("Give exactly one email address, without a name or a list.")
+    from email_validator import EmailNotValidError, validate_email  # the lobby's alone
+
     try:
         checked = validate_email(text, check_deliverability=False)
     except EmailNotValidError as exc:

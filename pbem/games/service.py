@@ -22,7 +22,7 @@ import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, make_dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, and_, bindparam, case, literal_column
 from sqlalchemy import select as core_select
@@ -43,16 +43,18 @@ from pbem.eventlog.log import GENESIS_HASH, timestamp
 from pbem.eventlog.roster import Holder, Roster
 from pbem.eventlog.seeds import open_seed, seal_seed
 from pbem.eventlog.store import EventStore, Head, game_engine
-from pbem.games import listing, names, portable, upgrade
+from pbem.games import listing, names
 from pbem.games.listing import LISTING_PAGE, GamePage
 from pbem.games.notices import Notice, NoticeListener
 from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
 from pbem.games.tables import SeatClock
 from pbem.games.tokens import hash_token, new_token
-from pbem.games.upgrade import UpgradeCheck
 from pbem.models import Event, Game, GameSecret, Seat
 from pbem.validate import check_unique_names, clean_name
+
+if TYPE_CHECKING:
+    from pbem.games.upgrade import UpgradeCheck
 
 
 def utcnow() -> datetime:
@@ -475,11 +477,19 @@ class GameService:
         *,
         kind: str = "move",
         actor: str = "",
+        loaded: LoadedGame | None = None,
+        listeners: Sequence[Listener] = (),
     ) -> MoveOutcome:
         """Applies a seat's move prepared at ``expected_seq`` and appends it.
 
         A stale ``expected_seq`` gets :class:`Conflict`, unless the very same move by the
         same seat already landed there: then it is answered as the success it was.
+
+        ``loaded``: the game as the caller read it (:meth:`load_for_move`, in a
+        transaction of its own just before), so the move reads nothing; a writer that
+        moved in between loses on the event's key (:class:`Conflict`). ``listeners`` hear
+        this move alone, after the service's own, in its transaction (their writes join
+        its batch, :func:`pbem.db.write`).
         """
         if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
             raise BadInput('A move must be a JSON object with a "type".')
@@ -492,7 +502,16 @@ class GameService:
             session = Session(bind=connection, expire_on_commit=False)
             try:
                 return self._move(
-                    connection, session, game_id, seat, move, expected_seq, kind, actor
+                    connection,
+                    session,
+                    game_id,
+                    seat,
+                    move,
+                    expected_seq,
+                    kind,
+                    actor,
+                    loaded,
+                    [*self.listeners, *listeners],
                 )
             finally:
                 if session.in_transaction():
@@ -508,10 +527,13 @@ class GameService:
         expected_seq: int,
         kind: str,
         actor: str,
+        loaded: LoadedGame | None,
+        listeners: Sequence[Listener],
     ) -> MoveOutcome:
         """:meth:`submit_move` in its open transaction."""
-        with read_alone(connection):
-            loaded = self._load_for_move(connection, game_id)
+        if loaded is None:
+            with read_alone(connection):
+                loaded = self.load_for_move(connection, game_id)
         game = loaded.game
         engine = game_engine(game)
         if game.head_seq != expected_seq:
@@ -568,7 +590,7 @@ class GameService:
             # The common case: the game goes on. Plain statements, no unit of work.
             batch = session.info[BATCH] = Batch(connection)
             try:
-                self._append_move(batch, session, loaded, engine, row, state, after, due)
+                self._append_move(batch, session, loaded, engine, row, state, after, due, listeners)
                 if session.in_transaction():
                     session.flush()  # what a listener left to the session
                 batch.flush()
@@ -586,7 +608,9 @@ class GameService:
         # Everything is written in one flush at the end (a lost race surfaces there).
         with session.no_autoflush:
             self.store.add_rows(session, engine, rows, states, flush=False)
-            self._finish_transition(session, orm_game, engine, rows, state, after, due)
+            self._finish_transition(
+                session, orm_game, engine, rows, state, after, due, listeners=listeners
+            )
         try:
             session.flush()
         except IntegrityError:
@@ -614,9 +638,10 @@ class GameService:
         fresh = found[0][0] if found else expected_head
         raise Conflict("The game moved on: someone else moved first.", fresh) from None
 
-    def _load_for_move(self, connection: Connection, game_id: str) -> LoadedGame:
+    def load_for_move(self, connection: Connection, game_id: str) -> LoadedGame:
         """The game row, its stored seed, its seats and their clocks in one query (the
-        game's JSON columns ride on seat 0's row only, so a large head state is read once)."""
+        game's JSON columns ride on seat 0's row only, so a large head state is read once):
+        what a move reads. :class:`NotFound` when there is no such game."""
         if not isinstance(game_id, str):
             raise NotFound("There is no such game.")
         found = _MOVE_READ.rows(connection, {"game_id": game_id}, repeated=_SEED_AT)
@@ -642,10 +667,11 @@ class GameService:
         before: Any,
         after: Any,
         due_before: frozenset[int],
+        listeners: Sequence[Listener],
     ) -> None:
         """Writes a move that does not end the game with plain statements into the move's
         batch (:class:`pbem.db.Batch`): the event (and its snapshot when one is due), the
-        game's head, the seats whose turn or last move changed, then calls the listeners
+        game's head, the seats whose turn or last move changed, then calls ``listeners``
         with the seats and clocks already read (their writes join the batch)."""
         game = loaded.game
         self.store.add_rows(None, engine, [row], [after], batch=batch)
@@ -693,7 +719,7 @@ class GameService:
             seats=loaded.seats,
             clocks=loaded.clocks,
         )
-        for listener in self.listeners:
+        for listener in listeners:
             listener(session, transition)
 
     def append_admin(
@@ -773,38 +799,54 @@ class GameService:
 
     def export_game(self, game_id: str, seat: int | None = None, *, full: bool = False) -> dict:
         """The game's log as a file (see :func:`pbem.games.portable.export_game`)."""
+        from pbem.games import portable
+
         return portable.export_game(self, game_id, seat=seat, full=full)
 
     def export_text(self, game_id: str, seat: int | None = None, *, full: bool = False) -> str:
         """:meth:`export_game` as JSON text, extended from the one built for an earlier
         head (see :mod:`pbem.games.portable`)."""
+        from pbem.games import portable
+
         return portable.export_text(self, game_id, seat=seat, full=full)
 
     def import_game(self, data: Any, actor: str = "import") -> str:
         """Imports a full exported log (verified first); the game carries on from there."""
+        from pbem.games import portable
+
         return portable.import_game(self, data, actor)
 
     def verify_game(self, game_id: str):
         """Verifies the stored chain of a game: hashes, sequence, replayed state hashes."""
+        from pbem.games import portable
+
         return portable.verify_game(self, game_id)
 
     # Engine upgrades (see :mod:`pbem.games.upgrade`) ---------------------------------------
 
     def check_engines(self) -> list[dict[str, Any]]:
         """Replays every active game on the engine version it plays; nothing is changed."""
+        from pbem.games import upgrade
+
         return upgrade.check_engines(self)
 
     def upgrade_check(self, game_id: str, to: int | None = None) -> UpgradeCheck:
         """Whether a game's whole log replays identically on a newer engine version."""
+        from pbem.games import upgrade
+
         return upgrade.upgrade_check(self, game_id, to)
 
     def upgrade_engine(
         self, game_id: str, to: int | None = None, actor: str = "operator"
     ) -> UpgradeCheck:
         """Moves a game to a newer engine version if its log replays identically there."""
+        from pbem.games import upgrade
+
         return upgrade.upgrade_engine(self, game_id, to, actor)
 
     def _created_version(self, game_id: str) -> int | None:
+        from pbem.games import upgrade
+
         return upgrade.created_version(self, game_id)
 
     # Internals -----------------------------------------------------------------------
@@ -863,8 +905,10 @@ class GameService:
         after: Any,
         due_before: frozenset[int],
         tokens: list[str | None] | None = None,
+        listeners: Sequence[Listener] | None = None,
     ) -> None:
-        """Updates the read model for the appended rows, then calls the listeners."""
+        """Updates the read model for the appended rows, then calls the listeners (the
+        service's when ``listeners`` is None)."""
         now = self.clock()
         last = rows[-1]
         due_after = engine.to_move(after)
@@ -906,7 +950,7 @@ class GameService:
             tokens=tokens,
             seats=seats,
         )
-        for listener in self.listeners:
+        for listener in self.listeners if listeners is None else listeners:
             listener(session, transition)
 
 

@@ -69,11 +69,24 @@ def mark_taken(connection: Connection, game_id: str, address: str, now: datetime
     if not address:
         return
     person = canonical_address(address)
-    _ensure(connection, game_id, person, now)
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    # One statement: the row is added taken, or an existing one marked (once).
     connection.execute(
-        update(_TABLE)
-        .where(_TABLE.c.game_id == game_id, _TABLE.c.address == person, _TABLE.c.taken_at.is_(None))
-        .values(taken_at=now, updated_at=now)
+        dialect.insert(_TABLE)
+        .values(
+            game_id=game_id,
+            address=person,
+            early=0,
+            day="",
+            today=0,
+            taken_at=now,
+            updated_at=now,
+        )
+        .on_conflict_do_update(
+            index_elements=[_TABLE.c.game_id, _TABLE.c.address],
+            set_={"taken_at": now, "updated_at": now},
+            where=_TABLE.c.taken_at.is_(None),
+        )
     )
 
 
@@ -93,6 +106,21 @@ def seat_taken(runtime: Any, game_id: str, address: str) -> None:
     if taken is None or taken.taken_at is None:
         with runtime.db.begin() as connection:
             mark_taken(connection, game_id, person, utc(runtime.clock()))
+    _remember(known, game_id, person)
+
+
+def seat_taken_in(connection: Connection, runtime: Any, game_id: str, address: str) -> None:
+    """:func:`mark_taken` in the caller's transaction (one statement, no read first: a
+    reply by mail writes anyway), at most once per process for one game and address."""
+    person = canonical_address(address or "")
+    known = runtime.extras.setdefault("budget_taken", set())
+    if not person or (game_id, person) in known:
+        return
+    mark_taken(connection, game_id, person, utc(runtime.clock()))
+    _remember(known, game_id, person)
+
+
+def _remember(known: set, game_id: str, person: str) -> None:
     if len(known) >= KNOWN_MAX:
         known.clear()  # a bounded memo: forgetting costs one conditional update
     known.add((game_id, person))

@@ -55,6 +55,7 @@ def defer_seat_mail(
     others: list[str],
     deadline: datetime | None,
     quiet: timedelta = timedelta(0),
+    context: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """Records a seat's mail whose lines need the game's history (``your_turn``) without
     rendering it: the row holds only the events to describe (after ``start`` up to the
@@ -66,7 +67,11 @@ def defer_seat_mail(
     turn passed, or a later turn's mail of the seat waits). So turns that begin within
     one window of each other make one mail: the latest, which names its own turn. The
     move's transaction only inserts the row; it reads nothing back. Returns the row's
-    values (None when the seat gets no mail)."""
+    values (None when the seat gets no mail).
+
+    ``context``: what the mail says beyond the game at the head (JSON: the answer to a
+    reply's headline, the moves it made), kept in the row and laid over the rendered
+    context; its keys may fill the subject too."""
     if seat.is_bot or not seat.email:
         return None
     recipe = {
@@ -77,8 +82,10 @@ def defer_seat_mail(
     }
     if quiet > timedelta(0):
         recipe["quiet"] = quiet.total_seconds()
+    if context:
+        recipe["context"] = context
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
-    subject = render.SUBJECTS[kind].format(title=game.title)[:300]
+    subject = render.SUBJECTS[kind].format(**(context or {}), title=game.title)[:300]
     values = mail_values(
         runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat, quiet
     )
@@ -170,6 +177,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
         my_games=my_games,
         bouncing=bouncing,
     )
+    context.update(recipe.get("context") or {})
     subject, text, html, unsubscribe = sealed_render(runtime, mail.kind, context, settings)
     mail.subject, mail.body_text, mail.body_html, mail.unsubscribe = (
         subject,

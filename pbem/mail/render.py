@@ -14,14 +14,15 @@ import base64
 import hashlib
 import hmac
 import re
-from typing import Any
-
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from typing import TYPE_CHECKING, Any
 
 from pbem import seal as sealing
 from pbem.links import base_url
 from pbem.locations import data_dir
 from pbem.words import join_names, sentence
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 TEMPLATES = data_dir("templates") / "email"
 
@@ -72,8 +73,12 @@ _environment: Environment | None = None
 
 
 def environment() -> Environment:
+    """The mail templates' Jinja2 environment, made on first use (a process that only
+    records mails, as ``pbem receive`` does, never loads Jinja2)."""
     global _environment
     if _environment is None:
+        from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
         _environment = Environment(
             loader=FileSystemLoader(str(TEMPLATES)),
             autoescape=select_autoescape(enabled_extensions=("html",), default=False),

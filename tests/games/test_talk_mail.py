@@ -18,6 +18,7 @@ from pbem.mail.inbound import tags
 from pbem.mail.models import InboundMessage, Mail
 from pbem.models import Event
 from pbem.runtime import build_runtime
+from tests.mail.conftest import as_sent
 from tests.mail.inbound_helpers import reply_env, send_lmtp, start_lmtp
 
 GAME = "talkmail01"
@@ -118,7 +119,7 @@ def test_talk_by_mail_through_pbem_receive_and_lmtp(world, monkeypatch):
     ]
     everything_cleo_got = "".join(
         mail.body_text + mail.body_html
-        for mail in mails(runtime, "talk") + mails(runtime, "answer")
+        for mail in mails(runtime, "talk") + as_sent(runtime, mails(runtime, "answer"))
         if mail.recipient == "cleo@example.org"
     )
     assert "grain for coin" not in everything_cleo_got
@@ -157,7 +158,9 @@ def test_a_stranger_a_mistyped_move_and_an_unknown_name_post_nothing(world, monk
         "refused",
     ]
     assert talk_events(runtime) == [] and runtime.service.head(GAME).seq == head
-    texts = [(mail.recipient, mail.body_text) for mail in mails(runtime, "answer")]
+    texts = [
+        (mail.recipient, mail.body_text) for mail in as_sent(runtime, mails(runtime, "answer"))
+    ]
     assert 'start your reply with "say:"' in texts[0][1] and texts[0][0] == "anna@example.org"
     assert "no player called 'Zed'" in texts[1][1]
     # Ben's second refusal at the same position of the game, the same day: recorded,

@@ -26,7 +26,7 @@ from pbem.mail.inbound import bounces, lmtp, tags
 from pbem.mail.models import InboundMessage, Mail, MailAddress
 from pbem.models import Event
 from pbem.runtime import build_runtime
-from tests.mail.conftest import free_port
+from tests.mail.conftest import as_sent, free_port
 from tests.mail.inbound_helpers import reply_env, send_lmtp
 
 CORPUS = Path(__file__).parent / "inbound_corpus"
@@ -99,7 +99,7 @@ def _check(runtime, name: str) -> None:
     assert len(answers) == (1 if answered else 0)
     if answered and label is None:
         # A refusal says why and lists the moves again.
-        text = answers[0].body_text
+        text = as_sent(runtime, answers)[0].body_text
         assert "Nothing was applied" in text and "Start in Riga" in text
     if name.startswith("bounce"):
         assert bouncing is not None and bouncing.bouncing_since is not None

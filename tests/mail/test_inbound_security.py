@@ -17,6 +17,7 @@ from pbem.games.service import SeatSpec
 from pbem.mail.inbound import receive, tags
 from pbem.mail.models import InboundMessage, Mail
 from pbem.models import Event
+from tests.mail.conftest import as_sent
 from tests.mail.inbound_helpers import reply_runtime, send_lmtp, start_lmtp
 
 GAME = "secure0001"
@@ -110,7 +111,7 @@ def test_a_replayed_message_applies_once(runtime):
     late = receive.take(runtime, reply(anna_address(runtime), "3"))
     assert late.outcome == "older_turn"
     assert len(moves(runtime)) == 1
-    newest = answers(runtime)[-1]
+    newest = as_sent(runtime, answers(runtime))[-1]
     assert "that turn is over" in newest.body_text and "It is not your turn" not in newest.body_text
 
 

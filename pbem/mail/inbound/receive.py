@@ -40,29 +40,35 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import or_, update
+from sqlalchemy import bindparam, or_
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import col, select
 
-from pbem.errors import Conflict, PbemError
+from engines.api import Engine
+from pbem.db import Prepared, write
+from pbem.errors import Conflict, NotFound, PbemError
 from pbem.eventlog.roster import SEAT_KINDS
 from pbem.eventlog.store import game_engine
-from pbem.games import names
+from pbem.games import clocks, names
 from pbem.games import talk as talk_mod
-from pbem.mail import budget, game_over, history, outbox, render, seat_mails
+from pbem.games.outcomes import Listener, Transition
+from pbem.games.service import LoadedGame
+from pbem.mail import budget, deferred, outbox
 from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
 from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress
 from pbem.models import Event, Game, Seat
 from pbem.validate import canonical_address
+from pbem.words import join_names
 from pbem.zones import utc
 
 EX_OK = 0
@@ -78,6 +84,7 @@ class Taken:
     outcome: str
     detail: str = ""
     applied: list[str] = field(default_factory=list)
+    recorded: bool = field(default=False, repr=False)  # its record is written
 
 
 def take(
@@ -147,9 +154,16 @@ def _take(
     ours = _our_addresses(runtime, list(recipients) if recipients else msg.recipients(message))
     if not ours:
         return Taken(EX_NOUSER, "no_such_address", "not an address of this server")
-    domain = render.domain(runtime.config["mail"]["sender"]).lower()
+    domain = sender_domain(runtime.config["mail"]["sender"]).lower()
     kind = msg.classify(
-        raw, message, domain, envelope_sender, lambda message_id: sent_here(runtime, message_id)
+        raw,
+        message,
+        domain,
+        envelope_sender,
+        # Every Message-ID the outbox writes is at the sender's domain: others are not ours.
+        lambda message_id: (
+            message_id.lower().endswith(f"@{domain}>") and sent_here(runtime, message_id)
+        ),
     )
     key = message_key(message, raw)
     sender = msg.sender(message)
@@ -175,24 +189,32 @@ def _take(
             _record(runtime, key, sender, None, None, "to_sender", detail)
             return Taken(EX_OK, "to_sender", detail)
         return Taken(EX_NOUSER, "bad_tag", "the reply address does not verify")
-    with runtime.service.reading() as session:
-        game = session.get(Game, tag.game_id)
-        seat = session.get(Seat, (tag.game_id, tag.seat))
-    if not _claim(runtime, key, sender, tag):
+    reply = _open(runtime, key, sender, tag)
+    if reply is None:
         return Taken(EX_OK, "duplicate", "this message was taken before")
     try:
-        if game is None or seat is None:
+        if reply.seat is None:
             # The tag proves the mail was ours: the game has gone (moved to another server).
-            answered = answer_gone(runtime, tag, sender, key)
-            taken = Taken(EX_OK, "gone", "the game is not on this server any more")
-            taken.detail += "" if answered else HELD
+            detail = "the game is not on this server any more"
+            answered = answer_gone(runtime, reply, detail)
+            taken = Taken(EX_OK, "gone", detail + ("" if answered else HELD), recorded=True)
         else:
-            taken = _reply(runtime, message, tag, game, seat, sender, key)
+            taken = _reply(runtime, message, reply)
     except Exception:
         _unclaim(runtime, key)  # nothing kept: the MTA tries again later
         raise
-    _record(runtime, key, sender, tag.game_id, tag.seat, taken.outcome, taken.detail, update=True)
+    if not taken.recorded:
+        with runtime.service.session() as session:
+            _write_record(session, reply, taken.outcome, taken.detail)
+            session.commit()
     return taken
+
+
+def sender_domain(sender: str) -> str:
+    """The domain of the server's sender address (``mail.sender``), where its
+    Message-IDs are made (:func:`pbem.mail.render.domain`)."""
+    address = sender.rsplit("<", 1)[-1].rstrip(">").strip()
+    return address.rsplit("@", 1)[-1] or "localhost"
 
 
 def _malformed(runtime: Any, raw: bytes, recipients: list[str] | None, why: str) -> Taken:
@@ -209,24 +231,116 @@ def _malformed(runtime: Any, raw: bytes, recipients: list[str] | None, why: str)
 # The record of each message --------------------------------------------------------
 
 
-def _claim(runtime: Any, key: str, sender: str, tag: tags.Tag) -> bool:
-    """Keeps the message's key before anything is applied; False when it is known."""
-    with runtime.service.session() as session:
-        session.add(
-            InboundMessage(
-                message_key=key,
-                received_at=utc(runtime.clock()),
-                sender=sender[:320],
-                game_id=tag.game_id,
-                seat=tag.seat,
-                outcome="taking",
+@dataclass
+class Reply:
+    """A reply whose tag verified, as its first transaction (:func:`_open`) found it:
+    the message's key and sender, the tag, and the game as a move reads it (None: the
+    game is not here)."""
+
+    key: str
+    sender: str
+    tag: tags.Tag
+    loaded: LoadedGame | None
+    older: bool | None = None  # :func:`_older_turn`, once asked
+
+    @property
+    def seat(self) -> Any:
+        """The tagged seat's row (None when the game or the seat is not here)."""
+        if self.loaded is None or not 0 <= self.tag.seat < len(self.loaded.seats):
+            return None
+        return self.loaded.seats[self.tag.seat]
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [row.name for row in self.loaded.seats] if self.loaded else []
+
+
+_CLAIM = Prepared(
+    InboundMessage.__table__.insert(), [column.key for column in InboundMessage.__table__.columns]
+)
+_RECORD = Prepared(
+    InboundMessage.__table__.update()
+    .where(InboundMessage.__table__.c.message_key == bindparam("b_key"))
+    .values(
+        sender=bindparam("sender"),
+        game_id=bindparam("game_id"),
+        seat=bindparam("seat"),
+        outcome=bindparam("outcome"),
+        detail=bindparam("detail"),
+    )
+)
+_CLEAR_BOUNCING = Prepared(
+    MailAddress.__table__.update()
+    .where(
+        MailAddress.__table__.c.address == bindparam("b_address"),
+        MailAddress.__table__.c.bouncing_since.is_not(None),
+    )
+    .values(
+        bouncing_since=bindparam("bouncing_since"),
+        bounce_detail=bindparam("bounce_detail"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+
+
+def _open(runtime: Any, key: str, sender: str, tag: tags.Tag) -> Reply | None:
+    """The first transaction of a reply: keeps the message's key before anything is
+    applied (None when it is known: the message was taken before), reads the game as a
+    move reads it (its seats and their clocks: the one load of the reply), and, when the
+    mail is from the seat's player, records that mail from the address works (its
+    bouncing mark goes; mail held while it bounced stays held) and that its player took
+    the seat (:func:`budget.seat_taken_in`)."""
+    now = utc(runtime.clock())
+    try:
+        with runtime.db.begin() as connection:
+            _CLAIM.run(
+                connection,
+                {
+                    "message_key": key,
+                    "received_at": now,
+                    "sender": sender[:320],
+                    "game_id": tag.game_id,
+                    "seat": tag.seat,
+                    "outcome": "taking",
+                    "detail": "",
+                },
             )
-        )
-        try:
-            session.commit()
-        except IntegrityError:
-            return False
-    return True
+            try:
+                loaded = runtime.service.load_for_move(connection, tag.game_id)
+            except NotFound:
+                loaded = None
+            reply = Reply(key, sender, tag, loaded)
+            seat = reply.seat
+            if seat is not None and sender and sender == seat.email.strip().lower():
+                _CLEAR_BOUNCING.run(
+                    connection,
+                    {
+                        "b_address": sender,
+                        "bouncing_since": None,
+                        "bounce_detail": "",
+                        "updated_at": now,
+                    },
+                )
+                budget.seat_taken_in(connection, runtime, tag.game_id, sender)
+    except IntegrityError:
+        return None
+    return reply
+
+
+def _write_record(session: Any, reply: Reply, outcome: str, detail: str) -> None:
+    """What became of the reply, in the session's transaction (its batch, in a move's)."""
+    write(
+        session,
+        _RECORD,
+        {
+            "b_key": reply.key,
+            "sender": reply.sender[:320],
+            "game_id": reply.tag.game_id,
+            "seat": reply.tag.seat,
+            "outcome": outcome[:32],
+            "detail": detail[:500],
+        },
+    )
 
 
 def _unclaim(runtime: Any, key: str) -> None:
@@ -248,14 +362,13 @@ def _record(
     seat: int | None,
     outcome: str,
     detail: str,
-    *,
-    update: bool = False,
 ) -> None:
+    """Records a message taken without a claim (not a reply): once, the first time."""
     with runtime.service.session() as session:
         row = session.get(InboundMessage, key)
-        if row is not None and not update:
+        if row is not None:
             return
-        row = row or InboundMessage(message_key=key, received_at=utc(runtime.clock()))
+        row = InboundMessage(message_key=key, received_at=utc(runtime.clock()))
         row.sender, row.game_id, row.seat = sender[:320], game_id, seat
         row.outcome, row.detail = outcome[:32], detail[:500]
         session.add(row)
@@ -263,21 +376,6 @@ def _record(
 
 
 # Bounces -------------------------------------------------------------------------
-
-
-def clear_bouncing(runtime: Any, address: str) -> bool:
-    """A reply from ``address`` (its tag verified, the seat's player) shows that mail to
-    it works again: the bouncing mark goes and the dispatcher mails it as before (mail
-    held while it bounced stays held). True when a mark was cleared."""
-    with runtime.service.session() as session:
-        row = session.get(MailAddress, address)
-        if row is None or row.bouncing_since is None:
-            return False
-        row.bouncing_since, row.bounce_detail = None, ""
-        row.updated_at = utc(runtime.clock())
-        session.add(row)
-        session.commit()
-    return True
 
 
 def bouncing(session: Any, addresses: list[str]) -> dict[str, datetime]:
@@ -296,17 +394,22 @@ def bouncing(session: Any, addresses: list[str]) -> dict[str, datetime]:
 # A reply -------------------------------------------------------------------------
 
 
-def _seat_names(runtime: Any, game_id: str) -> list[str]:
-    return [seat.name for seat in runtime.service.seats(game_id)]
-
-
-def _older_turn(runtime: Any, tag: tags.Tag, seat: Seat, game: Game) -> bool:
+def _older_turn(runtime: Any, reply: Reply) -> bool:
     """Whether the mail's turn is over for the seat: it moved since, or a take-back or a
     change of seat happened since, or the mail names an event the log does not have."""
+    if reply.older is None:
+        reply.older = _turn_over(runtime, reply)
+    return reply.older
+
+
+def _turn_over(runtime: Any, reply: Reply) -> bool:
+    tag, game, seat = reply.tag, reply.loaded.game, reply.seat
     if tag.seq > game.head_seq:
         return True
     if seat.last_move_seq is not None and seat.last_move_seq > tag.seq:
         return True
+    if tag.seq == game.head_seq:
+        return False  # nothing happened since the mail
     with runtime.service.reading() as session:
         changed = session.exec(
             select(col(Event.seq)).where(
@@ -318,149 +421,160 @@ def _older_turn(runtime: Any, tag: tags.Tag, seat: Seat, game: Game) -> bool:
     return changed is not None
 
 
-def _reply(
-    runtime: Any,
-    message: EmailMessage,
-    tag: tags.Tag,
-    game: Game,
-    seat: Seat,
-    sender: str,
-    key: str,
-) -> Taken:
-    service = runtime.service
+def _head(runtime: Any, reply: Reply) -> tuple[Engine, Any]:
+    """The game's engine and its state at the head, from the reply's load."""
+    game = reply.loaded.game
+    engine = game_engine(game)
+    if game.head_state is not None:
+        return engine, engine.load(game.head_state)
+    return engine, runtime.service.state_at(game.id, game.head_seq)[1]
+
+
+def _mail_state(runtime: Any, reply: Reply, engine: Engine, head_state: Any) -> Any:
+    """The state at the event the mail was made at (its list of moves)."""
+    seq = min(reply.tag.seq, reply.loaded.game.head_seq)
+    if seq == reply.loaded.game.head_seq:
+        return head_state
+    return runtime.service.state_at(reply.loaded.game.id, seq)[1]
+
+
+def _reply(runtime: Any, message: EmailMessage, reply: Reply) -> Taken:
+    game, seat = reply.loaded.game, reply.seat
+    sender = reply.sender
     if not sender or sender != seat.email.strip().lower():
-        answered = answer_stranger(runtime, game, sender, key)
-        detail = "not the address of the seat's player" + ("" if answered else HELD)
-        return Taken(EX_OK, "refused_sender", detail)
-    clear_bouncing(runtime, sender)  # mail from the address: it works again
-    budget.seat_taken(runtime, game.id, sender)  # and its player took the seat
+        detail = "not the address of the seat's player"
+        answered = answer_stranger(runtime, reply, detail)
+        return Taken(EX_OK, "refused_sender", detail + ("" if answered else HELD), recorded=True)
     lines = msg.reply_lines(message)
-    talked = _talk(runtime, message, lines, tag, game, seat, key)
+    talked = _talk(runtime, message, lines, reply)
     if talked is not None:
         return talked
     if seat.is_bot:
         return _refuse(
-            runtime, tag, key, "A bot plays this seat now; take it back from your link first."
+            runtime, reply, "A bot plays this seat now; take it back from your link first."
         )
     if game.status != "active":
-        return _refuse(runtime, tag, key, "This game is over; no more moves can be made.")
+        return _refuse(runtime, reply, "This game is over; no more moves can be made.")
     if game.paused_at is not None:
-        return _refuse(runtime, tag, key, "The game is paused; no moves until it is resumed.")
-    if _older_turn(runtime, tag, seat, game):
+        return _refuse(runtime, reply, "The game is paused; no moves until it is resumed.")
+    if _older_turn(runtime, reply):
         return _refuse(
             runtime,
-            tag,
-            key,
-            f"You replied to the mail of event {tag.seq}, and that turn is over: the game "
-            "has moved on since. Here is where it stands now.",
+            reply,
+            f"You replied to the mail of event {reply.tag.seq}, and that turn is over: the "
+            "game has moved on since. Here is where it stands now.",
             outcome="older_turn",
         )
     if not seat.due:
-        return _refuse(runtime, tag, key, "It is not your turn.")
+        return _refuse(runtime, reply, "It is not your turn.")
     if not lines:
         return _refuse(
             runtime,
-            tag,
-            key,
+            reply,
             "Your reply names no move: write a move's number, its name or its written "
             "form on the first line.",
         )
-    seat_names = _seat_names(runtime, game.id)
-    engine, mail_state, _ = service.state_at(game.id, tag.seq)
-    mail_list = moves.numbered(engine, mail_state, seat.seat, seat_names)
+    engine, head_state = _head(runtime, reply)
+    mail_state = _mail_state(runtime, reply, engine, head_state)
+    mail_list = moves.numbered(engine, mail_state, seat.seat, reply.seat_names)
     applied: list[str] = []
     refusal = ""
-    for line in lines:
-        label, refusal = _apply_line(runtime, game.id, seat.seat, line, mail_list, seat_names)
+    answered: list[bool] = []  # the answer went with the last move (:func:`_answer_listener`)
+    head: tuple[Any, Any, Any] | None = (engine, head_state, reply.loaded)
+    for number, line in enumerate(lines, 1):
+        last = number == len(lines)
+
+        def listeners(label: str, last: bool = last) -> list[Listener]:
+            if not last:
+                return []
+            return [_answer_listener(runtime, reply, [*applied, label], answered)]
+
+        label, refusal = _apply_line(runtime, reply, line, mail_list, head, listeners)
+        head = None  # the load is used by the first move; later lines read the new head
         if refusal:
             break
         applied.append(label)
-    if applied:
-        service.play_bots(game.id)
-    elif refusal:
-        refusal += ' To write to the table instead, start your reply with "say:".'
-    answer(runtime, tag, key, applied, refusal)
     outcome = "applied" if applied and not refusal else ("partly" if applied else "refused")
-    return Taken(EX_OK, outcome, refusal or "; ".join(applied), applied)
+    if answered and not refusal:  # (a last line refused rolled its listener's writes back)
+        return Taken(EX_OK, outcome, "; ".join(applied), applied, recorded=True)
+    if applied and any(row.is_bot for row in reply.loaded.seats):
+        runtime.service.play_bots(game.id)
+    elif refusal and not applied:
+        refusal += ' To write to the table instead, start your reply with "say:".'
+    detail = refusal or "; ".join(applied)
+    answer(runtime, reply, applied, refusal, outcome=outcome, detail=detail, fresh=bool(applied))
+    return Taken(EX_OK, outcome, detail, applied, recorded=True)
 
 
 SAY = re.compile(r"^say\s*:\s*", re.IGNORECASE)
 TO_NAME = re.compile(r"^to\s+([^:\n]{1,200}?)\s*:\s*", re.IGNORECASE)
 
 
-def _talk(
-    runtime: Any,
-    message: EmailMessage,
-    lines: list[str],
-    tag: tags.Tag,
-    game: Game,
-    seat: Seat,
-    key: str,
-) -> Taken | None:
+def _talk(runtime: Any, message: EmailMessage, lines: list[str], reply: Reply) -> Taken | None:
     """Table talk by mail (:mod:`pbem.games.talk`): a reply whose first line starts with
     ``say:`` (to the table) or ``to NAME:`` (privately to NAME), or whose first line is
     text that names no move, is posted as a message (whether or not it is the seat's
     turn). None: the reply is about moves."""
     if not lines:
         return None
+
     first = lines[0]
     to: int | None = None
     text = msg.own_text(message)
     said = SAY.match(first)
     addressed = TO_NAME.match(first) if not said else None
-    seat_names = _seat_names(runtime, game.id)
+    seat_names = reply.seat_names
     if said:
         text = SAY.sub("", text, count=1)
     elif addressed:
         try:
-            to = talk_mod.recipient_seat(addressed[1], seat_names, seat.seat)
+            to = talk_mod.recipient_seat(addressed[1], seat_names, reply.seat.seat)
         except PbemError as error:
-            return _refuse(runtime, tag, key, error.message)
+            return _refuse(runtime, reply, error.message)
         text = TO_NAME.sub("", text, count=1)
-    elif _moving(runtime, tag, game, seat) or _names_a_move(
-        runtime, first, tag, game, seat, seat_names
-    ):
+    elif _moving(runtime, reply) or _names_a_move(runtime, first, reply):
         return None
     try:
-        talk_mod.post(runtime, game.id, seat.seat, to, text, via="mail")
+        posted = talk_mod.post(runtime, reply.tag.game_id, reply.seat.seat, to, text, via="mail")
     except PbemError as error:
-        return _refuse(runtime, tag, key, error.message)
+        return _refuse(runtime, reply, error.message)
     where = "to the table" if to is None else f"to {seat_names[to]} alone"
-    answer(runtime, tag, key, [], "", said=f"your message went {where}")
-    return Taken(EX_OK, "talk", f"a message {where}")
+    detail = f"a message {where}"
+    reply.loaded.game.head_seq = posted.seq  # the answer names the game after the talk
+    answer(runtime, reply, [], "", said=f"your message went {where}", outcome="talk", detail=detail)
+    return Taken(EX_OK, "talk", detail, recorded=True)
 
 
-def _moving(runtime: Any, tag: tags.Tag, game: Game, seat: Seat) -> bool:
+def _moving(runtime: Any, reply: Reply) -> bool:
     """Whether the reply answers a turn of the seat's that is still running: then its
     first line must be a move (a typo is refused, never posted to the table) unless it
     starts with ``say:`` or ``to NAME:``."""
+    game, seat = reply.loaded.game, reply.seat
     return (
         game.status == "active"
         and game.paused_at is None
         and seat.due
         and not seat.is_bot
-        and not _older_turn(runtime, tag, seat, game)
+        and not _older_turn(runtime, reply)
     )
 
 
-def _names_a_move(
-    runtime: Any, line: str, tag: tags.Tag, game: Game, seat: Seat, seat_names: list[str]
-) -> bool:
+def _names_a_move(runtime: Any, line: str, reply: Reply) -> bool:
     """Whether a reply's first line is (or tries to be) a move: a code, JSON, or a move
     of the mail's list or of the moment."""
     text = line.strip()
     if moves.CODE.match(text) or text.startswith("{"):
         return True
-    service = runtime.service
+    seat, seat_names = reply.seat.seat, reply.seat_names
     try:
-        engine, mail_state, _ = service.state_at(game.id, min(tag.seq, game.head_seq))
-        mail_list = moves.numbered(engine, mail_state, seat.seat, seat_names)
-        head = service.head(game.id)
+        engine, head_state = _head(runtime, reply)
+        mail_state = _mail_state(runtime, reply, engine, head_state)
+        mail_list = moves.numbered(engine, mail_state, seat, seat_names)
     except PbemError:
         return False
-    for state in (mail_state, head.state):
+    for state in (mail_state, head_state):
         try:
-            moves.resolve(text, mail_list, head.engine, state, seat.seat, seat_names)
+            moves.resolve(text, mail_list, engine, state, seat, seat_names)
             return True
         except moves.Unreadable:
             continue
@@ -471,25 +585,42 @@ def _names_a_move(
 
 def _apply_line(
     runtime: Any,
-    game_id: str,
-    seat: int,
+    reply: Reply,
     line: str,
     mail_list: list[moves.Listed],
-    seat_names: list[str],
+    head: tuple[Any, Any, Any] | None,
+    listeners: Callable[[str], list[Listener]],
 ) -> tuple[str, str]:
-    """Makes the move one line names: (its label, "") or ("", why not). A move that
+    """Makes the move one line names: (its label, "") or ("", why not). ``head``: the
+    engine, the state and the load the reply read (the move then reads nothing), or
+    None to read the head. ``listeners(label)``: the move's own listeners. A move that
     lost the race with another seat's (the game moved on between reading and writing)
     is read again against the new head, once."""
     service = runtime.service
+    game_id, seat, seat_names = reply.tag.game_id, reply.seat.seat, reply.seat_names
     for attempt in (1, 2):
-        head = service.head(game_id)
-        if head.game.status != "active" or seat not in head.engine.to_move(head.state):
+        if head is not None and attempt == 1:
+            engine, state, loaded = head
+            status, seq = loaded.game.status, loaded.game.head_seq
+        else:
+            fresh = service.head(game_id)
+            engine, state, loaded = fresh.engine, fresh.state, None
+            status, seq = fresh.game.status, fresh.seq
+        if status != "active" or seat not in engine.to_move(state):
             return "", f'"{line}" was not applied: it is no longer your turn.'
         try:
-            move = moves.resolve(line, mail_list, head.engine, head.state, seat, seat_names)
-            view = head.engine.view(head.state, seat)
-            label = names.fill(head.engine.move_label(move, view), seat_names, names.marks_of(view))
-            service.submit_move(game_id, seat, move, head.seq, actor="mail")
+            move = moves.resolve(line, mail_list, engine, state, seat, seat_names)
+            view = engine.view(state, seat)
+            label = names.fill(engine.move_label(move, view), seat_names, names.marks_of(view))
+            service.submit_move(
+                game_id,
+                seat,
+                move,
+                seq,
+                actor="mail",
+                loaded=loaded,
+                listeners=listeners(label),
+            )
         except moves.Unreadable as error:
             return "", error.reason
         except Conflict:
@@ -502,9 +633,45 @@ def _apply_line(
     return "", ""
 
 
-def _refuse(runtime: Any, tag: tags.Tag, key: str, reason: str, outcome: str = "refused") -> Taken:
-    answered = answer(runtime, tag, key, [], reason)
-    return Taken(EX_OK, outcome, reason + ("" if answered else HELD))
+def _answer_listener(
+    runtime: Any, reply: Reply, applied: list[str], answered: list[bool]
+) -> Listener:
+    """A listener of the reply's last move that writes the answer and the record in the
+    move's own transaction (into its batch): the reply is then one apply and one
+    answer. It leaves the answer for later (after the move) when bots move next (the
+    answer tells what they did) or when the move began a new turn of the seat's (its
+    turn mail, which the answer replaces, is dropped after the move)."""
+
+    def listen(session: Any, transition: Transition) -> None:
+        answered.clear()
+        bots = {row.seat for row in transition.seats if row.is_bot}
+        due = transition.due_after
+        if not transition.finished and (
+            due & bots or reply.tag.seat in clocks.turns_begun(transition)
+        ):
+            return
+        detail = "; ".join(applied)
+        _write_answer(
+            session,
+            runtime,
+            reply,
+            transition.game,
+            due,
+            applied,
+            "",
+            start=min(reply.tag.seq, transition.game.head_seq),
+            result=transition.game.result if transition.finished else None,
+            names=[row.name for row in sorted(transition.seats, key=lambda row: row.seat)],
+        )
+        _write_record(session, reply, "applied", detail)
+        answered.append(True)
+
+    return listen
+
+
+def _refuse(runtime: Any, reply: Reply, reason: str, outcome: str = "refused") -> Taken:
+    answered = answer(runtime, reply, [], reason, outcome=outcome, detail=reason, note_held=True)
+    return Taken(EX_OK, outcome, reason + ("" if answered else HELD), recorded=True)
 
 
 # Answers -------------------------------------------------------------------------
@@ -539,93 +706,141 @@ def may_answer(session: Any, runtime: Any, address: str, kind: str, seq: int = 0
 
 
 def answer(
-    runtime: Any, tag: tags.Tag, key: str, applied: list[str], refusal: str, said: str = ""
+    runtime: Any,
+    reply: Reply,
+    applied: list[str],
+    refusal: str,
+    said: str = "",
+    *,
+    outcome: str,
+    detail: str,
+    fresh: bool = False,
+    note_held: bool = False,
 ) -> bool:
-    """The answer to a reply from the seat's player, through the outbox: what was
-    applied, what happened since the mail (as the seat may see it), the receipt, and
-    what is due next, with the legal moves when it is the player's turn. A refusal
-    (nothing applied) goes once a day per game position (:func:`may_answer`); False
-    when it did not go."""
-    service = runtime.service
-    with service.session() as session:
-        game = service.store.game(session, tag.game_id)
-        seat = session.get(Seat, (tag.game_id, tag.seat))
+    """The answer to a reply from the seat's player, through the outbox, with the
+    reply's record (``outcome``, ``detail``) in the same transaction: what was applied,
+    what happened since the mail (as the seat may see it), the receipt, and what is due
+    next, with the legal moves when it is the player's turn. The mail is rendered by the
+    dispatcher (:func:`pbem.mail.deferred.defer_seat_mail`). A refusal (nothing applied)
+    goes once a day per game position (:func:`may_answer`; with ``note_held`` the
+    record says when it did not go); False when it did not go. ``fresh``: the game
+    changed since the reply's load (moves were made), so its row is read again."""
+    with runtime.service.session() as session:
+        game = reply.loaded.game
+        result = None
+        if fresh or game.status != "active":
+            game = session.get(Game, reply.tag.game_id)
+            result = game.result if game.status != "active" else None
+        seat = reply.seat
         refused_only = bool(refusal) and not applied and not said
         if refused_only and not may_answer(
             session, runtime, seat.email, f"refused:{game.id}", game.head_seq
         ):
+            _write_record(session, reply, outcome, detail + (HELD if note_held else ""))
+            session.commit()
             return False
-        engine = game_engine(game)
-        seats = list(
-            session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat)))
-        )
-        seat_names = [row.name for row in seats]
-        start = min(tag.seq, game.head_seq)
-        happened = (
-            history.history(session, runtime, game, engine, seat.seat, start)[0] if applied else []
-        )
-        state = (
-            engine.load(game.head_state)
-            if game.head_state is not None
-            else service.store.state_at(session, game, engine, game.head_seq)
-        )
-        listed = (
-            moves.numbered(engine, state, seat.seat, seat_names) if game.status == "active" else []
-        )
-        due = [
-            row.name for row in seats if row.seat in (game.to_move or []) and row.seat != seat.seat
-        ]
-        if game.status != "active":
-            headline = game_over.game_over_context(game, seat_names)["headline"]
-            next_up = f"The game is over. {headline}".strip()
-        elif game.paused_at is not None:
-            next_up = "The game is paused."
-        elif listed:
-            next_up = "It is your turn" + (" again." if applied else ".")
-        else:
-            next_up = f"Waiting for {render.names(due)}." if due else ""
-        token = seat_mails.seat_token(session, runtime, seat)
-        settings = seat_mails.settings_link(runtime, seat) if seat.token_hash else ""
-        context = seat_mails.seat_context(runtime, game, seat, token, settings, None)
-        if said:
-            next_up = f"{said[0].upper()}{said[1:]}. {next_up}".strip()
-        context.update(
-            headline=said or _headline(applied, refusal),
-            applied=applied,
-            refusal=refusal,
-            lines=happened,
-            next_up=next_up,
-            **move_context(game.engine, listed),
-            bouncing=bouncing_names(session, seats, seat),
-        )
-        outbox.enqueue(
+        due = frozenset(game.to_move or [])
+        _write_answer(
             session,
             runtime,
-            "answer",
-            key=f"answer:{game.id}:{seat.seat}:{key[:16]}:{game.head_seq}",
-            recipient=seat.email,
-            context=context,
-            game_id=game.id,
-            seat=seat.seat,
-            unsubscribe=settings,
+            reply,
+            game,
+            due,
+            applied,
+            refusal,
+            said=said,
+            start=min(reply.tag.seq, game.head_seq),
+            result=result,
+            names=reply.seat_names,
+            paused=game.paused_at is not None,
         )
-        if applied and listed:
-            # The answer lists the moves of the seat's new turn: the "your turn" mail that
-            # the move recorded for it would say the same again, so it does not go.
-            session.exec(
-                update(Mail)
-                .where(
-                    col(Mail.game_id) == game.id,
-                    col(Mail.seat) == seat.seat,
-                    col(Mail.kind) == "your_turn",
-                    col(Mail.status) == "pending",
-                    col(Mail.attempts) == 0,
-                )
-                .values(status="dropped", last_error="dropped: the answer to a reply said so")
-                .execution_options(synchronize_session=False)
-            )
+        _write_record(session, reply, outcome, detail)
         session.commit()
     return True
+
+
+_MAIL = Mail.__table__
+_DROP_TURN_MAIL = Prepared(
+    _MAIL.update()
+    .where(
+        _MAIL.c.game_id == bindparam("b_game"),
+        _MAIL.c.seat == bindparam("b_seat"),
+        _MAIL.c.kind == bindparam("b_kind"),
+        _MAIL.c.status == bindparam("b_status"),
+        _MAIL.c.attempts == bindparam("b_attempts"),
+    )
+    .values(status=bindparam("status"), last_error=bindparam("last_error"))
+)
+
+
+def _write_answer(
+    session: Any,
+    runtime: Any,
+    reply: Reply,
+    game: Any,
+    due: frozenset[int],
+    applied: list[str],
+    refusal: str,
+    *,
+    start: int,
+    result: Any,
+    names: list[str],
+    said: str = "",
+    paused: bool = False,
+) -> None:
+    """Records the answer (rendered later, :func:`pbem.mail.deferred.render_deferred`) to
+    the seat's player about the game at its head: ``due`` the seats due there, ``result``
+    the game's when it is over."""
+    seat = reply.seat
+    listed = result is None and seat.seat in due
+    if result is not None:
+        from pbem.games import results
+
+        standing = results.standings(result, names) or {"headline": ""}
+        next_up = f"The game is over. {standing['headline']}".strip()
+    elif paused:
+        next_up = "The game is paused."
+    elif listed:
+        next_up = "It is your turn" + (" again." if applied else ".")
+    else:
+        waiting = [names[number] for number in sorted(due) if number != seat.seat]
+        next_up = f"Waiting for {join_names(waiting)}." if waiting else ""
+    if said:
+        next_up = f"{said[0].upper()}{said[1:]}. {next_up}".strip()
+    deferred.defer_seat_mail(
+        session,
+        runtime,
+        game,
+        seat,
+        "answer",
+        f"answer:{game.id}:{seat.seat}:{reply.key[:16]}:{game.head_seq}",
+        start=start if applied else game.head_seq,
+        others=[],
+        deadline=None,
+        context={
+            "headline": said or _headline(applied, refusal),
+            "applied": applied,
+            "refusal": refusal,
+            "next_up": next_up,
+            "newcomer": False,
+        },
+    )
+    if applied and listed:
+        # The answer lists the moves of the seat's new turn: a "your turn" mail recorded
+        # for it would say the same again, so it does not go.
+        write(
+            session,
+            _DROP_TURN_MAIL,
+            {
+                "b_game": game.id,
+                "b_seat": seat.seat,
+                "b_kind": "your_turn",
+                "b_status": "pending",
+                "b_attempts": 0,
+                "status": "dropped",
+                "last_error": "dropped: the answer to a reply said so",
+            },
+        )
 
 
 def _headline(applied: list[str], refusal: str) -> str:
@@ -665,33 +880,36 @@ def bouncing_names(session: Any, seats: list[Seat], reader: Seat) -> list[str]:
     return [row.name for row in others if row.email.lower() in found]
 
 
-def answer_stranger(runtime: Any, game: Game, sender: str, key: str) -> bool:
+def answer_stranger(runtime: Any, reply: Reply, detail: str) -> bool:
     """A short refusal to an address that does not hold the seat: nothing of the game,
     not even its title (the sender may be anyone: the mail is not the game's, so its
     ``List-Id`` is the server's). False when it did not go."""
-    return _answer_once(runtime, "stranger", game.id, sender, key)
+    return _answer_once(runtime, "stranger", reply, "refused_sender", detail)
 
 
-def answer_gone(runtime: Any, tag: tags.Tag, sender: str, key: str) -> bool:
+def answer_gone(runtime: Any, reply: Reply, detail: str) -> bool:
     """The answer to a reply whose tag verifies for a game this server no longer holds
     (it moved to another server, whose mail brought its players a new link). False when
     it did not go."""
-    return _answer_once(runtime, "gone", tag.game_id, sender, key)
+    return _answer_once(runtime, "gone", reply, "gone", detail)
 
 
-def _answer_once(runtime: Any, kind: str, game_id: str, sender: str, key: str) -> bool:
-    """Queues the ``answer_<kind>`` mail to ``sender``, once a day per person
-    (:func:`may_answer`); False when it did not go."""
+def _answer_once(runtime: Any, kind: str, reply: Reply, outcome: str, detail: str) -> bool:
+    """Queues the ``answer_<kind>`` mail to the reply's sender, once a day per person
+    (:func:`may_answer`), and records the reply (``outcome``, ``detail``; noted when
+    the answer did not go) in the same transaction; False when it did not go."""
+    sender = reply.sender
     with runtime.service.session() as session:
-        if not may_answer(session, runtime, sender, kind):
-            return False
-        outbox.enqueue(
-            session,
-            runtime,
-            f"answer_{kind}",
-            key=f"answer_{kind}:{game_id}:{key[:16]}",
-            recipient=sender,
-            context={"name": "", "sender": sender},
-        )
+        answered = may_answer(session, runtime, sender, kind)
+        if answered:
+            outbox.enqueue(
+                session,
+                runtime,
+                f"answer_{kind}",
+                key=f"answer_{kind}:{reply.tag.game_id}:{reply.key[:16]}",
+                recipient=sender,
+                context={"name": "", "sender": sender},
+            )
+        _write_record(session, reply, outcome, detail + ("" if answered else HELD))
         session.commit()
-    return True
+    return answered
