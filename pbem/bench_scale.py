@@ -32,6 +32,7 @@ from pbem.bench import DEFAULT_POSTGRES, bench_engine
 from pbem.bench_game import RACE
 from pbem.db import make_engine
 from pbem.errors import BadInput
+from pbem.games.context import Runtime
 from pbem.games.service import SeatSpec
 
 ACTIVE = 100
@@ -49,7 +50,7 @@ def _overrides(folder: Path) -> dict[str, Any]:
     }
 
 
-def _active_game(runtime: Any, number: int) -> tuple[str, list[str | None]]:
+def _active_game(runtime: Runtime, number: int) -> tuple[str, list[str | None]]:
     created = runtime.service.create_game(
         RACE.slug,
         [SeatSpec("Ann", f"ann{number}@example.org"), SeatSpec("Bob", f"bob{number}@example.org")],
@@ -59,7 +60,7 @@ def _active_game(runtime: Any, number: int) -> tuple[str, list[str | None]]:
     return created.game_id, created.tokens
 
 
-def _finished_game(runtime: Any) -> str:
+def _finished_game(runtime: Runtime) -> str:
     """A game played to its end by two bots: the template of the finished copies."""
     created = runtime.service.create_game(
         RACE.slug,
@@ -135,7 +136,7 @@ def _analyze(db: SqlEngine) -> None:
 class Site:
     """One database under test: its runtime, a web client and its running games."""
 
-    runtime: Any
+    runtime: Runtime
     client: Any
     games: list[tuple[str, list[str | None]]]
     moved: int = 0

@@ -49,6 +49,7 @@ from pbem import links, zones
 from pbem.errors import PbemError
 from pbem.eventlog import audit
 from pbem.games import rescue, talk
+from pbem.games.context import Runtime
 from pbem.games.tables import SeatClock
 from pbem.mail import budget, outbox, replies, seat_mails
 from pbem.mail.dispatch import DispatchReport
@@ -94,7 +95,7 @@ class SweepReport:
         )
 
 
-def sweep(runtime: Any, now: datetime | None = None) -> SweepReport:
+def sweep(runtime: Runtime, now: datetime | None = None) -> SweepReport:
     """One pass: reminders and deadlines that are due, the day's digests, and bot seats
     left waiting (a bot seat moves as soon as it is due; this catches any that did not)."""
     now = utc(now or runtime.clock())
@@ -108,12 +109,12 @@ def sweep(runtime: Any, now: datetime | None = None) -> SweepReport:
     return report
 
 
-def dispatch(runtime: Any, now: datetime | None = None) -> DispatchReport:
+def dispatch(runtime: Runtime, now: datetime | None = None) -> DispatchReport:
     """Sends the ready mail of the outbox (see :mod:`pbem.mail.dispatch`)."""
     return dispatch_mail(runtime, now)
 
 
-def _guarded(action: Any, runtime: Any, clock: SeatClock, now: datetime) -> int:
+def _guarded(action: Any, runtime: Runtime, clock: SeatClock, now: datetime) -> int:
     """Runs one seat's action; a failure is logged and retried next sweep, and does not
     hold up the other seats."""
     try:
@@ -123,7 +124,7 @@ def _guarded(action: Any, runtime: Any, clock: SeatClock, now: datetime) -> int:
         return 0
 
 
-def _due(runtime: Any, column: Any, now: datetime) -> list[SeatClock]:
+def _due(runtime: Runtime, column: Any, now: datetime) -> list[SeatClock]:
     """Clocks whose ``column`` time has come, of active games that are not paused
     (indexed on ``column``)."""
     with Session(runtime.db) as session:
@@ -137,7 +138,7 @@ def _due(runtime: Any, column: Any, now: datetime) -> list[SeatClock]:
         return list(session.exec(query))
 
 
-def _remind(runtime: Any, clock: SeatClock, now: datetime) -> int:
+def _remind(runtime: Runtime, clock: SeatClock, now: datetime) -> int:
     """Sends a due reminder, or moves it on without a mail: past a vacation, out of the
     last 12 hours before the deadline, or forward to the seat's preferred hour."""
     with runtime.service.session() as session:
@@ -214,7 +215,7 @@ def _near_deadline(clock: SeatClock, now: datetime) -> bool:
     return deadline is not None and utc(now) >= utc(deadline) - QUIET_BEFORE_DEADLINE
 
 
-def _deadline(runtime: Any, clock: SeatClock, now: datetime) -> int:
+def _deadline(runtime: Runtime, clock: SeatClock, now: datetime) -> int:
     """Claims a passed deadline with its mails, then applies the game's policy."""
     policy = runtime.service.game(clock.game_id).policy.get("at_deadline", "wait")
     lease = None if policy == "wait" else now + DEADLINE_LEASE
@@ -265,7 +266,7 @@ def _move_deadline(
 
 
 def _deadline_mails(
-    session: Session, runtime: Any, game: Game, late: Seat, clock: SeatClock, policy: str
+    session: Session, runtime: Runtime, game: Game, late: Seat, clock: SeatClock, policy: str
 ) -> None:
     turn = f"{clock.turn_since:%Y%m%d%H%M%S%f}"
     outcomes = {
@@ -306,7 +307,7 @@ def _deadline_mails(
         )
 
 
-def _bot_turn(runtime: Any, clock: SeatClock) -> None:
+def _bot_turn(runtime: Runtime, clock: SeatClock) -> None:
     """A bot plays the seat's moves until it is no longer due (each at its expected seq)."""
     service = runtime.service
     rng = random.Random(secrets.randbits(64))
@@ -323,7 +324,7 @@ def _bot_turn(runtime: Any, clock: SeatClock) -> None:
             return
 
 
-def _bots(runtime: Any) -> int:
+def _bots(runtime: Runtime) -> int:
     with Session(runtime.db) as session:
         # Due bots through their partial index (ix_seats_due_bots), made distinct here:
         # a DISTINCT in SQL has SQLite walk every seat of every game, finished ones too.
@@ -348,7 +349,7 @@ def _bots(runtime: Any) -> int:
     return moved
 
 
-def _digests(runtime: Any, now: datetime) -> int:
+def _digests(runtime: Runtime, now: datetime) -> int:
     """Once a local day, at the address's hour, one mail per address listing its games
     that wait for it: none for a paused game or a seat on vacation."""
     with runtime.service.session() as session:
@@ -453,7 +454,7 @@ def digest_day(seat: Seat, now: datetime) -> str | None:
 
 
 def _beat(
-    runtime: Any, name: str, started: datetime, note: str = "", seconds: float | None = None
+    runtime: Runtime, name: str, started: datetime, note: str = "", seconds: float | None = None
 ) -> None:
     with Session(runtime.db) as session:
         row = session.get(Heartbeat, name) or Heartbeat(
@@ -469,7 +470,7 @@ def _beat(
         session.commit()
 
 
-def _jobs(runtime: Any, name: str) -> tuple[Any, Any]:
+def _jobs(runtime: Runtime, name: str) -> tuple[Any, Any]:
     started = utc(runtime.clock())
 
     def sweep_job() -> None:
@@ -491,7 +492,7 @@ def _jobs(runtime: Any, name: str) -> tuple[Any, Any]:
     return sweep_job, dispatch_job
 
 
-def start_background(runtime: Any, name: str | None = None) -> BackgroundScheduler:
+def start_background(runtime: Runtime, name: str | None = None) -> BackgroundScheduler:
     """Starts the sweep and the dispatcher in background threads; returns the scheduler."""
     name = name or f"{socket.gethostname()[:60]}:{os.getpid()}"
     sweep_job, dispatch_job = _jobs(runtime, name)
@@ -521,7 +522,7 @@ def start_background(runtime: Any, name: str | None = None) -> BackgroundSchedul
     return scheduler
 
 
-def run_worker(runtime: Any, stop: threading.Event | None = None) -> None:
+def run_worker(runtime: Runtime, stop: threading.Event | None = None) -> None:
     """Runs the scheduler until SIGTERM or SIGINT (or ``stop`` is set), then stops cleanly."""
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():

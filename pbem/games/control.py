@@ -33,6 +33,7 @@ from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotAllowed, NotFound, Rejected
 from pbem.games.admin_lines import HEADLINES, describe_game_change
+from pbem.games.context import Runtime
 from pbem.games.notices import Notice
 from pbem.games.outcomes import MoveOutcome
 from pbem.games.policy import POLICY_FLOORS, check_policy
@@ -45,7 +46,9 @@ from pbem.zones import utc
 describe = describe_game_change
 
 
-def change_policy(runtime: Any, game_id: str, policy: Any, by: int | None = None) -> MoveOutcome:
+def change_policy(
+    runtime: Runtime, game_id: str, policy: Any, by: int | None = None
+) -> MoveOutcome:
     """The game's deadline policy becomes ``policy`` (a mapping; missing settings keep
     the game's current values). ``by``: the creator's seat, or None for the operator."""
     game = _game(runtime, game_id)
@@ -69,7 +72,7 @@ def change_policy(runtime: Any, game_id: str, policy: Any, by: int | None = None
     return _append(runtime, game_id, "policy_changed", {"policy": new, "by": who}, change)
 
 
-def pause_game(runtime: Any, game_id: str, by: int | None = None) -> MoveOutcome:
+def pause_game(runtime: Runtime, game_id: str, by: int | None = None) -> MoveOutcome:
     """Pauses the whole game until :func:`resume_game`."""
     game = _game(runtime, game_id)
     who = _who(game, by)
@@ -87,7 +90,7 @@ def pause_game(runtime: Any, game_id: str, by: int | None = None) -> MoveOutcome
     return _append(runtime, game_id, "game_paused", {"by": who}, change)
 
 
-def resume_game(runtime: Any, game_id: str, by: int | None = None) -> MoveOutcome:
+def resume_game(runtime: Runtime, game_id: str, by: int | None = None) -> MoveOutcome:
     """Resumes a paused game: every due seat's clock moves later by the pause."""
     game = _game(runtime, game_id)
     who = _who(game, by)
@@ -115,7 +118,7 @@ def resume_game(runtime: Any, game_id: str, by: int | None = None) -> MoveOutcom
 # Helpers -----------------------------------------------------------------------------
 
 
-def _game(runtime: Any, game_id: Any) -> Game:
+def _game(runtime: Runtime, game_id: Any) -> Game:
     if not isinstance(game_id, str) or not is_game_id(game_id):
         raise NotFound("There is no such game.")
     game = runtime.service.game(game_id)
@@ -206,7 +209,7 @@ def _retime(clock: SeatClock, old: dict[str, Any], new: dict[str, Any], now: dat
 
 
 def _append(
-    runtime: Any, game_id: str, kind: str, payload: dict[str, Any], change: Any
+    runtime: Runtime, game_id: str, kind: str, payload: dict[str, Any], change: Any
 ) -> MoveOutcome:
     """Appends the event with its change and a notice to every human seat."""
     line = describe({"kind": kind, "payload": payload})

@@ -71,6 +71,7 @@ from pbem.eventlog.seeds import seal_seed
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
 from pbem.games import rescue, talk
+from pbem.games.context import Runtime
 from pbem.games.names import fill_lines, marks_of
 from pbem.games.notices import Notice
 from pbem.games.policy import check_policy
@@ -702,7 +703,7 @@ def import_game(
     data: Any,
     actor: str = "import",
     *,
-    runtime: Any = None,
+    runtime: Runtime = None,
     mail: bool = True,
 ) -> str:
     """Imports a full exported log (verified first); the game carries on from there
@@ -715,7 +716,7 @@ def import_full(
     data: Any,
     actor: str = "import",
     *,
-    runtime: Any = None,
+    runtime: Runtime = None,
     mail: bool = True,
 ) -> Imported:
     """Imports a full exported log, verified first, and the game's people from its
@@ -844,7 +845,7 @@ def import_full(
 def _restore_people(
     session: Any,
     service: GameService,
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     personal: Personal | None,
     waiting: set[int],

@@ -56,6 +56,7 @@ from pbem.errors import BadInput, Gone, NotAllowed, NotFound, NotTaken, Rejected
 from pbem.games import seat_rules
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
 from pbem.games.clocks import start_turn, stop_turn
+from pbem.games.context import Runtime
 from pbem.games.notices import Notice
 from pbem.games.seat_rules import Permission, VoteCounted, count_request
 from pbem.games.tables import FormerPlayer, RetiredLink, SeatClock, SeatOffer
@@ -91,7 +92,7 @@ Claim = Callable[[Session], None]
 
 
 def hand_to_bot(
-    runtime: Any,
+    runtime: Runtime,
     game_id: str,
     seat: int,
     by: int | None = None,
@@ -140,7 +141,7 @@ def hand_to_bot(
     return outcome
 
 
-def leave_game(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueOutcome:
+def leave_game(runtime: Runtime, game_id: str, seat: int, by: int | None) -> RescueOutcome:
     """The seat's own player leaves: their link is retired, a bot keeps the seat going and
     the seat is open on the game's public page."""
     target = _seat(runtime, game_id, seat)
@@ -190,7 +191,7 @@ def leave_game(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueO
     return outcome
 
 
-def resign(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueOutcome:
+def resign(runtime: Runtime, game_id: str, seat: int, by: int | None) -> RescueOutcome:
     """The seat's own player resigns. What that means is the engine's; for
     ``"bot_plays_on"`` (every title here) a bot plays the seat to the end: the link is
     retired, the seat is not open to newcomers, nobody can take it back, and the player
@@ -258,7 +259,9 @@ def resign(runtime: Any, game_id: str, seat: int, by: int | None) -> RescueOutco
     return outcome
 
 
-def offer_seat(runtime: Any, game_id: str, seat: int, claim: Claim | None = None) -> RescueOutcome:
+def offer_seat(
+    runtime: Runtime, game_id: str, seat: int, claim: Claim | None = None
+) -> RescueOutcome:
     """The deadline policy ``replace``: the seat's link is retired and the seat is open on
     the game's public page, where a newcomer asks for it (its link goes to nobody)."""
     target = _seat(runtime, game_id, seat)
@@ -311,7 +314,7 @@ def offer_seat(runtime: Any, game_id: str, seat: int, claim: Claim | None = None
 
 
 def invite_replacement(
-    runtime: Any,
+    runtime: Runtime,
     game_id: str,
     seat: int,
     name: Any,
@@ -379,7 +382,7 @@ def invite_replacement(
 
 
 def request_open_seat(
-    runtime: Any, game_id: str, seat: Any, name: Any, email: Any, client: str | None = None
+    runtime: Runtime, game_id: str, seat: Any, name: Any, email: Any, client: str | None = None
 ) -> RescueOutcome:
     """Someone outside the game asks for an open seat: the invitation link goes to the
     address they gave, and only there (never into the answer). A newer request replaces
@@ -426,7 +429,7 @@ def request_open_seat(
     return outcome
 
 
-def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
+def take_seat(runtime: Runtime, token: str, name: Any = None) -> RescueOutcome:
     """The holder of an invitation link accepts the seat; from now on the same link opens
     it. ``name`` may change the name the invitation gave."""
     found = offer_for_token(runtime, token)
@@ -498,7 +501,7 @@ def take_seat(runtime: Any, token: str, name: Any = None) -> RescueOutcome:
     return outcome
 
 
-def resend_invitation(runtime: Any, game_id: str, seat: Any, by: int | None) -> RescueOutcome:
+def resend_invitation(runtime: Runtime, game_id: str, seat: Any, by: int | None) -> RescueOutcome:
     """Mails the named newcomer of ``seat`` a fresh invitation link (lapsed or not) and
     retires the old one: for the game's creator (``by``, their seat) or the operator
     (``by=None``); the creator at most ``seat_rules.PER_DAY["resend"]`` times a day per
@@ -548,7 +551,7 @@ def resend_invitation(runtime: Any, game_id: str, seat: Any, by: int | None) -> 
     return outcome
 
 
-def reclaim(runtime: Any, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
+def reclaim(runtime: Runtime, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
     """A bot seat goes back to its player, with a fresh link mailed to them."""
     target = _seat(runtime, game_id, seat)
     if not target.is_bot:
@@ -605,7 +608,7 @@ def vacation_days(days: Any, cap: int) -> int:
 
 
 def start_vacation(
-    runtime: Any, game_id: str, seat: int, days: Any, by: int | None = None
+    runtime: Runtime, game_id: str, seat: int, days: Any, by: int | None = None
 ) -> RescueOutcome:
     """Pauses the seat's reminders and deadlines for whole ``days`` (within the cap)."""
     cap = int(float(runtime.config["scheduler"]["max_vacation_days"]))
@@ -645,7 +648,7 @@ def start_vacation(
     )
 
 
-def end_vacation(runtime: Any, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
+def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
     """Ends the seat's vacation now: the unused whole days are given back, and a due
     seat's clock runs again with the deadline as far off as it was when the vacation
     began (now + what was left then; a turn that began during the vacation gets the
@@ -689,7 +692,7 @@ def end_vacation(runtime: Any, game_id: str, seat: int, by: int | None = None) -
 # Links that do not open a seat (yet, or any more) ------------------------------------
 
 
-def offer_for_token(runtime: Any, token: Any) -> SeatOffer | None:
+def offer_for_token(runtime: Runtime, token: Any) -> SeatOffer | None:
     """The pending invitation a link token belongs to, if any."""
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         return None
@@ -699,7 +702,7 @@ def offer_for_token(runtime: Any, token: Any) -> SeatOffer | None:
         ).first()
 
 
-def lapses_at(runtime: Any, offer: SeatOffer) -> datetime:
+def lapses_at(runtime: Runtime, offer: SeatOffer) -> datetime:
     """When ``offer``'s pending link stops working: a request for an open seat
     ``limits.seat_request_hours`` after it was mailed, a named newcomer's invitation
     ``limits.invitation_days`` after (links from before the offers were dated count from
@@ -711,12 +714,12 @@ def lapses_at(runtime: Any, offer: SeatOffer) -> datetime:
     return since + timedelta(days=float(limits.get("invitation_days", 30)))
 
 
-def is_lapsed(runtime: Any, offer: SeatOffer) -> bool:
+def is_lapsed(runtime: Runtime, offer: SeatOffer) -> bool:
     """Whether ``offer``'s pending link no longer takes the seat."""
     return lapses_at(runtime, offer) <= utc(runtime.clock())
 
 
-def lapsed_message(runtime: Any, offer: SeatOffer) -> str:
+def lapsed_message(runtime: Runtime, offer: SeatOffer) -> str:
     """What a lapsed link says: since when, why, and who can send a fresh one."""
     limits = runtime.config.get("limits", {})
     moment = zones.when(lapses_at(runtime, offer), "UTC")
@@ -743,14 +746,14 @@ def lapsed_message(runtime: Any, offer: SeatOffer) -> str:
     )
 
 
-def retired_for_token(runtime: Any, token: Any) -> RetiredLink | None:
+def retired_for_token(runtime: Runtime, token: Any) -> RetiredLink | None:
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         return None
     with runtime.service.reading() as session:
         return session.get(RetiredLink, hash_token(token))
 
 
-def holder_seat(runtime: Any, token: str) -> Seat:
+def holder_seat(runtime: Runtime, token: str) -> Seat:
     """The seat a link opens; an invitation not yet accepted is refused with
     :class:`NotTaken`, a replaced player's link with :class:`Gone` (its sentence)."""
     try:
@@ -770,7 +773,7 @@ def holder_seat(runtime: Any, token: str) -> Seat:
         raise
 
 
-def open_seats(runtime: Any, game_id: str) -> list[Seat]:
+def open_seats(runtime: Runtime, game_id: str) -> list[Seat]:
     """The seats of a game that anyone outside it may ask for."""
     with runtime.service.reading() as session:
         numbers = {
@@ -786,14 +789,16 @@ def open_seats(runtime: Any, game_id: str) -> list[Seat]:
         ]
 
 
-def game_url(runtime: Any, game_id: str) -> str:
+def game_url(runtime: Runtime, game_id: str) -> str:
     return links.game_url(runtime.config, game_id)
 
 
 # Helpers -----------------------------------------------------------------------------
 
 
-def _open(session: Session, runtime: Any, game: Game, row: Seat, *, open_to_all: bool) -> SeatOffer:
+def _open(
+    session: Session, runtime: Runtime, game: Game, row: Seat, *, open_to_all: bool
+) -> SeatOffer:
     """The seat loses its player: no address, no link, no clock; it waits for a newcomer."""
     offer = session.get(SeatOffer, (game.id, row.seat)) or SeatOffer(
         game_id=game.id, seat=row.seat, created_at=utc(runtime.clock())
@@ -832,7 +837,7 @@ def _bot_plays(session: Session, row: Seat, level: str) -> None:
     seat_rules.clear_votes(session, row.game_id, row.seat)
 
 
-def _former(session: Session, runtime: Any, game: Game, row: Seat, reason: str) -> None:
+def _former(session: Session, runtime: Runtime, game: Game, row: Seat, reason: str) -> None:
     """Records that the person holding ``row`` stops holding it (``reason``: left, offered,
     replaced) at the event being appended: they are still told how the game ends, and a
     full export carries them."""
@@ -853,7 +858,7 @@ def _former(session: Session, runtime: Any, game: Game, row: Seat, reason: str) 
     )
 
 
-def _retire(session: Session, runtime: Any, game: Game, row: Seat, message: str) -> None:
+def _retire(session: Session, runtime: Runtime, game: Game, row: Seat, message: str) -> None:
     """Remembers the seat's current link as retired, with what its holder should read."""
     if row.token_hash and session.get(RetiredLink, row.token_hash) is None:
         session.add(
@@ -869,7 +874,7 @@ def _retire(session: Session, runtime: Any, game: Game, row: Seat, message: str)
 
 def _tell(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     row: Seat,
     key: str,
@@ -893,7 +898,7 @@ def _tell(
 
 
 def _invite(
-    session: Session, runtime: Any, game: Game, row: Seat, offer: SeatOffer, token: str
+    session: Session, runtime: Runtime, game: Game, row: Seat, offer: SeatOffer, token: str
 ) -> None:
     """The invitation to take ``row`` that ``offer`` holds, to the newcomer's address only,
     with the time its link lapses (a ``seat_offered`` notice)."""
@@ -911,7 +916,7 @@ def _invite(
     )
 
 
-def issue_link(session: Session, runtime: Any, game_id: str, seat: int, token: str) -> None:
+def issue_link(session: Session, runtime: Runtime, game_id: str, seat: int, token: str) -> None:
     """Tells the listeners a seat's new link token (a ``link_issued`` notice)."""
     runtime.service.tell(
         session,
@@ -925,7 +930,7 @@ def issue_link(session: Session, runtime: Any, game_id: str, seat: int, token: s
     )
 
 
-def _not_a_player(runtime: Any, game_id: str, email: str) -> None:
+def _not_a_player(runtime: Runtime, game_id: str, email: str) -> None:
     """A seat's link never goes to another player of the same game (one person is one
     address: case and ``+tags`` aside, :func:`pbem.validate.same_person`)."""
     for row in runtime.service.seats(game_id):
@@ -941,13 +946,13 @@ def _not_the_holder(row: Seat, email: str) -> None:
         )
 
 
-def _name_free(runtime: Any, game_id: str, seat: int, name: str) -> None:
+def _name_free(runtime: Runtime, game_id: str, seat: int, name: str) -> None:
     """A newcomer's name is not another seat's player's (names are unique in a game)."""
     check_name_free(name, [row.name for row in runtime.service.seats(game_id) if row.seat != seat])
 
 
 def _give_link(
-    session: Session, runtime: Any, game: Game, row: Seat, token: str, message: str
+    session: Session, runtime: Runtime, game: Game, row: Seat, token: str, message: str
 ) -> None:
     """Gives a seat a fresh link (the old one stops working) and mails it to the seat;
     a seat that is due starts its turn's clock afresh."""
@@ -969,7 +974,7 @@ def _give_link(
     )
 
 
-def _seat(runtime: Any, game_id: str, seat: Any) -> Seat:
+def _seat(runtime: Runtime, game_id: str, seat: Any) -> Seat:
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise BadInput("Name the seat by its number.")
     with runtime.service.session() as session:
@@ -998,7 +1003,7 @@ def _clock(session: Session, game_id: str, seat: int) -> SeatClock:
 
 
 def _permit(
-    runtime: Any,
+    runtime: Runtime,
     game_id: str,
     action: str,
     seat: int,
@@ -1020,7 +1025,7 @@ def _permit(
 
 
 def _append(
-    runtime: Any,
+    runtime: Runtime,
     game_id: str,
     kind: str,
     target: Seat,

@@ -21,6 +21,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.errors import BadInput, NotAllowed, TooMany
+from pbem.games.context import Runtime
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer, SeatRequest
 from pbem.models import Game, Seat
 from pbem.zones import utc, when
@@ -173,7 +174,7 @@ def is_holder(session: Session, seat: Seat) -> bool:
 
 
 def permit(
-    runtime: Any,
+    runtime: Runtime,
     session: Session,
     game: Game,
     action: str,
@@ -249,7 +250,7 @@ def permit(
     return VoteCounted(len(voters), needed)
 
 
-def count_request(session: Session, runtime: Any, game_id: str, seat: int, kind: str) -> None:
+def count_request(session: Session, runtime: Runtime, game_id: str, seat: int, kind: str) -> None:
     """Counts a request of ``kind`` by ``seat``; :class:`TooMany` past the day's limit
     (nothing is written then), saying when the seat may ask again."""
     now = utc(runtime.clock())
@@ -275,7 +276,7 @@ def count_request(session: Session, runtime: Any, game_id: str, seat: int, kind:
 
 def count_take(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     game_id: str,
     seat: int,
     requester: str,

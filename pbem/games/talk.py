@@ -51,6 +51,7 @@ from pbem import zones
 from pbem.errors import BadInput, NotFound, TooMany
 from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
 from pbem.eventlog.talk_events import commitment
+from pbem.games.context import Runtime
 from pbem.games.notices import Notice
 from pbem.models import Event, Game, Seat
 
@@ -278,7 +279,7 @@ def recipient_seat(text: str, names: list[str], sender: int) -> int:
     return others[0]
 
 
-def count(session: Session, runtime: Any, game_id: str, seat: int) -> None:
+def count(session: Session, runtime: Runtime, game_id: str, seat: int) -> None:
     """Counts a message of ``seat``; :class:`TooMany` past :data:`PER_HOUR`."""
     from pbem.games.tables import SeatRequest
     from pbem.zones import utc
@@ -300,7 +301,7 @@ def count(session: Session, runtime: Any, game_id: str, seat: int) -> None:
     session.add(SeatRequest(game_id=game_id, seat=seat, kind=KIND, created_at=now))
 
 
-def post(runtime: Any, game_id: str, seat: int, to: int | None, text: Any, via: str = "web"):
+def post(runtime: Runtime, game_id: str, seat: int, to: int | None, text: Any, via: str = "web"):
     """Posts a message from ``seat`` (to the table, or privately to seat ``to``) as a
     ``talk`` event, and tells each reader (:func:`tell_audience`).
     Bad input is refused with nothing changed."""
@@ -329,7 +330,7 @@ def post(runtime: Any, game_id: str, seat: int, to: int | None, text: Any, via: 
 
 
 def tell_audience(
-    session: Session, runtime: Any, game: Any, sender: int, to: int | None, text: str
+    session: Session, runtime: Runtime, game: Any, sender: int, to: int | None, text: str
 ) -> None:
     """A ``talk`` notice to each reader: the addressee of a private message, or every
     other person at the table (mail sends it to those who want table talk at once)."""

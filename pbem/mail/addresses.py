@@ -17,6 +17,7 @@ from sqlalchemy import func
 from sqlmodel import col, select
 
 from pbem.errors import BadInput, NotFound, Rejected, TooMany
+from pbem.games.context import Runtime
 from pbem.games.tables import SeatRequest
 from pbem.mail import seat_mails
 from pbem.mail.inbound.receive import bouncing
@@ -28,7 +29,7 @@ PER_DAY = 3
 KIND = "address"
 
 
-def address_bounces(runtime: Any, seat: Seat) -> bool:
+def address_bounces(runtime: Runtime, seat: Seat) -> bool:
     """Whether mail to the seat's address bounces."""
     if not seat.email:
         return False
@@ -36,7 +37,7 @@ def address_bounces(runtime: Any, seat: Seat) -> bool:
         return bool(bouncing(session, [seat.email]))
 
 
-def change_address(runtime: Any, game_id: str, seat_number: int, value: Any) -> str:
+def change_address(runtime: Runtime, game_id: str, seat_number: int, value: Any) -> str:
     """Makes ``value`` the seat's address (see the module's docstring); returns it.
     :class:`BadInput`, :class:`Rejected` or :class:`TooMany` with a sentence, and
     nothing changed, when it cannot."""

@@ -34,6 +34,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from pbem.db import for_reads
+from pbem.games.context import Runtime
 from pbem.mail.models import Mail, MailBudget
 from pbem.models import Game, Seat
 from pbem.validate import canonical_address
@@ -90,7 +91,7 @@ def mark_taken(connection: Connection, game_id: str, address: str, now: datetime
     )
 
 
-def seat_taken(runtime: Any, game_id: str, address: str) -> None:
+def seat_taken(runtime: Runtime, game_id: str, address: str) -> None:
     """:func:`mark_taken` in a transaction of its own, at most once per process for one
     game and address (a page view calls it every time). It reads first: only the first
     view of a seat never taken writes, so a page waits for no writer once its seat is
@@ -109,7 +110,7 @@ def seat_taken(runtime: Any, game_id: str, address: str) -> None:
     _remember(known, game_id, person)
 
 
-def seat_taken_in(connection: Connection, runtime: Any, game_id: str, address: str) -> None:
+def seat_taken_in(connection: Connection, runtime: Runtime, game_id: str, address: str) -> None:
     """:func:`mark_taken` in the caller's transaction (one statement, no read first: a
     reply by mail writes anyway), at most once per process for one game and address."""
     person = canonical_address(address or "")
@@ -147,7 +148,7 @@ def spent(
     return found.day == f"{utc(now):%Y-%m-%d}" and found.today >= per_day(config)
 
 
-def charge(runtime: Any, connection: Connection, mail: Mail, now: datetime) -> str:
+def charge(runtime: Runtime, connection: Connection, mail: Mail, now: datetime) -> str:
     """Counts ``mail`` in its recipient's budget: "" when it may go, else why not (the
     budget is spent; nothing is counted then)."""
     if not mail.game_id or mail.kind in EXEMPT:

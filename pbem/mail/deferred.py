@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 from pbem.db import Prepared, write
 from pbem.eventlog.store import game_engine
 from pbem.games import names
+from pbem.games.context import Runtime
 from pbem.mail import games_link, render
 from pbem.mail.history import history
 from pbem.mail.models import Mail
@@ -45,7 +46,7 @@ _MAIL_INSERT = Prepared(
 
 def defer_seat_mail(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     seat: Seat,
     kind: str,
@@ -94,7 +95,7 @@ def defer_seat_mail(
     return values
 
 
-def unwanted(runtime: Any, mail: Mail) -> str:
+def unwanted(runtime: Runtime, mail: Mail) -> str:
     """Why a waiting "your turn" mail (one recorded with a quiet window) should not go
     now: the game ended or is no longer running, a bot plays the seat, someone else
     holds it, the player turned these mails off, moved since, or is no longer due, or a
@@ -135,7 +136,7 @@ def unwanted(runtime: Any, mail: Mail) -> str:
     return ""
 
 
-def render_deferred(runtime: Any, mail: Mail) -> None:
+def render_deferred(runtime: Runtime, mail: Mail) -> None:
     """Renders a deferred mail in place (its links sealed, as every stored body), from
     the game as it was at the recorded head: lines, receipt hash and phase."""
     recipe = json.loads(mail.body_text[len(DEFERRED) :])
@@ -187,7 +188,7 @@ def render_deferred(runtime: Any, mail: Mail) -> None:
     )
 
 
-def opened(runtime: Any, mail: Mail) -> tuple[str, str, str]:
+def opened(runtime: Runtime, mail: Mail) -> tuple[str, str, str]:
     """A stored mail's text, HTML and unsubscribe link with their links opened, as sent
     (a deferred mail is rendered first, see :func:`render_deferred`).
 

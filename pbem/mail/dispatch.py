@@ -55,6 +55,7 @@ from sqlalchemy import and_, or_
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
+from pbem.games.context import Runtime
 from pbem.mail import budget, deferred, outbox, render
 from pbem.mail.inbound import bounces, tags
 from pbem.mail.models import Mail, MailAddress
@@ -84,7 +85,7 @@ class DispatchReport:
     held: int = 0
 
 
-def build_message(runtime: Any, mail: Mail) -> EmailMessage:
+def build_message(runtime: Runtime, mail: Mail) -> EmailMessage:
     """The MIME message of an outbox row: text and HTML parts, threading, and the
     headers mail clients and filters act on: ``Auto-Submitted: auto-generated`` (no
     vacation replies), ``List-Id`` (:func:`list_id`) and, when the mail has a settings
@@ -116,7 +117,7 @@ def build_message(runtime: Any, mail: Mail) -> EmailMessage:
     return message
 
 
-def list_id(runtime: Any, mail: Mail) -> str:
+def list_id(runtime: Runtime, mail: Mail) -> str:
     """The ``List-Id`` (RFC 2919) of a mail: each game is a list of its own,
     ``"<title>" <GAMEID.games.DOMAIN>``; mail about no one game (the digest) belongs to
     the server's list ``<pbem.DOMAIN>``. DOMAIN is the sender's, as in Message-IDs."""
@@ -223,7 +224,7 @@ def make_sender(config: dict) -> SmtpSender | FileSender:
     return SmtpSender(config) if config["mail"].get("host") else FileSender(config)
 
 
-def claim(runtime: Any, now: datetime, limit: int = 100) -> tuple[str, list[Mail]]:
+def claim(runtime: Runtime, now: datetime, limit: int = 100) -> tuple[str, list[Mail]]:
     """Takes up to ``limit`` ready rows under a lease: (the lease owner, the rows)."""
     owner = f"{socket.gethostname()[:30]}:{os.getpid()}:{secrets.token_hex(6)}"
     lease = timedelta(seconds=float(runtime.config["mail"].get("lease_seconds", LEASE_SECONDS)))
@@ -260,7 +261,7 @@ def claim(runtime: Any, now: datetime, limit: int = 100) -> tuple[str, list[Mail
     return owner, rows
 
 
-def dispatch(runtime: Any, now: datetime | None = None, limit: int = 100) -> DispatchReport:
+def dispatch(runtime: Runtime, now: datetime | None = None, limit: int = 100) -> DispatchReport:
     """Sends one batch of ready mail; safe to run in several processes at once."""
     now = utc(now or runtime.clock())
     _purge_now_and_then(runtime, now)
@@ -283,7 +284,7 @@ def dispatch(runtime: Any, now: datetime | None = None, limit: int = 100) -> Dis
 
 
 def _send_one(
-    runtime: Any,
+    runtime: Runtime,
     connection: Connection,
     sender: SmtpSender | FileSender,
     mail: Mail,
@@ -353,7 +354,7 @@ def not_one_address(recipient: str) -> str:
     return ""
 
 
-def _bouncing(runtime: Any, address: str) -> bool:
+def _bouncing(runtime: Runtime, address: str) -> bool:
     with Session(runtime.db) as session:
         row = session.get(MailAddress, address.strip().lower())
     return row is not None and row.bouncing_since is not None
@@ -373,7 +374,7 @@ def _describe(error: BaseException) -> str:
 
 
 def _retry(
-    runtime: Any,
+    runtime: Runtime,
     connection: Connection,
     sender: SmtpSender | FileSender,
     mail: Mail,
@@ -425,7 +426,7 @@ def _mark(connection: Connection, mail: Mail, owner: str, **values: Any) -> None
 
 
 def _failed(
-    runtime: Any,
+    runtime: Runtime,
     connection: Connection,
     mail: Mail,
     owner: str,
@@ -456,7 +457,7 @@ def _failed(
 # Retention ---------------------------------------------------------------------------
 
 
-def purge(runtime: Any, now: datetime) -> int:
+def purge(runtime: Runtime, now: datetime) -> int:
     """Blanks the bodies (and unsubscribe links) of mail sent more than
     ``mail.retention_days`` ago and of mail failed more than ``mail.failed_retention_days``
     ago. The rows stay (their keys keep a reminder or digest from going out twice).
@@ -481,7 +482,7 @@ def purge(runtime: Any, now: datetime) -> int:
         return result.rowcount or 0
 
 
-def _purge_now_and_then(runtime: Any, now: datetime) -> None:
+def _purge_now_and_then(runtime: Runtime, now: datetime) -> None:
     """Runs :func:`purge` at most once per :data:`PURGE_EVERY` in this process."""
     last = runtime.extras.get("mail_purged_at")
     if last is not None and abs(now - last) < PURGE_EVERY:

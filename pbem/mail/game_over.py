@@ -11,6 +11,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.games import results, seat_rules
+from pbem.games.context import Runtime
 from pbem.games.outcomes import Transition
 from pbem.games.tables import FormerPlayer
 from pbem.mail.history import HISTORY_LIMIT, history, since_last_move
@@ -20,7 +21,7 @@ from pbem.models import Game, Seat
 
 
 def game_over_mails(
-    session: Session, runtime: Any, transition: Transition, seats: dict[int, Seat]
+    session: Session, runtime: Runtime, transition: Transition, seats: dict[int, Seat]
 ) -> None:
     """The ``game_over`` mails: to every seat's player (a seat a bot plays now included)
     and to every former player, one mail per address, each once."""

@@ -15,6 +15,7 @@ from pbem.eventlog.roster import Roster, mover
 from pbem.eventlog.roster_log import or_seats, rosters
 from pbem.games import names
 from pbem.games.admin_lines import describe_admin
+from pbem.games.context import Runtime
 from pbem.models import Game, Seat
 
 HISTORY_LIMIT = 40
@@ -26,7 +27,7 @@ def history_start(game: Game, seat: Seat) -> int:
 
 
 def since_last_move(
-    session: Session, runtime: Any, game: Game, engine: Engine, seat: Seat
+    session: Session, runtime: Runtime, game: Game, engine: Engine, seat: Seat
 ) -> list[str]:
     """The history lines from ``seat``'s last move on, as that seat may see them."""
     return history(session, runtime, game, engine, seat.seat, history_start(game, seat))[0]
@@ -34,7 +35,7 @@ def since_last_move(
 
 def history(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     engine: Engine,
     viewer: int,

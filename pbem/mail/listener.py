@@ -30,6 +30,7 @@ from sqlmodel import Session, col, select, update
 
 from pbem.errors import TooMany
 from pbem.games.clocks import keep_clocks, turn_goes_on, turns_begun
+from pbem.games.context import Runtime
 from pbem.games.outcomes import Transition
 from pbem.games.tables import SeatClock
 from pbem.mail import budget
@@ -45,12 +46,12 @@ from pbem.validate import canonical_address
 from pbem.zones import utc
 
 
-def install(runtime: Any) -> None:
+def install(runtime: Runtime) -> None:
     """Adds the transition listener to the runtime's game service."""
     runtime.service.listeners.append(partial(on_transition, runtime))
 
 
-def on_transition(runtime: Any, session: Session, transition: Transition) -> None:
+def on_transition(runtime: Runtime, session: Session, transition: Transition) -> None:
     """Keeps the seats' clocks and writes this batch's mails, inside its transaction."""
     game = transition.game
     created = transition.events[0]["kind"] == "created"
@@ -130,7 +131,7 @@ def invitation_context(seats: dict[int, Seat], number: int, due: bool) -> dict[s
 
 def invitation_says_due(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     seat: Seat,
     seats: dict[int, Seat],
@@ -186,13 +187,13 @@ def invitation_says_due(
     return bool(result.rowcount)
 
 
-def quiet_window(runtime: Any) -> timedelta:
+def quiet_window(runtime: Runtime) -> timedelta:
     """How long a "your turn" mail waits before it goes (``mail.quiet_minutes``)."""
     minutes = float(runtime.config["mail"].get("quiet_minutes", 0) or 0)
     return timedelta(minutes=max(minutes, 0.0))
 
 
-def check_invitations(session: Session, runtime: Any, addresses: list[str]) -> None:
+def check_invitations(session: Session, runtime: Runtime, addresses: list[str]) -> None:
     """Refuses (:class:`TooMany`, which undoes the whole creation) invitations beyond
     ``limits.invitations_per_address_per_day`` to one address in 24 hours, counted in
     the outbox so that every worker agrees."""

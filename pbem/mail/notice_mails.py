@@ -23,17 +23,18 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem import links, zones
+from pbem.games.context import Runtime
 from pbem.games.notices import Notice
 from pbem.mail import outbox, seat_mails
 from pbem.models import Game, Seat
 
 
-def install(runtime: Any) -> None:
+def install(runtime: Runtime) -> None:
     """Adds the notice listener to the runtime's game service."""
     runtime.service.notice_listeners.append(partial(on_notice, runtime))
 
 
-def on_notice(runtime: Any, session: Session, notice: Notice) -> None:
+def on_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
     """Writes the mail ``notice`` calls for, inside its transaction."""
     if notice.kind == "link_issued":
         seat_mails.store_link(session, runtime, notice.game_id, notice.seat, notice.facts["token"])
@@ -51,7 +52,7 @@ def _seat(session: Session, notice: Notice) -> Seat:
     return seat
 
 
-def _seat_event(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+def _seat_event(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
     seat_mails.mail_seat(
         session,
         runtime,
@@ -65,7 +66,7 @@ def _seat_event(runtime: Any, session: Session, game: Game, notice: Notice) -> N
     )
 
 
-def _seat_left(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+def _seat_left(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
     outbox.enqueue(
         session,
         runtime,
@@ -90,7 +91,7 @@ def _seat_left(runtime: Any, session: Session, game: Game, notice: Notice) -> No
     )
 
 
-def _seat_offered(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+def _seat_offered(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
     until = zones.when(notice.facts["lapses_at"], "UTC")
     outbox.enqueue(
         session,
@@ -120,7 +121,7 @@ def _seat_offered(runtime: Any, session: Session, game: Game, notice: Notice) ->
     )
 
 
-def _link_given(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+def _link_given(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
     seat_mails.mail_seat(
         session,
         runtime,
@@ -134,7 +135,7 @@ def _link_given(runtime: Any, session: Session, game: Game, notice: Notice) -> N
     )
 
 
-def _talk(runtime: Any, session: Session, game: Game, notice: Notice) -> None:
+def _talk(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
     reader = _seat(session, notice)
     if reader.talk_mail != "at_once":
         return

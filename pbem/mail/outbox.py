@@ -17,12 +17,13 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem import links
+from pbem.games.context import Runtime
 from pbem.mail import games_link, render
 from pbem.mail.models import Mail
 from pbem.zones import utc
 
 
-def secret(runtime: Any) -> str:
+def secret(runtime: Runtime) -> str:
     """The server's secret key, read once per runtime."""
     if "secret_key" not in runtime.extras:
         runtime.extras["secret_key"] = runtime.secret_key
@@ -35,7 +36,7 @@ NO_GAMES_LINK = frozenset({"answer_stranger", "answer_gone"})
 
 def enqueue(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     kind: str,
     *,
     key: str,
@@ -60,7 +61,7 @@ def enqueue(
 
 
 def sealed_render(
-    runtime: Any, kind: str, context: dict[str, Any], unsubscribe: str
+    runtime: Runtime, kind: str, context: dict[str, Any], unsubscribe: str
 ) -> tuple[str, str, str, str]:
     """A mail's subject, text, HTML and unsubscribe link, the links sealed."""
     subject, text, html = render.render(
@@ -74,7 +75,7 @@ def sealed_render(
 
 
 def new_mail(
-    runtime: Any,
+    runtime: Runtime,
     kind: str,
     key: str,
     recipient: str,
@@ -94,7 +95,7 @@ def new_mail(
 
 
 def mail_values(
-    runtime: Any,
+    runtime: Runtime,
     kind: str,
     key: str,
     recipient: str,

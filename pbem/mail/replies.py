@@ -9,11 +9,12 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engines.api import Engine
+from pbem.games.context import Runtime
 from pbem.models import Game, Seat
 
 
 def inbound_context(
-    runtime: Any, session: Session, game: Game, engine: Engine, state: Any, seat: Seat
+    runtime: Runtime, session: Session, game: Game, engine: Engine, state: Any, seat: Seat
 ) -> dict[str, Any]:
     """With replies by mail on (``mail.reply_address``): the seat's legal moves with
     their codes; see :mod:`pbem.mail.inbound`."""
@@ -26,7 +27,7 @@ def inbound_context(
     return receive.move_context(game.engine, listed)
 
 
-def moves_context(runtime: Any, session: Session, game: Game, seat: Seat) -> dict[str, Any]:
+def moves_context(runtime: Runtime, session: Session, game: Game, seat: Seat) -> dict[str, Any]:
     """:func:`inbound_context` at the game's head, for a mail written outside a move (a
     reminder, a deadline): nothing is read when replies by mail are off."""
     from pbem.mail.inbound import tags

@@ -12,6 +12,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem import links, zones
+from pbem.games.context import Runtime
 from pbem.games.tables import SeatLink
 from pbem.games.tokens import hash_token
 from pbem.mail import render
@@ -21,7 +22,7 @@ from pbem.models import Event, Game, Seat
 from pbem.zones import utc
 
 
-def store_link(session: Session, runtime: Any, game_id: str, seat: int, token: str) -> None:
+def store_link(session: Session, runtime: Runtime, game_id: str, seat: int, token: str) -> None:
     """Keeps a seat's current token sealed, so later mails can carry the link."""
     link = session.get(SeatLink, (game_id, seat)) or SeatLink(game_id=game_id, seat=seat)
     link.sealed = render.seal(secret(runtime), token)
@@ -29,7 +30,7 @@ def store_link(session: Session, runtime: Any, game_id: str, seat: int, token: s
     session.add(link)
 
 
-def seat_token(session: Session, runtime: Any, seat: Seat) -> str | None:
+def seat_token(session: Session, runtime: Runtime, seat: Seat) -> str | None:
     """The seat's current link token, if the outbox holds it (not for a revoked one)."""
     link = session.get(SeatLink, (seat.game_id, seat.seat))
     if link is None or seat.token_hash is None or link.token_hash != seat.token_hash:
@@ -37,7 +38,7 @@ def seat_token(session: Session, runtime: Any, seat: Seat) -> str | None:
     return render.unseal(secret(runtime), link.sealed)
 
 
-def settings_link(runtime: Any, seat: Seat) -> str:
+def settings_link(runtime: Runtime, seat: Seat) -> str:
     return render.settings_url(
         runtime.config, secret(runtime), seat.game_id, seat.seat, seat.token_hash or ""
     )
@@ -45,7 +46,7 @@ def settings_link(runtime: Any, seat: Seat) -> str:
 
 def mail_seat(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     seat: Seat,
     kind: str,
@@ -91,7 +92,7 @@ def bouncing_others(session: Session, game: Game, seat: Seat) -> list[str]:
 
 
 def seat_context(
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     seat: Seat,
     token: str | None,
@@ -141,7 +142,7 @@ def is_newcomer(session: Session, game_id: str, seat: int) -> bool:
 
 def mail_former(
     session: Session,
-    runtime: Any,
+    runtime: Runtime,
     game: Game,
     former: Any,
     kind: str,

@@ -27,6 +27,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy import func
 from sqlmodel import Session, col, delete, select
 
+from pbem.games.context import Runtime
 from pbem.mail.dispatch import FAILURE_REASONS
 from pbem.mail.models import Heartbeat, Mail
 from pbem.models import Game, GameCount
@@ -49,7 +50,7 @@ def heartbeat_limit(config: dict) -> timedelta:
     return timedelta(seconds=max(180.0, 3 * min(sweep, dispatch)))
 
 
-def health(runtime: Any) -> tuple[bool, dict[str, Any]]:
+def health(runtime: Runtime) -> tuple[bool, dict[str, Any]]:
     report: dict[str, Any] = {}
     try:
         with Session(runtime.db) as session:
@@ -123,7 +124,7 @@ def healthz():
     return jsonify(report), 200 if healthy else 503
 
 
-def metrics_refusal(runtime: Any) -> Response | None:
+def metrics_refusal(runtime: Runtime) -> Response | None:
     """None when this request may read /metrics, else the 401 or 403 answer."""
     token = str(runtime.config.get("ops", {}).get("metrics_token") or "")
     if token:
@@ -147,7 +148,7 @@ def metrics_refusal(runtime: Any) -> Response | None:
     )
 
 
-def worker_label(runtime: Any, name: str) -> str:
+def worker_label(runtime: Runtime, name: str) -> str:
     """A stable label for a worker that does not tell its host name or process id."""
     key = runtime.secret_key.encode()
     return hmac.new(key, name.encode(), hashlib.sha256).hexdigest()[:10]

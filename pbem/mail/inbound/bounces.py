@@ -25,11 +25,11 @@ import re
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import Any
 
 from sqlmodel import Session
 
 from pbem import seal
+from pbem.games.context import Runtime
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound import tags
 from pbem.mail.models import Mail, MailAddress
@@ -92,7 +92,7 @@ def read(config: dict, secret_key: str, address: str) -> int | None:
 
 
 def take(
-    runtime: Any, secret_key: str, recipients: list[str], message: EmailMessage, kind: str
+    runtime: Runtime, secret_key: str, recipients: list[str], message: EmailMessage, kind: str
 ) -> tuple[str, str]:
     """What a message delivered to ``recipients`` (at least one of them a bounce address,
     or the message a delivery report) does: ``("bounce", ADDRESS)`` when it proves that

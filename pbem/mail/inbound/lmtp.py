@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 
+from pbem.games.context import Runtime
 from pbem.mail import outbox
 from pbem.mail.inbound import bounces, receive, tags
 from pbem.mail.inbound import message as msg
@@ -34,7 +34,7 @@ STATUS = {
 class Handler:
     """aiosmtpd handler taking every message through :func:`receive.take`."""
 
-    def __init__(self, runtime: Any):
+    def __init__(self, runtime: Runtime):
         self.runtime = runtime
         self.lock = threading.Lock()  # one message at a time: moves are sequential anyway
 
@@ -64,7 +64,7 @@ class Handler:
                 return receive.Taken(receive.EX_TEMPFAIL, "later", str(error)[:200])
 
 
-def _ours(runtime: Any, address: str) -> bool:
+def _ours(runtime: Runtime, address: str) -> bool:
     if bounces.is_bounce_address(runtime.config, address):
         return True  # a bounce address: its report is checked after DATA
     if tags.is_ours(runtime.config, address):
@@ -89,7 +89,7 @@ class LmtpController(Controller):
         return LMTP(self.handler, data_size_limit=msg.MAX_BYTES, enable_SMTPUTF8=True)
 
 
-def start(runtime: Any, hostport: str) -> Controller:
+def start(runtime: Runtime, hostport: str) -> Controller:
     """Starts the listener in a background thread; ``.stop()`` ends it."""
     host, port = parse_hostport(hostport)
     controller = LmtpController(Handler(runtime), hostname=host, port=port)

@@ -60,6 +60,7 @@ from pbem.eventlog.roster import SEAT_KINDS
 from pbem.eventlog.store import game_engine
 from pbem.games import clocks, names
 from pbem.games import talk as talk_mod
+from pbem.games.context import Runtime
 from pbem.games.outcomes import Listener, Transition
 from pbem.games.service import LoadedGame
 from pbem.mail import budget, deferred, outbox
@@ -88,7 +89,7 @@ class Taken:
 
 
 def take(
-    runtime: Any,
+    runtime: Runtime,
     raw: bytes,
     recipients: list[str] | None = None,
     envelope_sender: str | None = None,
@@ -106,7 +107,7 @@ def take(
         )
 
 
-def _our_addresses(runtime: Any, candidates: list[str]) -> list[str]:
+def _our_addresses(runtime: Runtime, candidates: list[str]) -> list[str]:
     return [
         address
         for address in candidates
@@ -116,7 +117,7 @@ def _our_addresses(runtime: Any, candidates: list[str]) -> list[str]:
     ]
 
 
-def own_mailbox(runtime: Any, address: str) -> bool:
+def own_mailbox(runtime: Runtime, address: str) -> bool:
     """Whether ``address`` is the server's sender address (``mail.sender``), where
     delivery reports come, or one of its ``+b-`` extensions (VERP)."""
     sender_address = parseaddr(runtime.config["mail"].get("sender", ""))[1].lower()
@@ -127,7 +128,7 @@ def own_mailbox(runtime: Any, address: str) -> bool:
     return got_local == local or got_local.startswith(f"{local}+b-")
 
 
-def sent_here(runtime: Any, message_id: str) -> bool:
+def sent_here(runtime: Runtime, message_id: str) -> bool:
     """Whether the outbox sent a mail with this Message-ID (``<...>``)."""
     with runtime.service.reading() as session:
         found = session.exec(
@@ -145,7 +146,7 @@ def message_key(message: EmailMessage, raw: bytes) -> str:
 
 
 def _take(
-    runtime: Any, raw: bytes, recipients: list[str] | None, envelope_sender: str | None
+    runtime: Runtime, raw: bytes, recipients: list[str] | None, envelope_sender: str | None
 ) -> Taken:
     try:
         message = msg.parse(raw[: msg.MAX_BYTES + 1])
@@ -217,7 +218,7 @@ def sender_domain(sender: str) -> str:
     return address.rsplit("@", 1)[-1] or "localhost"
 
 
-def _malformed(runtime: Any, raw: bytes, recipients: list[str] | None, why: str) -> Taken:
+def _malformed(runtime: Runtime, raw: bytes, recipients: list[str] | None, why: str) -> Taken:
     """A message :func:`msg.parse` refuses: taken and recorded (the MTA must not try it
     again for days), never read further, never answered."""
     headers = msg.parse_headers(raw[: msg.MAX_BYTES + 1])
@@ -283,7 +284,7 @@ _CLEAR_BOUNCING = Prepared(
 )
 
 
-def _open(runtime: Any, key: str, sender: str, tag: tags.Tag) -> Reply | None:
+def _open(runtime: Runtime, key: str, sender: str, tag: tags.Tag) -> Reply | None:
     """The first transaction of a reply: keeps the message's key before anything is
     applied (None when it is known: the message was taken before), reads the game as a
     move reads it (its seats and their clocks: the one load of the reply), and, when the
@@ -343,7 +344,7 @@ def _write_record(session: Any, reply: Reply, outcome: str, detail: str) -> None
     )
 
 
-def _unclaim(runtime: Any, key: str) -> None:
+def _unclaim(runtime: Runtime, key: str) -> None:
     try:
         with runtime.service.session() as session:
             row = session.get(InboundMessage, key)
@@ -355,7 +356,7 @@ def _unclaim(runtime: Any, key: str) -> None:
 
 
 def _record(
-    runtime: Any,
+    runtime: Runtime,
     key: str,
     sender: str,
     game_id: str | None,
@@ -394,7 +395,7 @@ def bouncing(session: Any, addresses: list[str]) -> dict[str, datetime]:
 # A reply -------------------------------------------------------------------------
 
 
-def _older_turn(runtime: Any, reply: Reply) -> bool:
+def _older_turn(runtime: Runtime, reply: Reply) -> bool:
     """Whether the mail's turn is over for the seat: it moved since, or a take-back or a
     change of seat happened since, or the mail names an event the log does not have."""
     if reply.older is None:
@@ -402,7 +403,7 @@ def _older_turn(runtime: Any, reply: Reply) -> bool:
     return reply.older
 
 
-def _turn_over(runtime: Any, reply: Reply) -> bool:
+def _turn_over(runtime: Runtime, reply: Reply) -> bool:
     tag, game, seat = reply.tag, reply.loaded.game, reply.seat
     if tag.seq > game.head_seq:
         return True
@@ -421,7 +422,7 @@ def _turn_over(runtime: Any, reply: Reply) -> bool:
     return changed is not None
 
 
-def _head(runtime: Any, reply: Reply) -> tuple[Engine, Any]:
+def _head(runtime: Runtime, reply: Reply) -> tuple[Engine, Any]:
     """The game's engine and its state at the head, from the reply's load."""
     game = reply.loaded.game
     engine = game_engine(game)
@@ -430,7 +431,7 @@ def _head(runtime: Any, reply: Reply) -> tuple[Engine, Any]:
     return engine, runtime.service.state_at(game.id, game.head_seq)[1]
 
 
-def _mail_state(runtime: Any, reply: Reply, engine: Engine, head_state: Any) -> Any:
+def _mail_state(runtime: Runtime, reply: Reply, engine: Engine, head_state: Any) -> Any:
     """The state at the event the mail was made at (its list of moves)."""
     seq = min(reply.tag.seq, reply.loaded.game.head_seq)
     if seq == reply.loaded.game.head_seq:
@@ -438,7 +439,7 @@ def _mail_state(runtime: Any, reply: Reply, engine: Engine, head_state: Any) -> 
     return runtime.service.state_at(reply.loaded.game.id, seq)[1]
 
 
-def _reply(runtime: Any, message: EmailMessage, reply: Reply) -> Taken:
+def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
     game, seat = reply.loaded.game, reply.seat
     sender = reply.sender
     if not sender or sender != seat.email.strip().lower():
@@ -510,7 +511,7 @@ SAY = re.compile(r"^say\s*:\s*", re.IGNORECASE)
 TO_NAME = re.compile(r"^to\s+([^:\n]{1,200}?)\s*:\s*", re.IGNORECASE)
 
 
-def _talk(runtime: Any, message: EmailMessage, lines: list[str], reply: Reply) -> Taken | None:
+def _talk(runtime: Runtime, message: EmailMessage, lines: list[str], reply: Reply) -> Taken | None:
     """Table talk by mail (:mod:`pbem.games.talk`): a reply whose first line starts with
     ``say:`` (to the table) or ``to NAME:`` (privately to NAME), or whose first line is
     text that names no move, is posted as a message (whether or not it is the seat's
@@ -545,7 +546,7 @@ def _talk(runtime: Any, message: EmailMessage, lines: list[str], reply: Reply) -
     return Taken(EX_OK, "talk", detail, recorded=True)
 
 
-def _moving(runtime: Any, reply: Reply) -> bool:
+def _moving(runtime: Runtime, reply: Reply) -> bool:
     """Whether the reply answers a turn of the seat's that is still running: then its
     first line must be a move (a typo is refused, never posted to the table) unless it
     starts with ``say:`` or ``to NAME:``."""
@@ -559,7 +560,7 @@ def _moving(runtime: Any, reply: Reply) -> bool:
     )
 
 
-def _names_a_move(runtime: Any, line: str, reply: Reply) -> bool:
+def _names_a_move(runtime: Runtime, line: str, reply: Reply) -> bool:
     """Whether a reply's first line is (or tries to be) a move: a code, JSON, or a move
     of the mail's list or of the moment."""
     text = line.strip()
@@ -584,7 +585,7 @@ def _names_a_move(runtime: Any, line: str, reply: Reply) -> bool:
 
 
 def _apply_line(
-    runtime: Any,
+    runtime: Runtime,
     reply: Reply,
     line: str,
     mail_list: list[moves.Listed],
@@ -634,7 +635,7 @@ def _apply_line(
 
 
 def _answer_listener(
-    runtime: Any, reply: Reply, applied: list[str], answered: list[bool]
+    runtime: Runtime, reply: Reply, applied: list[str], answered: list[bool]
 ) -> Listener:
     """A listener of the reply's last move that writes the answer and the record in the
     move's own transaction (into its batch): the reply is then one apply and one
@@ -669,7 +670,7 @@ def _answer_listener(
     return listen
 
 
-def _refuse(runtime: Any, reply: Reply, reason: str, outcome: str = "refused") -> Taken:
+def _refuse(runtime: Runtime, reply: Reply, reason: str, outcome: str = "refused") -> Taken:
     answered = answer(runtime, reply, [], reason, outcome=outcome, detail=reason, note_held=True)
     return Taken(EX_OK, outcome, reason + ("" if answered else HELD), recorded=True)
 
@@ -680,7 +681,7 @@ ANSWER_EVERY = timedelta(days=1)
 HELD = " (not answered: one such answer a day)"
 
 
-def may_answer(session: Any, runtime: Any, address: str, kind: str, seq: int = 0) -> bool:
+def may_answer(session: Any, runtime: Runtime, address: str, kind: str, seq: int = 0) -> bool:
     """Whether an answer of ``kind`` that refuses mail may go to ``address`` now: never
     to a robot (:func:`msg.is_robot`), and once a day per person and kind, or again as
     soon as ``seq`` (the game's position, for a player's refusals) differs from the last
@@ -706,7 +707,7 @@ def may_answer(session: Any, runtime: Any, address: str, kind: str, seq: int = 0
 
 
 def answer(
-    runtime: Any,
+    runtime: Runtime,
     reply: Reply,
     applied: list[str],
     refusal: str,
@@ -775,7 +776,7 @@ _DROP_TURN_MAIL = Prepared(
 
 def _write_answer(
     session: Any,
-    runtime: Any,
+    runtime: Runtime,
     reply: Reply,
     game: Any,
     due: frozenset[int],
@@ -861,7 +862,7 @@ def move_context(engine_slug: str, listed: list[moves.Listed]) -> dict[str, Any]
     }
 
 
-def flag_bouncing_players(runtime: Any, shown: list[dict], seats: list[Any]) -> None:
+def flag_bouncing_players(runtime: Runtime, shown: list[dict], seats: list[Any]) -> None:
     """Sets ``bouncing`` on each player of a page's list whose mail bounces."""
     with runtime.service.reading() as session:
         found = bouncing(session, [getattr(seat, "email", "") or "" for seat in seats])
@@ -880,21 +881,21 @@ def bouncing_names(session: Any, seats: list[Seat], reader: Seat) -> list[str]:
     return [row.name for row in others if row.email.lower() in found]
 
 
-def answer_stranger(runtime: Any, reply: Reply, detail: str) -> bool:
+def answer_stranger(runtime: Runtime, reply: Reply, detail: str) -> bool:
     """A short refusal to an address that does not hold the seat: nothing of the game,
     not even its title (the sender may be anyone: the mail is not the game's, so its
     ``List-Id`` is the server's). False when it did not go."""
     return _answer_once(runtime, "stranger", reply, "refused_sender", detail)
 
 
-def answer_gone(runtime: Any, reply: Reply, detail: str) -> bool:
+def answer_gone(runtime: Runtime, reply: Reply, detail: str) -> bool:
     """The answer to a reply whose tag verifies for a game this server no longer holds
     (it moved to another server, whose mail brought its players a new link). False when
     it did not go."""
     return _answer_once(runtime, "gone", reply, "gone", detail)
 
 
-def _answer_once(runtime: Any, kind: str, reply: Reply, outcome: str, detail: str) -> bool:
+def _answer_once(runtime: Runtime, kind: str, reply: Reply, outcome: str, detail: str) -> bool:
     """Queues the ``answer_<kind>`` mail to the reply's sender, once a day per person
     (:func:`may_answer`), and records the reply (``outcome``, ``detail``; noted when
     the answer did not go) in the same transaction; False when it did not go."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem import seal
+from pbem.games.context import Runtime
 
 TAG = re.compile(r"^([a-z0-9]{1,32})\.(\d{1,3})\.(\d{1,10})\.([a-z2-7]{16})$")
 MAC_BYTES = 10
@@ -97,7 +98,7 @@ KEY_SEQ = re.compile(
 )
 
 
-def for_mail(runtime: Any, mail: Any) -> str:
+def for_mail(runtime: Runtime, mail: Any) -> str:
     """The ``Reply-To`` of an outbox row: a seat's mail about a game gets its tagged
     reply address; other mail (digests, mail to former players) none. Empty when
     ``mail.reply_address`` is unset."""
