@@ -14,8 +14,9 @@ import secrets
 import pytest
 
 from engines import REGISTRY
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.games.service import GameService
+from tests.databases import reset_postgres, sqlite_engine
 from tests.fixture_engine import PIG
 
 REGISTRY.setdefault(PIG.slug, PIG)
@@ -54,31 +55,24 @@ def postgres_schema():
     admin.dispose()
 
 
-def _reset_postgres(db) -> None:
-    from pbem.migrations import drop_all
-
-    drop_all(db)
-    init_db(db)
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db(request, tmp_path):
-    """A database engine with the schema created, on SQLite and on PostgreSQL."""
+    """A database engine with the schema created, on SQLite and on PostgreSQL (an empty
+    schema at the head revision, copied or reset from the session's template:
+    :mod:`tests.databases`)."""
     if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
-        init_db(engine)
+        engine = sqlite_engine(tmp_path / "test.sqlite3")
     else:
-        url, connect_args, _ = request.getfixturevalue("postgres_schema")
+        url, connect_args, schema = request.getfixturevalue("postgres_schema")
         engine = make_engine(url, connect_args=connect_args)
-        _reset_postgres(engine)
+        reset_postgres(engine, schema)
     yield engine
     engine.dispose()
 
 
 @pytest.fixture
 def sqlite_db(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
-    init_db(engine)
+    engine = sqlite_engine(tmp_path / "test.sqlite3")
     yield engine
     engine.dispose()
 

@@ -212,14 +212,13 @@ def test_a_move_on_postgres_leaves_its_connection_transactional(postgres_schema)
     """The move's read and its one write run as their own transactions (autocommit);
     the pooled connection comes back transactional after a move, a refused stale move
     and a lost race alike, so the next user's statements are atomic again."""
-    from pbem.db import init_db, make_engine
+    from pbem.db import make_engine
     from pbem.games.service import GameService, SeatSpec
-    from pbem.migrations import drop_all
+    from tests.databases import reset_postgres
 
-    url, connect_args, _ = postgres_schema
+    url, connect_args, schema = postgres_schema
     engine = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
-    drop_all(engine)
-    init_db(engine)
+    reset_postgres(engine, schema)
     service = GameService(engine)
 
     def transactional() -> bool:
@@ -297,13 +296,13 @@ def test_moves_keep_their_connection_clean_between_them(tmp_path):
     when the engine is disposed."""
     import threading
 
-    from pbem.db import init_db, make_engine
+    from pbem.db import make_engine
     from pbem.errors import Rejected
     from pbem.games.service import GameService, SeatSpec
+    from tests.databases import sqlite_engine
 
     path = tmp_path / "kept.sqlite3"
-    db = make_engine(f"sqlite:///{path}")
-    init_db(db)
+    db = sqlite_engine(path)
     service = GameService(db)
     # Another writer that gives up at once if a lock were left held.
     other = make_engine(f"sqlite:///{path}", connect_args={"timeout": 0.2})

@@ -10,13 +10,14 @@ import json
 import pytest
 from sqlmodel import Session, select
 
-from pbem.db import init_db, make_engine
+from pbem.db import make_engine
 from pbem.errors import BadInput
 from pbem.games import rescue
 from pbem.games.portable import import_full
 from pbem.mail.models import FormerPlayer, Mail, RescueVote, SeatClock, SeatOffer
 from pbem.models import Event, Game, Seat
 from pbem.scheduler import dispatch
+from tests.databases import sqlite_engine
 from tests.mail.conftest import make_runtime, new_game, part, take_turn
 
 POLICY = {
@@ -30,8 +31,7 @@ POLICY = {
 @pytest.fixture
 def elsewhere(tmp_path, clock, smtp):
     """A second server: its own (empty) database, the same SMTP server."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
-    init_db(engine)
+    engine = sqlite_engine(tmp_path / "elsewhere.sqlite3")
     yield make_runtime(engine, tmp_path / "elsewhere", clock, smtp[1])
     engine.dispose()
 
