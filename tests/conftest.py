@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +26,14 @@ REGISTRY.setdefault(PIG.slug, PIG)
 # "Your turn" mails go at once in tests (and in the commands they run) unless a test
 # sets ``mail.quiet_minutes`` itself: the quiet window has tests of its own.
 os.environ.setdefault("PBEM_MAIL_QUIET_MINUTES", "0")
+
+# Test files, the databases above all, go to memory where the machine has a tmpfs:
+# SQLite syncs each commit to disk (synchronous=FULL, as served), and a sync to memory
+# costs nothing. A TMPDIR given by the caller is kept.
+_MEMORY = Path("/dev/shm")
+if "TMPDIR" not in os.environ and _MEMORY.is_dir() and os.access(_MEMORY, os.W_OK | os.X_OK):
+    os.environ["TMPDIR"] = str(_MEMORY)
+    tempfile.tempdir = None  # tempfile and pytest's tmp_path read TMPDIR afresh
 
 POSTGRES_URL = os.environ.get(
     "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -49,7 +59,10 @@ def _postgres_schema_url():
 def postgres_schema():
     """A fresh PostgreSQL schema for this test run: (url, connect_args)."""
     admin, schema = _postgres_schema_url()
-    yield POSTGRES_URL, {"options": f"-csearch_path={schema}"}, schema
+    # Commits do not wait for the WAL's sync (what they change and when others see it
+    # is as with a synchronous commit; only a crash of the server could lose them).
+    options = f"-csearch_path={schema} -csynchronous_commit=off"
+    yield POSTGRES_URL, {"options": options}, schema
     with admin.connect() as connection:
         connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
     admin.dispose()
