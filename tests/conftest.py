@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
+from pathlib import Path
 
 import pytest
 
 from engines import REGISTRY
 from pbem.db import make_engine
 from pbem.games.service import GameService
-from pbem.migrations import migrate
+from tests.databases import reset_postgres, sqlite_engine
 from tests.fixture_engine import PIG
 
 REGISTRY.setdefault(PIG.slug, PIG)
@@ -24,6 +26,14 @@ REGISTRY.setdefault(PIG.slug, PIG)
 # "Your turn" mails go at once in tests (and in the commands they run) unless a test
 # sets ``mail.quiet_minutes`` itself: the quiet window has tests of its own.
 os.environ.setdefault("PBEM_MAIL_QUIET_MINUTES", "0")
+
+# Test files, the databases above all, go to memory where the machine has a tmpfs:
+# SQLite syncs each commit to disk (synchronous=FULL, as served), and a sync to memory
+# costs nothing. A TMPDIR given by the caller is kept.
+_MEMORY = Path("/dev/shm")
+if "TMPDIR" not in os.environ and _MEMORY.is_dir() and os.access(_MEMORY, os.W_OK | os.X_OK):
+    os.environ["TMPDIR"] = str(_MEMORY)
+    tempfile.tempdir = None  # tempfile and pytest's tmp_path read TMPDIR afresh
 
 POSTGRES_URL = os.environ.get(
     "PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -49,37 +59,33 @@ def _postgres_schema_url():
 def postgres_schema():
     """A fresh PostgreSQL schema for this test run: (url, connect_args)."""
     admin, schema = _postgres_schema_url()
-    yield POSTGRES_URL, {"options": f"-csearch_path={schema}"}, schema
+    # Commits do not wait for the WAL's sync (what they change and when others see it
+    # is as with a synchronous commit; only a crash of the server could lose them).
+    options = f"-csearch_path={schema} -csynchronous_commit=off"
+    yield POSTGRES_URL, {"options": options}, schema
     with admin.connect() as connection:
         connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
     admin.dispose()
 
 
-def _reset_postgres(db) -> None:
-    from pbem.migrations import drop_all
-
-    drop_all(db)
-    migrate(db)
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db(request, tmp_path):
-    """A database engine with the schema created, on SQLite and on PostgreSQL."""
+    """A database engine with the schema created, on SQLite and on PostgreSQL (an empty
+    schema at the head revision, copied or reset from the session's template:
+    :mod:`tests.databases`)."""
     if request.param == "sqlite":
-        engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
-        migrate(engine)
+        engine = sqlite_engine(tmp_path / "test.sqlite3")
     else:
-        url, connect_args, _ = request.getfixturevalue("postgres_schema")
+        url, connect_args, schema = request.getfixturevalue("postgres_schema")
         engine = make_engine(url, connect_args=connect_args)
-        _reset_postgres(engine)
+        reset_postgres(engine, schema)
     yield engine
     engine.dispose()
 
 
 @pytest.fixture
 def sqlite_db(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'test.sqlite3'}")
-    migrate(engine)
+    engine = sqlite_engine(tmp_path / "test.sqlite3")
     yield engine
     engine.dispose()
 

@@ -215,12 +215,11 @@ def test_a_move_on_postgres_leaves_its_connection_transactional(postgres_schema)
     and a lost race alike, so the next user's statements are atomic again."""
     from pbem.db import make_engine
     from pbem.games.service import GameService, SeatSpec
-    from pbem.migrations import drop_all, migrate
+    from tests.databases import reset_postgres
 
-    url, connect_args, _ = postgres_schema
+    url, connect_args, schema = postgres_schema
     engine = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
-    drop_all(engine)
-    migrate(engine)
+    reset_postgres(engine, schema)
     service = GameService(engine)
 
     def transactional() -> bool:
@@ -301,11 +300,10 @@ def test_moves_keep_their_connection_clean_between_them(tmp_path):
     from pbem.db import make_engine
     from pbem.errors import Rejected
     from pbem.games.service import GameService, SeatSpec
-    from pbem.migrations import migrate
+    from tests.databases import sqlite_engine
 
     path = tmp_path / "kept.sqlite3"
-    db = make_engine(f"sqlite:///{path}")
-    migrate(db)
+    db = sqlite_engine(path)
     service = GameService(db)
     # Another writer that gives up at once if a lock were left held.
     other = make_engine(f"sqlite:///{path}", connect_args={"timeout": 0.2})

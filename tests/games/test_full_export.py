@@ -16,9 +16,9 @@ from pbem.games import rescue
 from pbem.games.portable import import_full
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.mail.models import Mail
-from pbem.migrations import migrate
 from pbem.models import Event, Game, Seat
 from pbem.scheduler import dispatch
+from tests.databases import sqlite_engine
 from tests.mail.conftest import make_runtime, new_game, part, take_turn
 
 POLICY = {
@@ -32,8 +32,7 @@ POLICY = {
 @pytest.fixture
 def elsewhere(tmp_path, clock, smtp):
     """A second server: its own (empty) database, the same SMTP server."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
-    migrate(engine)
+    engine = sqlite_engine(tmp_path / "elsewhere.sqlite3")
     yield make_runtime(engine, tmp_path / "elsewhere", clock, smtp[1])
     engine.dispose()
 

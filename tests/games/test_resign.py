@@ -212,16 +212,14 @@ def test_resigning_through_the_web_asks_first_and_checks_everything(runtime, app
 
 
 def test_a_resignation_survives_export_and_import(runtime, tmp_path, clock):
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
+    from tests.databases import sqlite_engine
     from tests.mail.conftest import make_runtime
 
     created = new_game(runtime, seats=3)
     game = created.game_id
     rescue.resign(runtime, game, 2, by=2)
     exported = runtime.service.export_game(game, full=True)
-    other = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
-    migrate(other)
+    other = sqlite_engine(tmp_path / "elsewhere.sqlite3")
     elsewhere = make_runtime(other, tmp_path / "elsewhere", clock)
     assert elsewhere.service.import_game(exported) == game
     seat = elsewhere.service.seats(game)[2]

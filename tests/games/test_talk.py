@@ -122,14 +122,12 @@ def test_exports_carry_a_private_text_only_to_its_audience_and_all_verify(runtim
 
 
 def test_a_full_export_with_private_talk_imports_elsewhere(runtime, game, tmp_path, clock):
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
+    from tests.databases import sqlite_engine
     from tests.mail.conftest import make_runtime
 
     talk.post(runtime, game.game_id, 0, 1, "kept across servers")
     data = json.loads(runtime.service.export_text(game.game_id, full=True))
-    engine = make_engine(f"sqlite:///{tmp_path / 'other.sqlite3'}")
-    migrate(engine)
+    engine = sqlite_engine(tmp_path / "other.sqlite3")
     other = make_runtime(engine, tmp_path / "other", clock)
     other_id = other.service.import_game(data)
     assert other.service.verify_game(other_id).ok

@@ -12,13 +12,12 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem import scheduler
-from pbem.db import make_engine
 from pbem.games import talk
 from pbem.games.service import SeatSpec
 from pbem.mail import render
 from pbem.mail.models import Mail
-from pbem.migrations import migrate
 from pbem.models import Event, Seat
+from tests.databases import sqlite_engine
 from tests.mail.conftest import START, Clock, make_runtime, new_game, take_turn
 
 
@@ -80,8 +79,7 @@ SEED = b"non-interference" * 2
 def world(tmp_path, name: str, note: str):
     """A game on its own database: Ann, Ben, Cleo (pig); Ann sends Ben ``note``, then
     everyone talks and plays a little. The clock, seed and game id are fixed."""
-    engine = make_engine(f"sqlite:///{tmp_path / name}.sqlite3")
-    migrate(engine)
+    engine = sqlite_engine(tmp_path / f"{name}.sqlite3")
     clock = Clock(START)
     runtime = make_runtime(engine, tmp_path / name, clock)
     specs = [SeatSpec(n, f"{n.lower()}@example.org") for n in ("Ann", "Ben", "Cleo")]

@@ -11,6 +11,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 
 from pbem.mail.inbound import lmtp
+from tests.databases import sqlite_copy
 from tests.mail.conftest import START, free_port, make_runtime
 
 REPLY = "play@pbem.test"
@@ -90,9 +91,10 @@ def send_lmtp(port: int, raw: bytes, recipient: str, sender: str = "anna@example
 
 def reply_env(monkeypatch, tmp_path, key: str) -> dict[str, str]:
     """Configuration in the environment, so that `pbem receive` (a process of its own)
-    builds the same runtime as the test: a database file, the server key, replies on."""
+    builds the same runtime as the test: a database file (migrated: a copy of the tests'
+    template), the server key, replies on."""
     env = {
-        "PBEM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbem.sqlite3'}",
+        "PBEM_DATABASE_URL": sqlite_copy(tmp_path / "pbem.sqlite3"),
         "PBEM_SECURITY_SECRET_KEY": key,
         "PBEM_MAIL_REPLY_ADDRESS": REPLY,
         "PBEM_MAIL_SENDER": "pbem <games@pbem.test>",

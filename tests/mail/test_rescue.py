@@ -5,20 +5,18 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from pbem.db import make_engine
 from pbem.errors import BadInput, NotFound, Rejected
 from pbem.games.admin_lines import describe_admin
 from pbem.games.rescue import hand_to_bot, invite_replacement, reclaim, take_seat
 from pbem.mail.models import Mail
-from pbem.migrations import migrate
 from pbem.scheduler import dispatch
+from tests.databases import sqlite_engine
 from tests.mail.conftest import make_runtime, new_game, take_turn
 
 
 @pytest.fixture
 def other_db(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
-    migrate(engine)
+    engine = sqlite_engine(tmp_path / "elsewhere.sqlite3")
     yield engine
     engine.dispose()
 

@@ -24,6 +24,7 @@ from pbem.db import make_engine
 from pbem.errors import Conflict
 from pbem.games.service import GameService, SeatSpec
 from pbem.migrations import migrate
+from tests.databases import reset_postgres
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import pg_pair  # noqa: E402
@@ -45,12 +46,9 @@ def _stop(service: GameService, game_id: str, expected_seq: int):
 @pytest.fixture
 def pooled(postgres_schema):
     """A service on a pool of exactly one connection, and an admin connection beside it."""
-    url, connect_args, _ = postgres_schema
+    url, connect_args, schema = postgres_schema
     engine = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
-    from pbem.migrations import drop_all
-
-    drop_all(engine)
-    migrate(engine)
+    reset_postgres(engine, schema)
     admin = make_engine(url, isolation_level="AUTOCOMMIT")
     yield GameService(engine), admin
     engine.dispose()
@@ -83,12 +81,9 @@ def test_kept_connections_that_were_killed_fail_one_move_and_are_let_go(postgres
     """With a pool of ten, moves keep two connections between them (a pool of one, as
     above, keeps none). When the server kills them, the next move fails cleanly, the
     idle ones are closed with the one that failed, and the move after reconnects."""
-    from pbem.migrations import drop_all
-
-    url, connect_args, _ = postgres_schema
+    url, connect_args, schema = postgres_schema
     engine = make_engine(url, connect_args=connect_args)
-    drop_all(engine)
-    migrate(engine)
+    reset_postgres(engine, schema)
     admin = make_engine(url, isolation_level="AUTOCOMMIT")
     try:
         service = GameService(engine)

@@ -66,11 +66,11 @@ def _process_submit(args):
 
 @pytest.mark.postgres
 def test_four_processes_one_turn_one_event_on_postgres(postgres_schema):
-    from tests.conftest import _reset_postgres
+    from tests.databases import reset_postgres
 
-    url, connect_args, _ = postgres_schema
+    url, connect_args, schema = postgres_schema
     db = make_engine(url, connect_args=connect_args)
-    _reset_postgres(db)
+    reset_postgres(db, schema)
     service = GameService(db)
     created = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")])
     context = multiprocessing.get_context("spawn")

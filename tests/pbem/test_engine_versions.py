@@ -146,16 +146,14 @@ def test_upgrade_accepts_an_identical_log_and_records_it(db, monkeypatch):
 
 
 def test_an_upgraded_game_imports_on_its_new_version(service, monkeypatch, tmp_path):
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
+    from tests.databases import sqlite_engine
 
     created = service.create_game("pig", humans(), {"target": 100})
     moves(service, created.game_id, [ROLL, ROLL])
     monkeypatch.setitem(REGISTRY, "pig", PigTwo())
     assert service.upgrade_engine(created.game_id).ok
     export = json.loads(json.dumps(service.export_game(created.game_id, full=True)))
-    elsewhere = make_engine(f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
-    migrate(elsewhere)
+    elsewhere = sqlite_engine(tmp_path / "elsewhere.sqlite3")
     other = GameService(elsewhere, snapshot_every=2)
     other.import_game(export)
     assert other.game(created.game_id).engine_version == 2
@@ -232,16 +230,14 @@ def test_the_first_schema_gains_the_bot_level_column(tmp_path):
 
 
 def test_bot_levels_travel_with_an_export(service, tmp_path):
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
+    from tests.databases import sqlite_engine
 
     seats = [SeatSpec("Easy", is_bot=True, bot_level="easy"), SeatSpec("Bot", is_bot=True)]
     created = service.create_game("pig", [*seats, *humans(1)], {"target": 200})
     moves(service, created.game_id, [ROLL])
     export = json.loads(json.dumps(service.export_game(created.game_id, full=True)))
     assert export["game"]["bot_levels"] == {"0": "easy", "1": "normal"}
-    elsewhere = make_engine(f"sqlite:///{tmp_path / 'levels.sqlite3'}")
-    migrate(elsewhere)
+    elsewhere = sqlite_engine(tmp_path / "levels.sqlite3")
     other = GameService(elsewhere)
     other.import_game(export)
     assert [seat.bot_level for seat in other.seats(created.game_id)][:2] == ["easy", "normal"]

@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import text
 
 from pbem.db import READS, WriteInRead, check_synchronous, for_reads, make_engine
-from pbem.migrations import migrate
 from pbem.runtime import build_runtime
 from pbem.web import create_app
 from tests.web.conftest import overrides, pig_game
@@ -153,13 +152,12 @@ def test_reads_on_postgres_hold_no_transaction_between_statements(postgres_schem
     from sqlmodel import Session
 
     from pbem.games.service import GameService, SeatSpec
-    from pbem.migrations import drop_all
     from pbem.models import Game
+    from tests.databases import reset_postgres
 
-    url, connect_args, _ = postgres_schema
+    url, connect_args, schema = postgres_schema
     db = make_engine(url, connect_args=connect_args, pool_size=1, max_overflow=0)
-    drop_all(db)
-    migrate(db)
+    reset_postgres(db, schema)
     try:
         service = GameService(db)
         game_id = service.create_game("pig", [SeatSpec("A"), SeatSpec("B")], {}).game_id

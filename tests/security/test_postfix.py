@@ -33,6 +33,7 @@ from pbem.mail.inbound import message as msg
 from pbem.mail.models import InboundMessage, Mail
 from pbem.migrations import migrate
 from pbem.models import Event
+from tests.databases import reset_postgres
 from tests.fixture_engine import PIG
 from tests.mail.conftest import make_runtime
 from tests.security import postfix_harness as harness
@@ -93,11 +94,8 @@ def shared_db(request, postfix: Postfix):
         migrate(engine)
     else:
         base, connect_args, schema = request.getfixturevalue("postgres_schema")
-        from pbem.migrations import drop_all
-
         engine = make_engine(base, connect_args=connect_args)
-        drop_all(engine)
-        migrate(engine)
+        reset_postgres(engine, schema)
         url = f"{base}?options=-csearch_path%3D{schema}"
     yield engine, url, request.param
     engine.dispose()

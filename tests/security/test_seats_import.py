@@ -9,13 +9,12 @@ import copy
 import pytest
 from sqlmodel import Session, select
 
-from pbem.db import make_engine
 from pbem.errors import BadInput
 from pbem.games.portable import import_full
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.mail.models import Mail
-from pbem.migrations import migrate
 from pbem.models import Event, Game, Seat
+from tests.databases import sqlite_engine
 from tests.games.test_full_export import table
 from tests.security.conftest import make_runtime, new_game
 
@@ -24,8 +23,7 @@ from tests.security.conftest import make_runtime, new_game
 def source(tmp_path, clock, smtp):
     """The server the game comes from (the import goes to ``runtime``, on SQLite and on
     PostgreSQL)."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'source.sqlite3'}")
-    migrate(engine)
+    engine = sqlite_engine(tmp_path / "source.sqlite3")
     yield make_runtime(engine, tmp_path / "source", clock, smtp[1])
     engine.dispose()
 

@@ -135,12 +135,11 @@ def test_a_full_database_file_fails_the_move_and_the_next_one_works_once_space_r
 @pytest.mark.postgres
 def test_killed_kept_connections_fail_one_move_and_the_next_reconnects(postgres_schema, tmp_path):
     from pbem.db import make_engine
-    from pbem.migrations import drop_all, migrate
+    from tests.databases import reset_postgres
 
-    url, connect_args, _ = postgres_schema
+    url, connect_args, schema = postgres_schema
     engine = make_engine(url, connect_args=connect_args)
-    drop_all(engine)
-    migrate(engine)
+    reset_postgres(engine, schema)
     admin = make_engine(url, isolation_level="AUTOCOMMIT")
     try:
         runtime = build_runtime(overrides(tmp_path), db=engine)

@@ -17,6 +17,7 @@ from werkzeug.serving import make_server
 from pbem.games.service import SeatSpec
 from pbem.runtime import build_runtime
 from pbem.web import create_app
+from tests.databases import sqlite_engine
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SEQ = re.compile(r'name="seq" value="(\d+)"')
@@ -47,12 +48,12 @@ def overrides(tmp_path) -> dict:
 
 @pytest.fixture
 def runtime(db, tmp_path):
-    return build_runtime(overrides(tmp_path), db=db)
+    return build_runtime(overrides(tmp_path), db=db, create_schema=False)
 
 
 @pytest.fixture
 def sqlite_runtime(sqlite_db, tmp_path):
-    return build_runtime(overrides(tmp_path), db=sqlite_db)
+    return build_runtime(overrides(tmp_path), db=sqlite_db, create_schema=False)
 
 
 @pytest.fixture
@@ -88,14 +89,10 @@ def form_fields(html: str) -> tuple[str, int]:
 def file_runtime(tmp_path_factory, name: str) -> Iterator[Any]:
     """A runtime over a fresh SQLite file ``<name>.sqlite3`` in its own temporary folder,
     for a module's worth of served games."""
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
-
     tmp = tmp_path_factory.mktemp(name)
-    db = make_engine(f"sqlite:///{tmp / f'{name}.sqlite3'}")
-    migrate(db)
+    db = sqlite_engine(tmp / f"{name}.sqlite3")
     try:
-        yield build_runtime(overrides(tmp), db=db)
+        yield build_runtime(overrides(tmp), db=db, create_schema=False)
     finally:
         db.dispose()
 

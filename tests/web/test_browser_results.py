@@ -28,12 +28,10 @@ TITLES = [
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
     """Bot games of each title played to their end, served on a loopback port."""
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
+    from tests.databases import sqlite_engine
 
     tmp = tmp_path_factory.mktemp("ends")
-    db = make_engine(f"sqlite:///{tmp / 'ends.sqlite3'}")
-    migrate(db)
+    db = sqlite_engine(tmp / "ends.sqlite3")
     runtime = build_runtime(overrides(tmp), db=db)
     games = {}
     for slug, names, options in TITLES:

@@ -23,12 +23,10 @@ SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
+    from tests.databases import sqlite_engine
 
     tmp = tmp_path_factory.mktemp("exit")
-    db = make_engine(f"sqlite:///{tmp / 'exit.sqlite3'}")
-    migrate(db)
+    db = sqlite_engine(tmp / "exit.sqlite3")
     runtime = build_runtime(overrides(tmp), db=db)
     service = runtime.service
     first = service.create_game(

@@ -59,9 +59,8 @@ def test_a_private_game_is_not_listed_anywhere_but_opens_by_its_link(client, run
 
 
 def test_listings_leave_it_out_and_an_export_round_trip_keeps_it_private(runtime, tmp_path):
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
     from pbem.runtime import build_runtime
+    from tests.databases import sqlite_engine
     from tests.web.conftest import overrides
 
     created = runtime.service.create_game(
@@ -78,8 +77,7 @@ def test_listings_leave_it_out_and_an_export_round_trip_keeps_it_private(runtime
     assert "private" not in runtime.service.export_game(public.game_id, full=True)["game"]
     page = runtime.service.list_games()
     assert [row.id for row in page.games] == [public.game_id] and page.total == 1
-    other = make_engine(f"sqlite:///{tmp_path / 'other.sqlite3'}")
-    migrate(other)
+    other = sqlite_engine(tmp_path / "other.sqlite3")
     elsewhere = build_runtime(overrides(tmp_path / "other"), db=other)
     assert elsewhere.service.import_game(exported) == created.game_id
     assert elsewhere.service.game(created.game_id).private

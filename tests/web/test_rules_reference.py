@@ -246,15 +246,13 @@ def live_server(tmp_path_factory):
     """The app on a loopback port (SQLite), for the browser."""
     from werkzeug.serving import make_server
 
-    from pbem.db import make_engine
-    from pbem.migrations import migrate
     from pbem.runtime import build_runtime
     from pbem.web import create_app
+    from tests.databases import sqlite_engine
     from tests.web.conftest import free_port, overrides
 
     tmp = tmp_path_factory.mktemp("rules")
-    db = make_engine(f"sqlite:///{tmp / 'rules.sqlite3'}")
-    migrate(db)
+    db = sqlite_engine(tmp / "rules.sqlite3")
     port = free_port()
     runtime = build_runtime(overrides(tmp), db=db)
     httpd = make_server("127.0.0.1", port, create_app(runtime=runtime), threaded=True)

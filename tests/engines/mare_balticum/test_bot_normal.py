@@ -168,13 +168,11 @@ def test_normal_bots_never_sail_to_and_fro_for_ever(seats, options, game_id, bot
 def test_the_bot_game_that_once_never_ended_through_the_server_ends(tmp_path):
     """The game that showed it: four normal bots played through the service, seed
     ``m``*32, game ``w8ib7tfqae``, bot choices from ``Random(7)``."""
-    from pbem.db import make_engine
     from pbem.games.service import SeatSpec
-    from pbem.migrations import migrate
     from pbem.runtime import build_runtime
+    from tests.databases import sqlite_engine
 
-    db = make_engine(f"sqlite:///{tmp_path / 'game.db'}")
-    migrate(db)
+    db = sqlite_engine(tmp_path / "game.db")
     config = {"security": {"secret_key": "test-secret"}, "paths": {"var": str(tmp_path)}}
     service = build_runtime(config, db=db).service
     specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(4)]

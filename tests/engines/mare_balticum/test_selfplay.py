@@ -22,10 +22,11 @@ MODULE_COMBOS = [
 @pytest.mark.parametrize("combo", MODULE_COMBOS, ids=["basic", "contracts", "demand", "both"])
 def test_self_play_every_game_ends_with_invariants(seats: int, combo: dict) -> None:
     # 200 games per player count, spread evenly over the four module combinations.
-    games = soak_count(2, 50)
+    games = soak_count(1, 50)
     for game in range(games):
         seed = 1000 * seats + 100_000 * MODULE_COMBOS.index(combo) + game
-        options = {**combo, "seat_order": "random" if game % 2 else "as_listed"}
+        # Both seat orders for each combination, under `make test` (one game) as well.
+        options = {**combo, "seat_order": "random" if (game + seats) % 2 else "as_listed"}
         state, log = self_play(
             ENGINE, seats, options, seed, invariant=invariant, mutations=mutations
         )

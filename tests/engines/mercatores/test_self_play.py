@@ -12,7 +12,7 @@ from engines.mercatores.state import END_BY_DECK, INVESTMENT, LOAD, TRADE
 from tests.engine_harness import replay_hashes, self_play, soak_count
 from tests.engines.mercatores.helpers import check_cards_accounted
 
-FAST = {2: 25, 3: 20, 4: 15}
+FAST = {2: 6, 3: 5, 4: 4}
 FULL = 300
 
 
