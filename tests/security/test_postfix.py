@@ -224,7 +224,7 @@ def test_an_out_of_office_with_a_null_sender_is_not_talk(server: Server):
         "I am out of the office until Monday and will read your mail then.\n",
     )
     record = server.send("out-of-office, MAIL FROM:<>", raw, "", reply_to_of(server, BEN))
-    assert record["status"] == "sent"
+    assert record["status"] == "sent", record["postfix"]
     assert record["outcome"] == "null_sender"
     assert server.events("talk") == 0
     assert record["answers"] == "none"
@@ -246,7 +246,7 @@ def test_a_null_sender_without_auto_headers_is_not_talk(server: Server):
         "Thanks for your mail. I am travelling and will answer next week.\n",
     )
     record = server.send("null sender, no auto headers", raw, "", reply_to_of(server, BEN))
-    assert record["status"] == "sent"
+    assert record["status"] == "sent", record["postfix"]
     assert record["outcome"] == "null_sender"
     assert server.events("talk") == 0
     assert record["answers"] == "none"
@@ -267,7 +267,7 @@ def test_a_delivery_report_marks_the_address_it_is_about(server: Server, style: 
     }
     raw = delivery_report(style, to, BEN, original, f"{uuid.uuid4().hex}@mx.players.test")
     record = server.send(f"{style} report", raw, "", to)
-    assert record["status"] == "sent"
+    assert record["status"] == "sent", record["postfix"]
     assert record["bouncing"] == BEN
     assert record["answers"] == "none"
 
@@ -279,7 +279,7 @@ def test_a_forged_report_marks_nobody(server: Server):
     original = {"From": SENDER, "To": ANN, "Subject": "Your turn", "Message-ID": "<x@example.org>"}
     raw = delivery_report("postfix", plain, ANN, original, f"{uuid.uuid4().hex}@forger.test")
     record = server.send("forged report to the plain address", raw, "", plain)
-    assert record["status"] == "sent"
+    assert record["status"] == "sent", record["postfix"]
     assert record["bouncing"] == "none"
     assert record["answers"] == "none"
 
@@ -301,7 +301,7 @@ def test_a_reply_from_the_servers_own_domain_is_applied(server: Server):
         "1\n",
     )
     record = server.send("own-domain reply with a move", raw, ANN, reply_to_of(server, ANN))
-    assert record["status"] == "sent"
+    assert record["status"] == "sent", record["postfix"]
     assert record["outcome"] == "applied"
     assert server.events("move") > moves_before
     assert ANN in record["answers"]
