@@ -18,7 +18,7 @@ from pbem.errors import Rejected
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
 from pbem.games import invitations, seat_links, talk
 from pbem.games.portable import export_chunks
-from pbem.mail.inbound.receive import flag_bouncing_players
+from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.web.present import players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,

@@ -29,7 +29,7 @@ from pbem.games.portable import export_chunks
 from pbem.games.tables import SeatClock
 from pbem.games.takeback import take_back, target_in
 from pbem.mail import addresses, budget
-from pbem.mail.inbound.receive import flag_bouncing_players
+from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.models import Seat
 from pbem.web import boards, csrf
 from pbem.web.games import render_history
