@@ -460,7 +460,7 @@ def cmd_upgrade_engine(args) -> int:
 def cmd_seat(args) -> int:
     """The operator's seat actions (see README, "Who may act on a seat")."""
     from pbem.errors import BadInput
-    from pbem.games import rescue
+    from pbem.games import invitations, rescue
 
     runtime = _runtime(args)
     if args.action == "bot":
@@ -468,12 +468,14 @@ def cmd_seat(args) -> int:
     elif args.action == "reclaim":
         outcome = rescue.reclaim(runtime, args.game, args.seat, by=None)
     elif args.action == "resend":
-        outcome = rescue.resend_invitation(runtime, args.game, args.seat, by=None)
+        outcome = invitations.resend_invitation(runtime, args.game, args.seat, by=None)
     else:
         name, colon, email = (args.newcomer or "").rpartition(":")
         if not colon:
             raise BadInput("Name the newcomer as NAME:EMAIL (--newcomer).")
-        outcome = rescue.invite_replacement(runtime, args.game, args.seat, name, email, by=None)
+        outcome = invitations.invite_replacement(
+            runtime, args.game, args.seat, name, email, by=None
+        )
     print(outcome.message)
     return 0
 

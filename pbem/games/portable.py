@@ -70,7 +70,7 @@ from pbem.eventlog.roster_log import or_seats, rosters
 from pbem.eventlog.seeds import seal_seed
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_export, verify_rows
-from pbem.games import rescue, talk
+from pbem.games import invitations, seat_changes, talk
 from pbem.games.context import Runtime
 from pbem.games.names import fill_lines, marks_of
 from pbem.games.notices import Notice
@@ -904,7 +904,7 @@ def _restore_people(
         token = new_token()
         row.token_hash = hash_token(token)
         session.add(row)
-        rescue.issue_link(session, runtime, game.id, number, token)
+        seat_changes.issue_link(session, runtime, game.id, number, token)
         imported.links[number] = token
     session.flush()
     if not mail:
@@ -942,7 +942,7 @@ def _restore_people(
         imported.mailed.append(row.email)
     for number, token in sorted(imported.invitations.items()):
         offer = session.get(SeatOffer, (game.id, number))
-        rescue._invite(session, runtime, game, rows[number], offer, token)
+        invitations.invite(session, runtime, game, rows[number], offer, token)
         imported.mailed.append(offer.email)
     return imported
 

@@ -65,7 +65,7 @@ class SeatOffer(SQLModel, table=True):
     anyone outside the game may ask for it) or named (a vote or the operator chose the
     newcomer). ``token_hash`` is the pending invitation link, mailed to ``email`` only;
     it opens the "take this seat" form and nothing else until it is accepted, and lapses
-    (:func:`pbem.games.rescue.lapses_at`) counted from ``invited_at``, when it was mailed."""
+    (:func:`pbem.games.seat_links.lapses_at`) counted from ``invited_at``, when it was mailed."""
 
     __tablename__ = "seat_offers"
 

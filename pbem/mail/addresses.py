@@ -20,7 +20,7 @@ from pbem.errors import BadInput, NotFound, Rejected, TooMany
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatRequest
 from pbem.mail import seat_mails
-from pbem.mail.inbound.receive import bouncing
+from pbem.mail.inbound.bounces import bouncing
 from pbem.models import Game, Seat
 from pbem.validate import clean_email, same_person
 from pbem.zones import utc

@@ -18,13 +18,13 @@ def inbound_context(
 ) -> dict[str, Any]:
     """With replies by mail on (``mail.reply_address``): the seat's legal moves with
     their codes; see :mod:`pbem.mail.inbound`."""
-    from pbem.mail.inbound import receive, tags
+    from pbem.mail.inbound import moves, tags
 
     if tags.reply_address_config(runtime.config) is None:
         return {}
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
-    listed = receive.moves.numbered(engine, state, seat.seat, [row.name for row in seats])
-    return receive.move_context(game.engine, listed)
+    listed = moves.numbered(engine, state, seat.seat, [row.name for row in seats])
+    return moves.move_context(game.engine, listed)
 
 
 def moves_context(runtime: Runtime, session: Session, game: Game, seat: Seat) -> dict[str, Any]:

@@ -84,11 +84,11 @@ def mail_seat(
 
 def bouncing_others(session: Session, game: Game, seat: Seat) -> list[str]:
     """The names of the game's other players whose mail bounces (every seat mail says
-    so: :func:`pbem.mail.inbound.receive.bouncing_names`)."""
-    from pbem.mail.inbound import receive
+    so: :func:`pbem.mail.inbound.bounces.bouncing_names`)."""
+    from pbem.mail.inbound import bounces
 
     seats = list(session.exec(select(Seat).where(Seat.game_id == game.id).order_by(col(Seat.seat))))
-    return receive.bouncing_names(session, seats, seat)
+    return bounces.bouncing_names(session, seats, seat)
 
 
 def seat_context(

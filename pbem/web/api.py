@@ -12,7 +12,7 @@ from flask import Blueprint, jsonify, request
 
 from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
-from pbem.games import names, rescue
+from pbem.games import names, seat_links
 from pbem.mail import budget
 from pbem.web.openapi import OPENAPI
 from pbem.web.present import runtime
@@ -41,7 +41,7 @@ def spectator(game_id: str):
 
 def seat_answer(token: str) -> dict:
     service = runtime().service
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link is in use
     head = service.head(seat.game_id)
     due = seat.seat in head.engine.to_move(head.state)
@@ -73,7 +73,7 @@ def post_move(token: str):
     """A move from a seat's link; a link that opens no seat answers 404, an invitation not
     yet accepted 403, a lapsed invitation or a replaced player's link 410."""
     service = runtime().service
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link is in use
     body = request.get_json(silent=True) if request.is_json else None
     if not isinstance(body, dict):

@@ -16,9 +16,9 @@ from flask_limiter.util import get_remote_address
 
 from pbem.errors import Rejected
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
-from pbem.games import rescue, talk
+from pbem.games import invitations, seat_links, talk
 from pbem.games.portable import export_chunks
-from pbem.mail.inbound.receive import flag_bouncing_players
+from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.web.present import players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,
@@ -58,7 +58,7 @@ def spectate(game_id: str):
         board=board_template(game.engine),
         lines=recent_lines(tail, None, 0),
         scores=final_scores(game, engine, None),
-        open_seats=rescue.open_seats(runtime(), game_id) if game.status == "active" else [],
+        open_seats=seat_links.open_seats(runtime(), game_id) if game.status == "active" else [],
         talk=talk.messages(runtime().service, game_id, None),  # the table's talk only
     )
 
@@ -76,7 +76,7 @@ def head(game_id: str):
 def take_open_seat(game_id: str, seat: int):
     """Someone asks for an open seat; its link goes to the address they gave, only.
     Requests are counted per address given and per client address."""
-    outcome = rescue.request_open_seat(
+    outcome = invitations.request_open_seat(
         runtime(),
         game_id,
         seat,

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 
 from pbem import zones
 from pbem.errors import BadInput, NotFound
-from pbem.games import rescue, talk
+from pbem.games import talk, vacations
 from pbem.games.tables import SeatClock
 from pbem.mail import budget, deferred, outbox, render
 from pbem.mail.models import Mail
@@ -107,7 +107,7 @@ def settings(game_id: str, seat: int, signature: str):
     if request.method == "POST":
         action = request.form.get("action", "save")
         if action == "end_vacation":
-            rescue.end_vacation(runtime, game_id, seat, by=seat)
+            vacations.end_vacation(runtime, game_id, seat, by=seat)
             return redirect(
                 url_for(
                     "mail.settings",

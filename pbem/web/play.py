@@ -24,12 +24,12 @@ from engines.api import Engine
 from pbem import zones
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
-from pbem.games import names, rescue, talk
+from pbem.games import invitations, names, seat_links, talk
 from pbem.games.portable import export_chunks
 from pbem.games.tables import SeatClock
 from pbem.games.takeback import take_back, target_in
 from pbem.mail import addresses, budget
-from pbem.mail.inbound.receive import flag_bouncing_players
+from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.models import Seat
 from pbem.web import boards, csrf
 from pbem.web.games import render_history
@@ -212,17 +212,17 @@ def page(token: str):
 def not_a_seat(token: str):
     """The page of a link that opens no seat: an invitation (the take form, nothing of
     the seat), a lapsed invitation or a retired link (what happened, 410), or not found."""
-    found = rescue.offer_for_token(runtime(), token)
-    if found is not None and rescue.is_lapsed(runtime(), found):
+    found = seat_links.offer_for_token(runtime(), token)
+    if found is not None and seat_links.is_lapsed(runtime(), found):
         game = runtime().service.game(found.game_id)
-        message = rescue.lapsed_message(runtime(), found)
+        message = seat_links.lapsed_message(runtime(), found)
         return render_template("lapsed_invitation.html", game=game, message=message), 410
     if found is not None:
         game = runtime().service.game(found.game_id)
         seats = runtime().service.seats(found.game_id)
         before = next((row.name for row in seats if row.seat == found.seat), "")
         return render_template("take_seat.html", game=game, offer=found, former=before, token=token)
-    retired = rescue.retired_for_token(runtime(), token)
+    retired = seat_links.retired_for_token(runtime(), token)
     if retired is not None:
         game = runtime().service.game(retired.game_id)
         return render_template("retired_link.html", game=game, message=retired.message), 410
@@ -233,7 +233,7 @@ def not_a_seat(token: str):
 def change_address(token: str):
     """Gives the seat another address while mail to its own bounces; refused with the
     page and a sentence, nothing changed."""
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     try:
         addresses.change_address(runtime(), seat.game_id, seat.seat, request.form.get("email"))
     except (BadInput, Rejected, NotFound, TooMany) as error:
@@ -247,7 +247,7 @@ def change_address(token: str):
 @bp.post("/take")
 def take(token: str):
     """Accepts the seat an invitation link offers; the same link opens it from now on."""
-    rescue.take_seat(runtime(), token, request.form.get("name", ""))
+    invitations.take_seat(runtime(), token, request.form.get("name", ""))
     return redirect(url_for("play.page", token=token), code=303)
 
 
@@ -366,7 +366,7 @@ def confirm_page(seat: Seat, chosen: dict, seq: int):
 @bp.post("/move")
 def move(token: str):
     service = runtime().service
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     seq = form_seq()
     chosen = form_move(request.form)
     if request.form.get("confirmed") != "1" and isinstance(chosen, dict):
@@ -390,7 +390,7 @@ def move(token: str):
 @bp.post("/take-back")
 def take_back_move(token: str):
     service = runtime().service
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     try:
         take_back(service, seat.game_id, seat.seat, form_seq())
     except (Conflict, Rejected) as error:
@@ -409,14 +409,14 @@ def head(token: str):
 
 @bp.get("/history")
 def history(token: str):
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     return render_history(seat.game_id, seat.seat, token)
 
 
 @bp.get("/export.json")
 def export(token: str):
     service = runtime().service
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     response = Response(
         export_chunks(service, seat.game_id, seat=seat.seat), mimetype="application/json"
     )
@@ -430,7 +430,7 @@ def export(token: str):
 def talk_page(token: str, message: str = "", status: int = 200):
     """Table talk on a page of its own (the turn page reloads itself while others move,
     which would lose a message being written)."""
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     game = runtime().service.game(seat.game_id)
     seat_names = [row.name for row in runtime().service.seats(seat.game_id)]
     return render_template(
@@ -450,7 +450,7 @@ def talk_page(token: str, message: str = "", status: int = 200):
 def say(token: str):
     """Posts a message to the table, or privately to one seat (``to``: a seat number,
     empty for the table). Refused with the page and a sentence, nothing sent."""
-    seat = rescue.holder_seat(runtime(), token)
+    seat = seat_links.holder_seat(runtime(), token)
     chosen = request.form.get("to", "").strip()
     to = None
     if chosen:

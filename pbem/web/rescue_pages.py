@@ -3,7 +3,7 @@ vacation (started, or ended early), the player's own "hand my seat to a bot", "r
 and "leave the game" (each confirmed in a second step, a form without JavaScript), votes about absent seats (see
 :mod:`pbem.games.seat_rules`), and for the game's creator the game's settings: its deadline
 policy, pause and resume (see :mod:`pbem.games.control`), and sending a pending
-invitation again (:func:`pbem.games.rescue.resend_invitation`).
+invitation again (:func:`pbem.games.invitations.resend_invitation`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from pbem import zones
 from pbem.errors import BadInput
-from pbem.games import control, rescue, seat_rules
+from pbem.games import control, invitations, rescue, seat_links, seat_rules, vacations
 from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.games.tables import SeatClock, SeatOffer
@@ -54,7 +54,7 @@ def _runtime():
 @bp.get("")
 def page(token: str):
     runtime = _runtime()
-    seat = rescue.holder_seat(runtime, token)
+    seat = seat_links.holder_seat(runtime, token)
     budget.seat_taken(runtime, seat.game_id, seat.email)  # the link was opened
     game = runtime.service.game(seat.game_id)
     seats = runtime.service.seats(seat.game_id)
@@ -69,8 +69,8 @@ def page(token: str):
         {
             "seat": offer.seat,
             "name": offer.name,
-            "until": _local(rescue.lapses_at(runtime, offer), seat.timezone),
-            "lapsed": rescue.is_lapsed(runtime, offer),
+            "until": _local(seat_links.lapses_at(runtime, offer), seat.timezone),
+            "lapsed": seat_links.is_lapsed(runtime, offer),
         }
         for offer in offers
         if creator and not offer.open and offer.email and offer.token_hash
@@ -99,7 +99,7 @@ def page(token: str):
 @bp.post("")
 def act(token: str):
     runtime = _runtime()
-    me = rescue.holder_seat(runtime, token)
+    me = seat_links.holder_seat(runtime, token)
     budget.seat_taken(runtime, me.game_id, me.email)
     action = request.form.get("action", "")
     raw = request.form.get("seat", str(me.seat)).strip()
@@ -122,9 +122,9 @@ def act(token: str):
         flash(game_settings(runtime, me.game_id, me.seat, action))
         return redirect(url_for("rescue.page", token=token))
     if action == "vacation":
-        outcome = rescue.start_vacation(runtime, me.game_id, me.seat, request.form.get("days"))
+        outcome = vacations.start_vacation(runtime, me.game_id, me.seat, request.form.get("days"))
     elif action == "end_vacation":
-        outcome = rescue.end_vacation(runtime, me.game_id, me.seat, by=me.seat)
+        outcome = vacations.end_vacation(runtime, me.game_id, me.seat, by=me.seat)
     elif action == "to_bot":
         outcome = rescue.hand_to_bot(runtime, me.game_id, target, by=me.seat)
     elif action == "resign":
@@ -138,9 +138,9 @@ def act(token: str):
     elif action == "reclaim":
         outcome = rescue.reclaim(runtime, me.game_id, target, by=me.seat)
     elif action == "resend":
-        outcome = rescue.resend_invitation(runtime, me.game_id, target, by=me.seat)
+        outcome = invitations.resend_invitation(runtime, me.game_id, target, by=me.seat)
     elif action == "replace":
-        outcome = rescue.invite_replacement(
+        outcome = invitations.invite_replacement(
             runtime,
             me.game_id,
             target,

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from pbem.db import make_engine
 from pbem.errors import BadInput
-from pbem.games import rescue
+from pbem.games import invitations, rescue, vacations
 from pbem.games.portable import import_full
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.mail.models import Mail
@@ -56,9 +56,9 @@ def table(runtime, clock) -> str:
             )
         )
         session.commit()
-    assert rescue.start_vacation(runtime, game, 0, 2).done
+    assert vacations.start_vacation(runtime, game, 0, 2).done
     clock.advance(hours=1)
-    assert rescue.invite_replacement(runtime, game, 1, "Zoe", "zoe@example.org", by=None).done
+    assert invitations.invite_replacement(runtime, game, 1, "Zoe", "zoe@example.org", by=None).done
     return game
 
 
@@ -193,7 +193,7 @@ def test_an_import_puts_every_person_back_appends_nothing_and_mails_fresh_links(
     assert imported.invitations[1] in part(invite, "plain")
     assert not mailbox.to("ben@example.org", "now lives")
     # The re-sent invitation is accepted like the first one.
-    assert rescue.take_seat(elsewhere, imported.invitations[1]).done
+    assert invitations.take_seat(elsewhere, imported.invitations[1]).done
     assert elsewhere.service.seats(game)[1].email == "zoe@example.org"
 
 

@@ -12,7 +12,7 @@ from engines.api import DEFAULT_RESIGNATION, resignation_of
 from pbem.errors import Gone, NotAllowed, Rejected
 from pbem.eventlog.roster import RosterError, apply, fold
 from pbem.eventlog.verify import verify_export
-from pbem.games import control, rescue
+from pbem.games import control, invitations, rescue, seat_links
 from pbem.games.admin_lines import describe_admin
 from pbem.games.tables import FormerPlayer
 from pbem.mail.models import Mail
@@ -61,17 +61,17 @@ def test_a_resigned_seat_is_a_bot_to_the_end_and_nobody_can_move_it(runtime, mai
     assert seat.is_bot and not seat.email and seat.token_hash is None
     roster = fold(runtime.service.events(game))
     assert roster.seats[1].resigned and roster.seats[1].bot and not roster.seats[1].open
-    assert rescue.open_seats(runtime, game) == []
+    assert seat_links.open_seats(runtime, game) == []
     # The link is retired with a sentence; a second resignation finds nothing to resign.
     with pytest.raises(Gone, match="You resigned"):
-        rescue.holder_seat(runtime, tokens[1])
+        seat_links.holder_seat(runtime, tokens[1])
     head = runtime.service.head(game).seq
     for attempt in (
         lambda: rescue.resign(runtime, game, 1, by=1),
         lambda: rescue.reclaim(runtime, game, 1, by=1),
         lambda: rescue.reclaim(runtime, game, 1, by=None),
-        lambda: rescue.invite_replacement(runtime, game, 1, "Eve", "eve@example.org"),
-        lambda: rescue.invite_replacement(runtime, game, 1, "Eve", "eve@example.org", by=0),
+        lambda: invitations.invite_replacement(runtime, game, 1, "Eve", "eve@example.org"),
+        lambda: invitations.invite_replacement(runtime, game, 1, "Eve", "eve@example.org", by=0),
         lambda: rescue.leave_game(runtime, game, 1, by=1),
     ):
         with pytest.raises((NotAllowed, Rejected)):

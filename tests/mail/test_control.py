@@ -131,7 +131,7 @@ def test_a_policy_change_retimes_the_due_seats_from_their_turn(runtime, mailbox,
 
 
 def test_a_policy_change_keeps_what_a_vacation_added(runtime, clock):
-    from pbem.games.rescue import start_vacation
+    from pbem.games.vacations import start_vacation
 
     created = new_game(runtime, seats=2, policy={"deadline_after_days": 3})
     game = created.game_id
@@ -255,11 +255,11 @@ def test_the_deadline_passed_while_waiting_acts_when_the_policy_says_so(runtime,
 
 
 def test_a_newcomer_at_the_creators_seat_does_not_inherit_the_games_settings(runtime, clock):
-    from pbem.games import rescue
+    from pbem.games import invitations
 
     game = new_game(runtime, seats=3).game_id
-    invited = rescue.invite_replacement(runtime, game, 0, "Dee", "dee@example.net")
-    rescue.take_seat(runtime, invited.token)
+    invited = invitations.invite_replacement(runtime, game, 0, "Dee", "dee@example.net")
+    invitations.take_seat(runtime, invited.token)
     assert runtime.service.game(game).creator_seat is None
     head = runtime.service.head(game).seq
     with pytest.raises(NotAllowed):

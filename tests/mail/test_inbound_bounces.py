@@ -79,6 +79,6 @@ def test_a_bounce_stops_mail_and_is_shown(sqlite_db, tmp_path, clock, smtp):
     )
     assert receive.take(runtime, raw).outcome in ("talk", "applied", "refused", "older_turn")
     with Session(runtime.db) as session:
-        assert receive.bouncing(session, ["ben@example.org"]) == {}
+        assert bounces.bouncing(session, ["ben@example.org"]) == {}
     html = client.get(f"/games/{GAME}").get_data(as_text=True)
     assert "mail to this player bounces" not in html

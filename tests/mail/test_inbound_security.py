@@ -12,7 +12,7 @@ from email.message import EmailMessage
 import pytest
 from sqlmodel import Session, select
 
-from pbem.games import rescue
+from pbem.games import invitations
 from pbem.games.service import SeatSpec
 from pbem.mail.inbound import receive, tags
 from pbem.mail.models import InboundMessage, Mail
@@ -116,8 +116,8 @@ def test_a_replayed_message_applies_once(runtime):
 
 
 def test_a_reply_to_a_seat_since_replaced_is_refused(runtime):
-    outcome = rescue.invite_replacement(runtime, GAME, 0, "Zoe", "zoe@example.org")
-    rescue.take_seat(runtime, outcome.token)
+    outcome = invitations.invite_replacement(runtime, GAME, 0, "Zoe", "zoe@example.org")
+    invitations.take_seat(runtime, outcome.token)
     # Anna's reply to her own turn mail: she no longer holds the seat.
     taken = receive.take(runtime, reply(anna_address(runtime), "2"))
     assert taken.outcome == "refused_sender"

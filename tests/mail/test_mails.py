@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 from engines.api import Result
-from pbem.games.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation
+from pbem.games.invitations import invite_replacement
+from pbem.games.rescue import hand_to_bot, reclaim
+from pbem.games.vacations import start_vacation
 from pbem.scheduler import dispatch, sweep
 from tests.fixture_engine import Pig
 from tests.mail.conftest import new_game, part, take_turn

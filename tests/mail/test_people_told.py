@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from pbem.games import rescue
+from pbem.games import invitations, rescue
 from pbem.games.tables import FormerPlayer
 from pbem.mail.models import Mail
 from pbem.scheduler import dispatch
@@ -33,7 +33,7 @@ def test_who_stops_holding_a_seat_is_recorded_with_why_and_when(runtime):
     game = new_game(runtime, seats=3).game_id
     left = rescue.leave_game(runtime, game, 0, by=0).seq
     offered = rescue.offer_seat(runtime, game, 1).seq
-    replaced = rescue.invite_replacement(runtime, game, 2, "Zoe", "zoe@example.org").seq
+    replaced = invitations.invite_replacement(runtime, game, 2, "Zoe", "zoe@example.org").seq
     assert formers(runtime, game) == [
         (0, "Anna", "anna@example.org", "Europe/Berlin", "left", left),
         (1, "Ben", "ben@example.org", "America/New_York", "offered", offered),
@@ -46,7 +46,7 @@ def test_who_stops_holding_a_seat_is_recorded_with_why_and_when(runtime):
     ]
     # A seat that waits already has nobody to record: a newcomer named for it later
     # adds no former player.
-    rescue.invite_replacement(runtime, game, 0, "Yan", "yan@example.org")
+    invitations.invite_replacement(runtime, game, 0, "Yan", "yan@example.org")
     assert len(formers(runtime, game)) == 3
     # A seat handed to a bot keeps its player: not a former player.
     game2 = new_game(runtime, seats=3).game_id
@@ -58,8 +58,8 @@ def test_a_player_who_takes_their_seat_again_is_no_longer_a_former_player(runtim
     game = new_game(runtime, seats=3).game_id
     rescue.leave_game(runtime, game, 0, by=0)
     assert len(formers(runtime, game)) == 1
-    asked = rescue.request_open_seat(runtime, game, 0, "Anna", "anna@example.org")
-    assert rescue.take_seat(runtime, asked.token).done
+    asked = invitations.request_open_seat(runtime, game, 0, "Anna", "anna@example.org")
+    assert invitations.take_seat(runtime, asked.token).done
     assert formers(runtime, game) == []
     assert runtime.service.seats(game)[0].email == "anna@example.org"
 
@@ -83,7 +83,7 @@ def _reclaim_by_player(runtime, game):
 
 
 def _replaced_by_operator(runtime, game):
-    rescue.invite_replacement(runtime, game, 1, "Zoe", "zoe@example.org", by=None)
+    invitations.invite_replacement(runtime, game, 1, "Zoe", "zoe@example.org", by=None)
 
 
 def _offered_at_deadline(runtime, game):
@@ -150,10 +150,10 @@ def test_the_affected_player_is_told_what_why_by_whom_and_what_to_do(runtime, ma
 def test_game_over_reaches_every_person_who_held_a_seat_once_per_address(runtime, mailbox):
     game = new_game(runtime, seats=3, target=40).game_id
     rescue.leave_game(runtime, game, 0, by=0)  # Anna: a former player
-    invited = rescue.invite_replacement(runtime, game, 1, "Zoe", "zoe@example.org")
-    rescue.take_seat(runtime, invited.token)  # Ben: a former player of seat 1 ...
-    asked = rescue.request_open_seat(runtime, game, 0, "Ben", "ben@example.org")
-    rescue.take_seat(runtime, asked.token)  # ... who holds seat 0 now
+    invited = invitations.invite_replacement(runtime, game, 1, "Zoe", "zoe@example.org")
+    invitations.take_seat(runtime, invited.token)  # Ben: a former player of seat 1 ...
+    asked = invitations.request_open_seat(runtime, game, 0, "Ben", "ben@example.org")
+    invitations.take_seat(runtime, asked.token)  # ... who holds seat 0 now
     rescue.hand_to_bot(runtime, game, 2, by=None)  # Cleo still holds seat 2
     rescue.hand_to_bot(runtime, game, 1, by=1)  # Zoe still holds seat 1
     rescue.hand_to_bot(runtime, game, 0, by=0)

@@ -7,7 +7,8 @@ from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotFound, Rejected
 from pbem.games.admin_lines import describe_admin
-from pbem.games.rescue import hand_to_bot, invite_replacement, reclaim, take_seat
+from pbem.games.invitations import invite_replacement, take_seat
+from pbem.games.rescue import hand_to_bot, reclaim
 from pbem.mail.models import Mail
 from pbem.scheduler import dispatch
 from tests.databases import sqlite_engine

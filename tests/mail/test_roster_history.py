@@ -8,8 +8,10 @@ import re
 
 from sqlmodel import Session
 
-from pbem.games.rescue import hand_to_bot, invite_replacement, start_vacation, take_seat
+from pbem.games.invitations import invite_replacement, take_seat
+from pbem.games.rescue import hand_to_bot
 from pbem.games.tables import SeatClock
+from pbem.games.vacations import start_vacation
 from pbem.mail import history
 from pbem.models import Seat
 from tests.mail.conftest import new_game, take_turn

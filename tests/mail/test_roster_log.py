@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 
 from pbem.errors import PbemError
 from pbem.eventlog import roster as roster_mod
-from pbem.games import rescue
+from pbem.games import invitations, rescue, seat_links
 from pbem.games.admin_lines import describe_admin
 from pbem.games.service import SeatSpec
 from pbem.games.tables import SeatOffer
@@ -114,18 +114,18 @@ class Table:
             rescue.offer_seat(runtime, game_id, seat)
         elif action == "invite":
             name, address = self.newcomer()
-            outcome = rescue.invite_replacement(runtime, game_id, seat, name, address)
+            outcome = invitations.invite_replacement(runtime, game_id, seat, name, address)
             self.invitations.append(outcome.token)
         elif action == "ask":
-            open_seats = rescue.open_seats(runtime, game_id)
+            open_seats = seat_links.open_seats(runtime, game_id)
             if open_seats:
                 name, address = self.newcomer()
                 target = self.rng.choice(open_seats).seat
-                outcome = rescue.request_open_seat(runtime, game_id, target, name, address)
+                outcome = invitations.request_open_seat(runtime, game_id, target, name, address)
                 self.invitations.append(outcome.token)
         elif action == "take" and self.invitations:
             token = self.invitations.pop(self.rng.randrange(len(self.invitations)))
-            rescue.take_seat(runtime, token, self.rng.choice([None, "Zed"]))
+            invitations.take_seat(runtime, token, self.rng.choice([None, "Zed"]))
         elif action == "reclaim":
             rescue.reclaim(runtime, game_id, seat, by=None)
         elif action == "move":
@@ -197,12 +197,12 @@ def test_each_seat_action_does_to_the_read_model_what_its_event_says(sqlite_db, 
     check("seat_left", 0, bot=True, open=True, level="normal")
     rescue.offer_seat(runtime, game_id, 1)
     check("seat_offered", 1, bot=False, open=True)
-    token = rescue.invite_replacement(runtime, game_id, 2, "Dee", "dee@example.org").token
+    token = invitations.invite_replacement(runtime, game_id, 2, "Dee", "dee@example.org").token
     check("seat_offered", 2, open=True, name="Cy")
-    rescue.take_seat(runtime, token)
+    invitations.take_seat(runtime, token)
     check("seat_taken", 2, name="Dee", bot=False, open=False, person=1)
-    asked = rescue.request_open_seat(runtime, game_id, 0, "Ann", "ann@example.org").token
-    rescue.take_seat(runtime, asked)
+    asked = invitations.request_open_seat(runtime, game_id, 0, "Ann", "ann@example.org").token
+    invitations.take_seat(runtime, asked)
     check("seat_taken", 0, name="Ann", bot=False, open=False, person=0)
     for seat in range(len(NAMES)):
         assert runtime.service.seats(game_id)[seat].bot_level == "normal"

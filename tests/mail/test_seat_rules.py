@@ -12,17 +12,11 @@ from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotAllowed, NotFound, TooMany
 from pbem.games import seat_rules
-from pbem.games.rescue import (
-    hand_to_bot,
-    invite_replacement,
-    leave_game,
-    reclaim,
-    request_open_seat,
-    start_vacation,
-    take_seat,
-)
+from pbem.games.invitations import invite_replacement, request_open_seat, take_seat
+from pbem.games.rescue import hand_to_bot, leave_game, reclaim
 from pbem.games.service import SeatSpec
 from pbem.games.tables import RescueVote
+from pbem.games.vacations import start_vacation
 from pbem.mail.models import Mail
 from pbem.scheduler import dispatch, sweep
 from tests.mail.conftest import new_game, part, take_turn

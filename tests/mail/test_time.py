@@ -13,8 +13,8 @@ from sqlmodel import Session, select
 
 from pbem import zones
 from pbem.errors import BadInput, NotAllowed, Rejected
-from pbem.games.rescue import end_vacation, start_vacation
 from pbem.games.tables import SeatClock
+from pbem.games.vacations import end_vacation, start_vacation
 from pbem.mail import outbox, render
 from pbem.mail.models import Mail
 from pbem.models import Seat

@@ -9,7 +9,9 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotFound, Rejected
-from pbem.games.rescue import hand_to_bot, invite_replacement, reclaim, start_vacation, take_seat
+from pbem.games.invitations import invite_replacement, take_seat
+from pbem.games.rescue import hand_to_bot, reclaim
+from pbem.games.vacations import start_vacation
 from pbem.mail.models import Mail
 from pbem.scheduler import sweep
 from tests.mail.conftest import as_sent, new_game, take_turn

@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 
 from pbem.cli import main
 from pbem.db import make_engine
-from pbem.games import rescue
+from pbem.games import invitations, rescue, vacations
 from pbem.games.service import SeatSpec
 from pbem.mail.models import Mail
 from pbem.migrations import migrate
@@ -88,10 +88,10 @@ def test_a_whole_table_moves_to_another_server_and_plays_to_its_end(
         cleo.notify, cleo.mail_hour = "digest", 7
         session.add(cleo)
         session.commit()
-    assert rescue.start_vacation(old, game, 0, 3).done  # Anna: three days away
+    assert vacations.start_vacation(old, game, 0, 3).done  # Anna: three days away
     assert take_turn(old, game) == 0
-    invited = rescue.invite_replacement(old, game, 1, "Zoe", "zoe@example.org", by=None)
-    assert rescue.take_seat(old, invited.token).done  # Zoe takes over Ben's seat
+    invited = invitations.invite_replacement(old, game, 1, "Zoe", "zoe@example.org", by=None)
+    assert invitations.take_seat(old, invited.token).done  # Zoe takes over Ben's seat
     taken = old.service.head(game).seq
     assert take_turn(old, game) == 1
     assert old.service.game(game).to_move == [2]

@@ -11,8 +11,8 @@ import pytest
 from sqlmodel import Session
 
 from pbem.errors import Gone, NotAllowed, NotFound, TooMany
-from pbem.games import rescue, seat_rules
-from pbem.games.rescue import invite_replacement, take_seat
+from pbem.games import invitations, seat_rules
+from pbem.games.invitations import invite_replacement, take_seat
 from pbem.games.service import SeatSpec
 from pbem.games.tables import SeatOffer
 from pbem.scheduler import dispatch
@@ -103,9 +103,9 @@ def test_the_creator_sends_an_invitation_again_from_the_seats_page(runtime, cloc
     refused = post_rescue(client, created.tokens[2], action="resend", seat="0")
     assert refused.status_code == 403 and "creator" in refused.get_data(as_text=True)
     for _ in range(seat_rules.PER_DAY["resend"] - 1):
-        fresh = rescue.resend_invitation(runtime, game_id, 0, by=1).token
+        fresh = invitations.resend_invitation(runtime, game_id, 0, by=1).token
     with pytest.raises(TooMany, match="you can ask again from"):
-        rescue.resend_invitation(runtime, game_id, 0, by=1)
+        invitations.resend_invitation(runtime, game_id, 0, by=1)
     assert take_seat(runtime, fresh).done
     assert runtime.service.seat_for_token(fresh).seat == 0
     with pytest.raises(NotFound):
@@ -119,13 +119,13 @@ def test_the_operator_renews_an_expired_invitation(runtime, clock):
     with pytest.raises(Gone, match="operator can send it again"):
         take_seat(runtime, old)
     with pytest.raises(NotAllowed):  # no creator: only the operator
-        rescue.resend_invitation(runtime, created.game_id, 0, by=1)
+        invitations.resend_invitation(runtime, created.game_id, 0, by=1)
     fresh = invited(runtime, created.game_id)  # `pbem seat invite` does this
     assert take_seat(runtime, fresh).done
     # The command line's other road, without a new event, renews too.
     other = invited(runtime, created.game_id, seat=2, name="Yves")
     clock.advance(days=31)
-    renewed = rescue.resend_invitation(runtime, created.game_id, 2, by=None).token
+    renewed = invitations.resend_invitation(runtime, created.game_id, 2, by=None).token
     assert take_seat(runtime, renewed).done and renewed != other
 
 

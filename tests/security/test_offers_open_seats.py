@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import Session, select
 
 from pbem.errors import Gone, TooMany
-from pbem.games.rescue import request_open_seat, take_seat
+from pbem.games.invitations import request_open_seat, take_seat
 from pbem.games.tables import SeatOffer
 from pbem.mail.models import Mail
 from pbem.scheduler import dispatch, sweep

@@ -28,7 +28,7 @@ from engines import REGISTRY
 from pbem.db import make_engine
 from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch
-from pbem.mail.inbound import lmtp, receive
+from pbem.mail.inbound import bounces, lmtp, records
 from pbem.mail.inbound import message as msg
 from pbem.mail.models import InboundMessage, Mail
 from pbem.migrations import migrate
@@ -129,7 +129,7 @@ class Server:
         answers = self.sink.rcpts[before:]
         row = self.inbound(raw)
         with Session(self.runtime.db) as session:
-            marked = receive.bouncing(session, [ANN, BEN])
+            marked = bounces.bouncing(session, [ANN, BEN])
         record = {
             "road": self.postfix.road,
             "db": self.db_name,
@@ -146,7 +146,7 @@ class Server:
         return record
 
     def inbound(self, raw: bytes) -> InboundMessage | None:
-        key = receive.message_key(msg.parse(raw), raw)
+        key = records.message_key(msg.parse(raw), raw)
         with Session(self.runtime.db) as session:
             return session.get(InboundMessage, key)
 

@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import Session, func, select
 
 from pbem.errors import NotAllowed
-from pbem.games import rescue
+from pbem.games import invitations, rescue
 from pbem.games.tables import FormerPlayer
 from pbem.mail.models import Mail
 from pbem.web import create_app
@@ -30,9 +30,9 @@ def test_a_player_cannot_take_a_second_seat_under_a_plus_address(runtime):
     game = open_seats(runtime, 1)
     for address in ("anna+2@example.org", "ANNA@example.org", "Anna+seat-2@Example.org"):
         with pytest.raises(NotAllowed, match="belongs to a player of this game"):
-            rescue.request_open_seat(runtime, game, 1, "Nobody", address)
+            invitations.request_open_seat(runtime, game, 1, "Nobody", address)
         with pytest.raises(NotAllowed, match="belongs to a player of this game"):
-            rescue.invite_replacement(runtime, game, 2, "Nobody", address)
+            invitations.invite_replacement(runtime, game, 2, "Nobody", address)
     assert [seat.email for seat in runtime.service.seats(game)] == [
         "anna@example.org",
         "",
@@ -44,12 +44,12 @@ def test_a_player_cannot_take_a_second_seat_under_a_plus_address(runtime):
 
 def test_a_newcomer_cannot_hold_two_seats_by_taking_both_invitations(runtime):
     game = open_seats(runtime, 1, 2)
-    first = rescue.request_open_seat(runtime, game, 1, "Zoe", "zoe@example.org")
-    second = rescue.request_open_seat(runtime, game, 2, "Zed", "zoe+2@example.org")
-    assert rescue.take_seat(runtime, first.token).done
+    first = invitations.request_open_seat(runtime, game, 1, "Zoe", "zoe@example.org")
+    second = invitations.request_open_seat(runtime, game, 2, "Zed", "zoe+2@example.org")
+    assert invitations.take_seat(runtime, first.token).done
     head = runtime.service.head(game).seq
     with pytest.raises(NotAllowed, match="belongs to a player of this game"):
-        rescue.take_seat(runtime, second.token)
+        invitations.take_seat(runtime, second.token)
     assert runtime.service.head(game).seq == head
     seats = runtime.service.seats(game)
     assert seats[1].email == "zoe@example.org" and seats[2].email == ""
@@ -57,8 +57,8 @@ def test_a_newcomer_cannot_hold_two_seats_by_taking_both_invitations(runtime):
 
 def test_a_former_player_returns_under_another_form_of_their_address(runtime):
     game = open_seats(runtime, 1)
-    outcome = rescue.request_open_seat(runtime, game, 1, "Ben", "BEN+back@example.org")
-    assert rescue.take_seat(runtime, outcome.token).done
+    outcome = invitations.request_open_seat(runtime, game, 1, "Ben", "BEN+back@example.org")
+    assert invitations.take_seat(runtime, outcome.token).done
     taken = runtime.service.events(game)[-1]
     assert taken["kind"] == "seat_taken" and taken["payload"]["returning"] is True
     # Mail goes to the address as given.
@@ -68,7 +68,7 @@ def test_a_former_player_returns_under_another_form_of_their_address(runtime):
     assert formers == []
 
 
-def invitations(runtime) -> int:
+def invitation_mails(runtime) -> int:
     with Session(runtime.db) as session:
         return session.exec(
             select(func.count()).select_from(Mail).where(Mail.kind == "invitation")
@@ -109,4 +109,4 @@ def test_the_invitation_limit_counts_one_person_under_every_form(db, tmp_path, c
     # Wildcards in an address are letters, not patterns: v_ctim is someone else.
     assert create("v_ctim@example.org").status_code == 303
     assert create("v%ctim+x@example.org").status_code == 303
-    assert invitations(runtime) == 2 * 5
+    assert invitation_mails(runtime) == 2 * 5

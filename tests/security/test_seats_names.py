@@ -9,7 +9,7 @@ import pytest
 
 from pbem import cli
 from pbem.errors import BadInput
-from pbem.games import rescue
+from pbem.games import invitations, rescue
 from pbem.games.service import SeatSpec
 from pbem.games.talk import recipient_seat
 from tests.security.conftest import new_game
@@ -57,16 +57,16 @@ def test_a_newcomer_may_not_take_a_players_name(runtime):
     game = new_game(runtime, seats=3).game_id  # Anna, Ben, Cleo
     assert rescue.leave_game(runtime, game, 1, by=1).done
     with pytest.raises(BadInput, match="called 'anna' already"):
-        rescue.request_open_seat(runtime, game, 1, "anna", "zoe@example.org")
+        invitations.request_open_seat(runtime, game, 1, "anna", "zoe@example.org")
     with pytest.raises(BadInput, match="called 'CLEO' already"):
-        rescue.invite_replacement(runtime, game, 1, "CLEO", "zoe@example.org")
-    asked = rescue.request_open_seat(runtime, game, 1, "Zoe", "zoe@example.org")
+        invitations.invite_replacement(runtime, game, 1, "CLEO", "zoe@example.org")
+    asked = invitations.request_open_seat(runtime, game, 1, "Zoe", "zoe@example.org")
     head = runtime.service.head(game).seq
     with pytest.raises(BadInput, match="called 'Cleo' already"):
-        rescue.take_seat(runtime, asked.token, "Cleo ")
+        invitations.take_seat(runtime, asked.token, "Cleo ")
     assert runtime.service.head(game).seq == head
     # Ben's old name is free for the seat's own newcomer.
-    assert rescue.take_seat(runtime, asked.token, "Ben").done
+    assert invitations.take_seat(runtime, asked.token, "Ben").done
     assert [seat.name for seat in runtime.service.seats(game)] == ["Anna", "Ben", "Cleo"]
 
 

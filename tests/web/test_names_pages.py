@@ -118,7 +118,7 @@ def test_a_seat_without_a_civilisation_yet_is_named_by_its_player(client, runtim
 
 def test_mail_history_lines_name_each_seat_as_its_holder_then(runtime):
     from pbem.eventlog.store import game_engine
-    from pbem.games.rescue import invite_replacement, take_seat
+    from pbem.games.invitations import invite_replacement, take_seat
     from pbem.mail import history
 
     created, head, _, _ = nostrum_until(

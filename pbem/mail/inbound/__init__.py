@@ -10,8 +10,13 @@
   no answer goes to, and the reply's own text (quoted text and signatures stripped
   with ``email-reply-parser``; an HTML-only reply read as text).
 - :mod:`.receive`: taking one message in (``pbem receive`` and the LMTP listener share
-  it): checks, moves, the answer mail (refusals once a day per person and kind), and the
-  record that keeps a Message-ID from applying twice.
+  it): checks, moves and table talk.
+- :mod:`.answers`: the answer a mail gets (to the seat's player, to a stranger, about a
+  game no longer here; refusals once a day per person and kind).
+- :mod:`.records`: the record of each message taken, which keeps a Message-ID from
+  applying twice.
+- :mod:`.bounces`: delivery reports that prove themselves (VERP), and which addresses
+  bounce.
 - :mod:`.lmtp`: the aiosmtpd LMTP listener (``pbem inbound --lmtp HOST:PORT``, or
   ``pbem worker`` with ``mail.inbound_lmtp``).
 """

@@ -14,6 +14,9 @@ recipients: then that address is marked bouncing (``mail_addresses``; the dispat
 holds mail to it). Anything else that reaches a bounce address, and any report
 delivered elsewhere, is recorded (``bounce_ignored``, with why) and changes nothing:
 nobody can mark an address bouncing by writing a report about it.
+
+Which addresses bounce (:func:`bouncing`) is shown by the players' names on the game's
+pages (:func:`flag_bouncing_players`) and in every seat mail (:func:`bouncing_names`).
 """
 
 from __future__ import annotations
@@ -25,14 +28,16 @@ import re
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import parseaddr
+from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from pbem import seal
 from pbem.games.context import Runtime
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound import tags
 from pbem.mail.models import Mail, MailAddress
+from pbem.models import Seat
 from pbem.zones import utc
 
 MAC_BYTES = 10
@@ -138,3 +143,35 @@ def mark(session: Session, address: str, detail: str, now: datetime) -> None:
     row.bounce_detail = detail[:500]
     row.updated_at = now
     session.add(row)
+
+
+def bouncing(session: Any, addresses: list[str]) -> dict[str, datetime]:
+    """Which of ``addresses`` bounce, with since when (lower-cased addresses)."""
+    wanted = [address.lower() for address in addresses if address]
+    if not wanted:
+        return {}
+    rows = session.exec(
+        select(MailAddress).where(
+            col(MailAddress.address).in_(wanted), col(MailAddress.bouncing_since).is_not(None)
+        )
+    )
+    return {row.address: row.bouncing_since for row in rows}
+
+
+def flag_bouncing_players(runtime: Runtime, shown: list[dict], seats: list[Any]) -> None:
+    """Sets ``bouncing`` on each player of a page's list whose mail bounces."""
+    with runtime.service.reading() as session:
+        found = bouncing(session, [getattr(seat, "email", "") or "" for seat in seats])
+    if not found:
+        return
+    by_seat = {seat.seat: (getattr(seat, "email", "") or "").lower() for seat in seats}
+    for player in shown:
+        player["bouncing"] = by_seat.get(player["seat"], "") in found
+
+
+def bouncing_names(session: Any, seats: list[Seat], reader: Seat) -> list[str]:
+    """The other players of the game whose mail bounces, for every seat mail (the
+    creator and the other players read it; the reader's own mail would not arrive)."""
+    others = [row for row in seats if row.seat != reader.seat and row.email and not row.is_bot]
+    found = bouncing(session, [row.email for row in others])
+    return [row.name for row in others if row.email.lower() in found]

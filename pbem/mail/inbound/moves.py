@@ -106,6 +106,15 @@ def written_forms(engine_slug: str, listed: list[Listed]) -> list[str]:
     return [sentence for kind, sentence in forms.items() if kind in kinds]
 
 
+def move_context(engine_slug: str, listed: list[Listed]) -> dict[str, Any]:
+    """What a mail needs to list the moves with codes: ``move_groups``, ``written``."""
+    return {
+        "move_groups": groups(listed),
+        "written": written_forms(engine_slug, listed),
+        "move_count": len(listed),
+    }
+
+
 def written_key(engine: Any, text: str) -> tuple | None:
     """A move written out in ``engine``'s grammar reduced to what identifies it (its
     ``written_key``), or None: text of no written form, or a title without a grammar."""

@@ -18,10 +18,9 @@ the game runs, and the seat is due in the same turn as the mail: it has not move
 since the mail's event and no take-back or change of seat happened since. Then the
 first paragraph's lines are applied in order (:mod:`.moves`) until the first one that
 is refused, the bots in the other seats move, and an answer goes out through the
-outbox: what was applied and what happened, the new head hash as a receipt and what
-is due next (with the moves again when it is still the player's turn), or the reason
-for a refusal and the legal moves again. A Message-ID is kept hashed in
-``inbound_messages`` first: the same message never applies twice.
+outbox (:mod:`.answers`: refusals go once a day per person and kind). A Message-ID is
+kept hashed in ``inbound_messages`` first (:mod:`.records`): the same message never
+applies twice.
 
 Table talk (:mod:`pbem.games.talk`): from the seat's player (the same ``From`` check),
 a reply whose first line starts with ``say:`` goes to the table and one that starts
@@ -29,48 +28,42 @@ with ``to NAME:`` to NAME alone, at any time. A reply whose first line names no 
 is table talk too, unless it answers a turn of the seat's that is still running (then
 it is refused as before, with a word about ``say:``: a mistyped move is never posted).
 A talk mail's ``Reply-To`` is the seat's tagged address, so answering it talks.
-
-Answers that refuse (to a stranger, a refused reply, a game no longer here) go at most
-once a day per person (:func:`pbem.validate.canonical_address`) and kind, counted in
-``inbound_answers`` (as Discourse's ``can_send_rejection_email?``), and never to a robot
-(:func:`pbem.mail.inbound.message.is_robot`). A stranger's answer names no game.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any
 
-from sqlalchemy import bindparam, or_
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import col, select
 
 from engines.api import Engine
-from pbem.db import Prepared, write
-from pbem.errors import Conflict, NotFound, PbemError
+from pbem.errors import Conflict, PbemError
 from pbem.eventlog.roster import SEAT_KINDS
 from pbem.eventlog.store import game_engine
-from pbem.games import clocks, names
+from pbem.games import names
 from pbem.games import talk as talk_mod
 from pbem.games.context import Runtime
-from pbem.games.outcomes import Listener, Transition
-from pbem.games.service import LoadedGame
-from pbem.mail import budget, deferred, outbox
+from pbem.games.outcomes import Listener
+from pbem.mail import outbox
 from pbem.mail.inbound import bounces, moves, tags
 from pbem.mail.inbound import message as msg
-from pbem.mail.models import InboundAnswer, InboundMessage, Mail, MailAddress
-from pbem.models import Event, Game, Seat
-from pbem.validate import canonical_address
-from pbem.words import join_names
-from pbem.zones import utc
+from pbem.mail.inbound.answers import HELD, answer, answer_gone, answer_listener, answer_stranger
+from pbem.mail.inbound.records import (
+    Reply,
+    claim,
+    message_key,
+    record_unclaimed,
+    unclaim,
+    write_record,
+)
+from pbem.mail.models import Mail
+from pbem.models import Event
 
 EX_OK = 0
 EX_NOUSER = 67
@@ -137,14 +130,6 @@ def sent_here(runtime: Runtime, message_id: str) -> bool:
     return found is not None
 
 
-def message_key(message: EmailMessage, raw: bytes) -> str:
-    """sha256 of the Message-ID (of the whole message when it has none)."""
-    message_id = msg.header(message, "Message-ID").strip()
-    if message_id:
-        return hashlib.sha256(b"mid:" + message_id.encode("utf-8", "replace")).hexdigest()
-    return hashlib.sha256(b"raw:" + raw).hexdigest()
-
-
 def _take(
     runtime: Runtime, raw: bytes, recipients: list[str] | None, envelope_sender: str | None
 ) -> Taken:
@@ -171,10 +156,10 @@ def _take(
     if kind == "bounce" or any(bounces.is_bounce_address(runtime.config, a) for a in ours):
         # Only a report delivered to the bounce address of the mail it is about counts.
         outcome, detail = bounces.take(runtime, outbox.secret(runtime), ours, message, kind)
-        _record(runtime, key, sender, None, None, outcome, detail)
+        record_unclaimed(runtime, key, sender, None, None, outcome, detail)
         return Taken(EX_OK, outcome, detail)
     if kind != "reply":
-        _record(runtime, key, sender, None, None, kind, msg.header(message, "Subject"))
+        record_unclaimed(runtime, key, sender, None, None, kind, msg.header(message, "Subject"))
         return Taken(EX_OK, kind)
     tag = next(
         (
@@ -187,10 +172,10 @@ def _take(
     if tag is None:
         if any(own_mailbox(runtime, address) for address in ours):
             detail = "mail to the sender's address is not read"
-            _record(runtime, key, sender, None, None, "to_sender", detail)
+            record_unclaimed(runtime, key, sender, None, None, "to_sender", detail)
             return Taken(EX_OK, "to_sender", detail)
         return Taken(EX_NOUSER, "bad_tag", "the reply address does not verify")
-    reply = _open(runtime, key, sender, tag)
+    reply = claim(runtime, key, sender, tag)
     if reply is None:
         return Taken(EX_OK, "duplicate", "this message was taken before")
     try:
@@ -202,11 +187,11 @@ def _take(
         else:
             taken = _reply(runtime, message, reply)
     except Exception:
-        _unclaim(runtime, key)  # nothing kept: the MTA tries again later
+        unclaim(runtime, key)  # nothing kept: the MTA tries again later
         raise
     if not taken.recorded:
         with runtime.service.session() as session:
-            _write_record(session, reply, taken.outcome, taken.detail)
+            write_record(session, reply, taken.outcome, taken.detail)
             session.commit()
     return taken
 
@@ -225,171 +210,10 @@ def _malformed(runtime: Runtime, raw: bytes, recipients: list[str] | None, why: 
     ours = _our_addresses(runtime, list(recipients) if recipients else msg.recipients(headers))
     if not ours:
         return Taken(EX_NOUSER, "no_such_address", "not an address of this server")
-    _record(runtime, message_key(headers, raw), msg.sender(headers), None, None, "malformed", why)
+    record_unclaimed(
+        runtime, message_key(headers, raw), msg.sender(headers), None, None, "malformed", why
+    )
     return Taken(EX_OK, "malformed", why)
-
-
-# The record of each message --------------------------------------------------------
-
-
-@dataclass
-class Reply:
-    """A reply whose tag verified, as its first transaction (:func:`_open`) found it:
-    the message's key and sender, the tag, and the game as a move reads it (None: the
-    game is not here)."""
-
-    key: str
-    sender: str
-    tag: tags.Tag
-    loaded: LoadedGame | None
-    older: bool | None = None  # :func:`_older_turn`, once asked
-
-    @property
-    def seat(self) -> Any:
-        """The tagged seat's row (None when the game or the seat is not here)."""
-        if self.loaded is None or not 0 <= self.tag.seat < len(self.loaded.seats):
-            return None
-        return self.loaded.seats[self.tag.seat]
-
-    @property
-    def seat_names(self) -> list[str]:
-        return [row.name for row in self.loaded.seats] if self.loaded else []
-
-
-_CLAIM = Prepared(
-    InboundMessage.__table__.insert(), [column.key for column in InboundMessage.__table__.columns]
-)
-_RECORD = Prepared(
-    InboundMessage.__table__.update()
-    .where(InboundMessage.__table__.c.message_key == bindparam("b_key"))
-    .values(
-        sender=bindparam("sender"),
-        game_id=bindparam("game_id"),
-        seat=bindparam("seat"),
-        outcome=bindparam("outcome"),
-        detail=bindparam("detail"),
-    )
-)
-_CLEAR_BOUNCING = Prepared(
-    MailAddress.__table__.update()
-    .where(
-        MailAddress.__table__.c.address == bindparam("b_address"),
-        MailAddress.__table__.c.bouncing_since.is_not(None),
-    )
-    .values(
-        bouncing_since=bindparam("bouncing_since"),
-        bounce_detail=bindparam("bounce_detail"),
-        updated_at=bindparam("updated_at"),
-    )
-)
-
-
-def _open(runtime: Runtime, key: str, sender: str, tag: tags.Tag) -> Reply | None:
-    """The first transaction of a reply: keeps the message's key before anything is
-    applied (None when it is known: the message was taken before), reads the game as a
-    move reads it (its seats and their clocks: the one load of the reply), and, when the
-    mail is from the seat's player, records that mail from the address works (its
-    bouncing mark goes; mail held while it bounced stays held) and that its player took
-    the seat (:func:`budget.seat_taken_in`)."""
-    now = utc(runtime.clock())
-    try:
-        with runtime.db.begin() as connection:
-            _CLAIM.run(
-                connection,
-                {
-                    "message_key": key,
-                    "received_at": now,
-                    "sender": sender[:320],
-                    "game_id": tag.game_id,
-                    "seat": tag.seat,
-                    "outcome": "taking",
-                    "detail": "",
-                },
-            )
-            try:
-                loaded = runtime.service.load_for_move(connection, tag.game_id)
-            except NotFound:
-                loaded = None
-            reply = Reply(key, sender, tag, loaded)
-            seat = reply.seat
-            if seat is not None and sender and sender == seat.email.strip().lower():
-                _CLEAR_BOUNCING.run(
-                    connection,
-                    {
-                        "b_address": sender,
-                        "bouncing_since": None,
-                        "bounce_detail": "",
-                        "updated_at": now,
-                    },
-                )
-                budget.seat_taken_in(connection, runtime, tag.game_id, sender)
-    except IntegrityError:
-        return None
-    return reply
-
-
-def _write_record(session: Any, reply: Reply, outcome: str, detail: str) -> None:
-    """What became of the reply, in the session's transaction (its batch, in a move's)."""
-    write(
-        session,
-        _RECORD,
-        {
-            "b_key": reply.key,
-            "sender": reply.sender[:320],
-            "game_id": reply.tag.game_id,
-            "seat": reply.tag.seat,
-            "outcome": outcome[:32],
-            "detail": detail[:500],
-        },
-    )
-
-
-def _unclaim(runtime: Runtime, key: str) -> None:
-    try:
-        with runtime.service.session() as session:
-            row = session.get(InboundMessage, key)
-            if row is not None and row.outcome == "taking":
-                session.delete(row)
-                session.commit()
-    except (OperationalError, DBAPIError):
-        pass
-
-
-def _record(
-    runtime: Runtime,
-    key: str,
-    sender: str,
-    game_id: str | None,
-    seat: int | None,
-    outcome: str,
-    detail: str,
-) -> None:
-    """Records a message taken without a claim (not a reply): once, the first time."""
-    with runtime.service.session() as session:
-        row = session.get(InboundMessage, key)
-        if row is not None:
-            return
-        row = InboundMessage(message_key=key, received_at=utc(runtime.clock()))
-        row.sender, row.game_id, row.seat = sender[:320], game_id, seat
-        row.outcome, row.detail = outcome[:32], detail[:500]
-        session.add(row)
-        session.commit()
-
-
-# Bounces -------------------------------------------------------------------------
-
-
-def bouncing(session: Any, addresses: list[str]) -> dict[str, datetime]:
-    """Which of ``addresses`` bounce, with since when (lower-cased addresses)."""
-    wanted = [address.lower() for address in addresses if address]
-    if not wanted:
-        return {}
-    rows = session.exec(
-        select(MailAddress).where(
-            col(MailAddress.address).in_(wanted), col(MailAddress.bouncing_since).is_not(None)
-        )
-    )
-    return {row.address: row.bouncing_since for row in rows}
 
 
 # A reply -------------------------------------------------------------------------
@@ -480,7 +304,7 @@ def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
     mail_list = moves.numbered(engine, mail_state, seat.seat, reply.seat_names)
     applied: list[str] = []
     refusal = ""
-    answered: list[bool] = []  # the answer went with the last move (:func:`_answer_listener`)
+    answered: list[bool] = []  # the answer went with the last move (:func:`answer_listener`)
     head: tuple[Any, Any, Any] | None = (engine, head_state, reply.loaded)
     for number, line in enumerate(lines, 1):
         last = number == len(lines)
@@ -488,7 +312,7 @@ def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
         def listeners(label: str, last: bool = last) -> list[Listener]:
             if not last:
                 return []
-            return [_answer_listener(runtime, reply, [*applied, label], answered)]
+            return [answer_listener(runtime, reply, [*applied, label], answered)]
 
         label, refusal = _apply_line(runtime, reply, line, mail_list, head, listeners)
         head = None  # the load is used by the first move; later lines read the new head
@@ -634,283 +458,6 @@ def _apply_line(
     return "", ""
 
 
-def _answer_listener(
-    runtime: Runtime, reply: Reply, applied: list[str], answered: list[bool]
-) -> Listener:
-    """A listener of the reply's last move that writes the answer and the record in the
-    move's own transaction (into its batch): the reply is then one apply and one
-    answer. It leaves the answer for later (after the move) when bots move next (the
-    answer tells what they did) or when the move began a new turn of the seat's (its
-    turn mail, which the answer replaces, is dropped after the move)."""
-
-    def listen(session: Any, transition: Transition) -> None:
-        answered.clear()
-        bots = {row.seat for row in transition.seats if row.is_bot}
-        due = transition.due_after
-        if not transition.finished and (
-            due & bots or reply.tag.seat in clocks.turns_begun(transition)
-        ):
-            return
-        detail = "; ".join(applied)
-        _write_answer(
-            session,
-            runtime,
-            reply,
-            transition.game,
-            due,
-            applied,
-            "",
-            start=min(reply.tag.seq, transition.game.head_seq),
-            result=transition.game.result if transition.finished else None,
-            names=[row.name for row in sorted(transition.seats, key=lambda row: row.seat)],
-        )
-        _write_record(session, reply, "applied", detail)
-        answered.append(True)
-
-    return listen
-
-
 def _refuse(runtime: Runtime, reply: Reply, reason: str, outcome: str = "refused") -> Taken:
     answered = answer(runtime, reply, [], reason, outcome=outcome, detail=reason, note_held=True)
     return Taken(EX_OK, outcome, reason + ("" if answered else HELD), recorded=True)
-
-
-# Answers -------------------------------------------------------------------------
-
-ANSWER_EVERY = timedelta(days=1)
-HELD = " (not answered: one such answer a day)"
-
-
-def may_answer(session: Any, runtime: Runtime, address: str, kind: str, seq: int = 0) -> bool:
-    """Whether an answer of ``kind`` that refuses mail may go to ``address`` now: never
-    to a robot (:func:`msg.is_robot`), and once a day per person and kind, or again as
-    soon as ``seq`` (the game's position, for a player's refusals) differs from the last
-    answer's. When it may, the answer is counted in the open transaction (the caller
-    commits it with the answer); one statement, so two processes never both answer."""
-    if msg.is_robot(address):
-        return False
-    person, kind = canonical_address(address)[:320], kind[:80]
-    now = utc(runtime.clock())
-    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
-    table = InboundAnswer.__table__
-    counted = session.exec(
-        insert(table)
-        .values(address=person, kind=kind, seq=seq, answered_at=now)
-        .on_conflict_do_update(
-            index_elements=[table.c.address, table.c.kind],
-            set_={"answered_at": now, "seq": seq},
-            where=or_(table.c.answered_at <= now - ANSWER_EVERY, table.c.seq != seq),
-        )
-        .returning(table.c.answered_at)
-    )
-    return counted.first() is not None
-
-
-def answer(
-    runtime: Runtime,
-    reply: Reply,
-    applied: list[str],
-    refusal: str,
-    said: str = "",
-    *,
-    outcome: str,
-    detail: str,
-    fresh: bool = False,
-    note_held: bool = False,
-) -> bool:
-    """The answer to a reply from the seat's player, through the outbox, with the
-    reply's record (``outcome``, ``detail``) in the same transaction: what was applied,
-    what happened since the mail (as the seat may see it), the receipt, and what is due
-    next, with the legal moves when it is the player's turn. The mail is rendered by the
-    dispatcher (:func:`pbem.mail.deferred.defer_seat_mail`). A refusal (nothing applied)
-    goes once a day per game position (:func:`may_answer`; with ``note_held`` the
-    record says when it did not go); False when it did not go. ``fresh``: the game
-    changed since the reply's load (moves were made), so its row is read again."""
-    with runtime.service.session() as session:
-        game = reply.loaded.game
-        result = None
-        if fresh or game.status != "active":
-            game = session.get(Game, reply.tag.game_id)
-            result = game.result if game.status != "active" else None
-        seat = reply.seat
-        refused_only = bool(refusal) and not applied and not said
-        if refused_only and not may_answer(
-            session, runtime, seat.email, f"refused:{game.id}", game.head_seq
-        ):
-            _write_record(session, reply, outcome, detail + (HELD if note_held else ""))
-            session.commit()
-            return False
-        due = frozenset(game.to_move or [])
-        _write_answer(
-            session,
-            runtime,
-            reply,
-            game,
-            due,
-            applied,
-            refusal,
-            said=said,
-            start=min(reply.tag.seq, game.head_seq),
-            result=result,
-            names=reply.seat_names,
-            paused=game.paused_at is not None,
-        )
-        _write_record(session, reply, outcome, detail)
-        session.commit()
-    return True
-
-
-_MAIL = Mail.__table__
-_DROP_TURN_MAIL = Prepared(
-    _MAIL.update()
-    .where(
-        _MAIL.c.game_id == bindparam("b_game"),
-        _MAIL.c.seat == bindparam("b_seat"),
-        _MAIL.c.kind == bindparam("b_kind"),
-        _MAIL.c.status == bindparam("b_status"),
-        _MAIL.c.attempts == bindparam("b_attempts"),
-    )
-    .values(status=bindparam("status"), last_error=bindparam("last_error"))
-)
-
-
-def _write_answer(
-    session: Any,
-    runtime: Runtime,
-    reply: Reply,
-    game: Any,
-    due: frozenset[int],
-    applied: list[str],
-    refusal: str,
-    *,
-    start: int,
-    result: Any,
-    names: list[str],
-    said: str = "",
-    paused: bool = False,
-) -> None:
-    """Records the answer (rendered later, :func:`pbem.mail.deferred.render_deferred`) to
-    the seat's player about the game at its head: ``due`` the seats due there, ``result``
-    the game's when it is over."""
-    seat = reply.seat
-    listed = result is None and seat.seat in due
-    if result is not None:
-        from pbem.games import results
-
-        standing = results.standings(result, names) or {"headline": ""}
-        next_up = f"The game is over. {standing['headline']}".strip()
-    elif paused:
-        next_up = "The game is paused."
-    elif listed:
-        next_up = "It is your turn" + (" again." if applied else ".")
-    else:
-        waiting = [names[number] for number in sorted(due) if number != seat.seat]
-        next_up = f"Waiting for {join_names(waiting)}." if waiting else ""
-    if said:
-        next_up = f"{said[0].upper()}{said[1:]}. {next_up}".strip()
-    deferred.defer_seat_mail(
-        session,
-        runtime,
-        game,
-        seat,
-        "answer",
-        f"answer:{game.id}:{seat.seat}:{reply.key[:16]}:{game.head_seq}",
-        start=start if applied else game.head_seq,
-        others=[],
-        deadline=None,
-        context={
-            "headline": said or _headline(applied, refusal),
-            "applied": applied,
-            "refusal": refusal,
-            "next_up": next_up,
-            "newcomer": False,
-        },
-    )
-    if applied and listed:
-        # The answer lists the moves of the seat's new turn: a "your turn" mail recorded
-        # for it would say the same again, so it does not go.
-        write(
-            session,
-            _DROP_TURN_MAIL,
-            {
-                "b_game": game.id,
-                "b_seat": seat.seat,
-                "b_kind": "your_turn",
-                "b_status": "pending",
-                "b_attempts": 0,
-                "status": "dropped",
-                "last_error": "dropped: the answer to a reply said so",
-            },
-        )
-
-
-def _headline(applied: list[str], refusal: str) -> str:
-    if applied and refusal:
-        count = len(applied)
-        return f"{count} move{'s' if count != 1 else ''} made, then one refused"
-    if applied:
-        return "your move was made" if len(applied) == 1 else f"your {len(applied)} moves were made"
-    return "your reply was not applied"
-
-
-def move_context(engine_slug: str, listed: list[moves.Listed]) -> dict[str, Any]:
-    """What a mail needs to list the moves with codes: ``move_groups``, ``written``."""
-    return {
-        "move_groups": moves.groups(listed),
-        "written": moves.written_forms(engine_slug, listed),
-        "move_count": len(listed),
-    }
-
-
-def flag_bouncing_players(runtime: Runtime, shown: list[dict], seats: list[Any]) -> None:
-    """Sets ``bouncing`` on each player of a page's list whose mail bounces."""
-    with runtime.service.reading() as session:
-        found = bouncing(session, [getattr(seat, "email", "") or "" for seat in seats])
-    if not found:
-        return
-    by_seat = {seat.seat: (getattr(seat, "email", "") or "").lower() for seat in seats}
-    for player in shown:
-        player["bouncing"] = by_seat.get(player["seat"], "") in found
-
-
-def bouncing_names(session: Any, seats: list[Seat], reader: Seat) -> list[str]:
-    """The other players of the game whose mail bounces, for every seat mail (the
-    creator and the other players read it; the reader's own mail would not arrive)."""
-    others = [row for row in seats if row.seat != reader.seat and row.email and not row.is_bot]
-    found = bouncing(session, [row.email for row in others])
-    return [row.name for row in others if row.email.lower() in found]
-
-
-def answer_stranger(runtime: Runtime, reply: Reply, detail: str) -> bool:
-    """A short refusal to an address that does not hold the seat: nothing of the game,
-    not even its title (the sender may be anyone: the mail is not the game's, so its
-    ``List-Id`` is the server's). False when it did not go."""
-    return _answer_once(runtime, "stranger", reply, "refused_sender", detail)
-
-
-def answer_gone(runtime: Runtime, reply: Reply, detail: str) -> bool:
-    """The answer to a reply whose tag verifies for a game this server no longer holds
-    (it moved to another server, whose mail brought its players a new link). False when
-    it did not go."""
-    return _answer_once(runtime, "gone", reply, "gone", detail)
-
-
-def _answer_once(runtime: Runtime, kind: str, reply: Reply, outcome: str, detail: str) -> bool:
-    """Queues the ``answer_<kind>`` mail to the reply's sender, once a day per person
-    (:func:`may_answer`), and records the reply (``outcome``, ``detail``; noted when
-    the answer did not go) in the same transaction; False when it did not go."""
-    sender = reply.sender
-    with runtime.service.session() as session:
-        answered = may_answer(session, runtime, sender, kind)
-        if answered:
-            outbox.enqueue(
-                session,
-                runtime,
-                f"answer_{kind}",
-                key=f"answer_{kind}:{reply.tag.game_id}:{reply.key[:16]}",
-                recipient=sender,
-                context={"name": "", "sender": sender},
-            )
-        _write_record(session, reply, outcome, detail + ("" if answered else HELD))
-        session.commit()
-    return answered
