@@ -26,10 +26,12 @@ run: $(RUN_STAMP)
 	$(VENV)/bin/pbem serve
 
 ## test: install everything the tests need (Debian packages too), then ruff and pytest
+## (two processes, each module kept whole in one: TEST_PROCESSES=1 runs them in this one)
+TEST_PROCESSES ?= 2
 test: $(TEST_STAMP) system-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q $(if $(filter 1,$(TEST_PROCESSES)),,-n $(TEST_PROCESSES) --dist loadfile)
 
 ## soak: the same tests' long self-play and soak counts (and the bot-against-v1 table)
 soak: $(TEST_STAMP) system-deps
