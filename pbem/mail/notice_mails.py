@@ -66,7 +66,16 @@ def _seat_event(runtime: Runtime, session: Session, game: Game, notice: Notice) 
     )
 
 
-def _seat_left(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
+def _to_address(
+    runtime: Runtime,
+    session: Session,
+    game: Game,
+    notice: Notice,
+    headline: str,
+    lines: list[str],
+    **extra: Any,
+) -> None:
+    """A ``notice`` mail to a person who holds no seat, at the notice's address."""
     outbox.enqueue(
         session,
         runtime,
@@ -78,46 +87,48 @@ def _seat_left(runtime: Runtime, session: Session, game: Game, notice: Notice) -
             "game_id": game.id,
             "name": notice.name,
             "seat": notice.seat,
-            "headline": notice.facts["headline"],
-            "lines": list(notice.facts["lines"]),
-            "link": "",
+            "headline": headline,
+            "lines": lines,
             "settings": "",
-            "former": True,
             "game_page": links.game_url(runtime.config, game.id),
-            "head_hash": game.head_hash,
-            "head_seq": game.head_seq,
+            **extra,
         },
         game_id=game.id,
     )
 
 
+def _seat_left(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
+    _to_address(
+        runtime,
+        session,
+        game,
+        notice,
+        notice.facts["headline"],
+        list(notice.facts["lines"]),
+        link="",
+        former=True,
+        head_hash=game.head_hash,
+        head_seq=game.head_seq,
+    )
+
+
 def _seat_offered(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
     until = zones.when(notice.facts["lapses_at"], "UTC")
-    outbox.enqueue(
-        session,
+    _to_address(
         runtime,
-        "notice",
-        key=notice.key,
-        recipient=notice.address,
-        context={
-            "title": game.title,
-            "game_id": game.id,
-            "name": notice.name,
-            "seat": notice.seat,
-            "headline": "A seat is offered to you",
-            "lines": [
-                f"You are invited to take over {notice.facts['holder']}'s seat in {game.title}.",
-                "Open the link and accept the seat to play it; nothing happens until you "
-                "do. Keep the link to yourself: once you accept, it is your seat.",
-                f"The link works until {until}.",
-            ],
-            "link": links.play_url(runtime.config, notice.facts["token"]),
-            "settings": "",
-            "newcomer": True,
-            "commitment": game.commitment,
-            "game_page": links.game_url(runtime.config, game.id),
-        },
-        game_id=game.id,
+        session,
+        game,
+        notice,
+        "A seat is offered to you",
+        [
+            f"You are invited to take over {notice.facts['holder']}'s seat in {game.title}.",
+            "Open the link and accept the seat to play it; nothing happens until you "
+            "do. Keep the link to yourself: once you accept, it is your seat.",
+            f"The link works until {until}.",
+        ],
+        link=links.play_url(runtime.config, notice.facts["token"]),
+        newcomer=True,
+        commitment=game.commitment,
     )
 
 
