@@ -1,18 +1,22 @@
 """Game engines: pure rules behind the protocol in :mod:`engines.api`.
 
-``REGISTRY`` maps each game's slug to its engine object playing the newest version. It
-is filled by a scan of this package: every subpackage of ``engines/`` that exposes
-``ENGINE`` is a title, so adding a title touches nothing outside its own folder (see
-"Adding a title" in the README); a title installed as a package of its own is found by
-its ``pbem.titles`` entry point (naming its engine object). Importing this package imports those subpackages and
-nothing else. :func:`get_engine` resolves a (slug, version) pair: a game plays to its end
-on the version it was created with (see :mod:`engines.api`).
+``REGISTRY`` maps each game's slug to its engine object playing the newest version.
+Every subpackage of ``engines/`` is a title, named by its slug and exposing ``ENGINE``,
+so adding a title touches nothing outside its own folder (see "Adding a title" in the
+README); a title installed as a package of its own is found by its ``pbem.titles``
+entry point (``slug = "package.module:ENGINE"``). The registry knows every slug at
+once, from the folders' and entry points' names, and imports a title the first time it
+is asked for it: a process that needs one title (``pbem receive`` taking a reply)
+loads that one. :func:`scan_titles` imports them all. :func:`get_engine` resolves a
+(slug, version) pair: a game plays to its end on the version it was created with (see
+:mod:`engines.api`).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterator, MutableMapping
 from importlib.metadata import entry_points
 
 from engines.api import Engine
@@ -40,7 +44,67 @@ def installed_titles() -> dict[str, Engine]:
     return found
 
 
-REGISTRY: dict[str, Engine] = {**installed_titles(), **scan_titles()}
+def _folder_title(name: str) -> Callable[[], Engine]:
+    def load() -> Engine:
+        engine = getattr(importlib.import_module(f"{__name__}.{name}"), "ENGINE", None)
+        if engine is None:
+            raise LookupError(f"engines/{name}/ is not a title: it has no ENGINE.")
+        return engine
+
+    return load
+
+
+class Registry(MutableMapping[str, Engine]):
+    """Slug to engine, each title imported the first time it is asked for.
+
+    ``sources`` gives, for each slug, how to load its engine; a loaded engine whose slug
+    is not the one it was found under is refused (a folder is named by its slug)."""
+
+    def __init__(self, sources: dict[str, Callable[[], Engine]]):
+        self._sources = dict(sources)
+        self._loaded: dict[str, Engine] = {}
+
+    def __getitem__(self, slug: str) -> Engine:
+        engine = self._loaded.get(slug)
+        if engine is not None:
+            return engine
+        engine = self._sources[slug]()
+        if engine.slug != slug:
+            raise LookupError(f"The title found as {slug!r} calls itself {engine.slug!r}.")
+        return self._loaded.setdefault(slug, engine)
+
+    def __setitem__(self, slug: str, engine: Engine) -> None:
+        self._loaded[slug] = engine
+        self._sources.setdefault(slug, lambda: engine)
+
+    def __delitem__(self, slug: str) -> None:
+        del self._sources[slug]
+        self._loaded.pop(slug, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._sources))
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    def __contains__(self, slug: object) -> bool:
+        return isinstance(slug, str) and slug in self._sources
+
+
+def _sources() -> dict[str, Callable[[], Engine]]:
+    """Every title's loader by slug: installed packages' entry points, then the folders
+    of ``engines/`` (a folder wins a clash)."""
+    found: dict[str, Callable[[], Engine]] = {
+        point.name: point.load
+        for point in sorted(entry_points(group="pbem.titles"), key=lambda point: point.name)
+    }
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda module: module.name):
+        if module.ispkg:
+            found[module.name] = _folder_title(module.name)
+    return found
+
+
+REGISTRY: Registry = Registry(_sources())
 
 
 def is_listed(engine: Engine) -> bool:
@@ -99,6 +163,7 @@ def bot_move(engine: Engine, view, legal_moves, rng, level: str = "normal") -> d
 
 __all__ = [
     "REGISTRY",
+    "Registry",
     "at_version",
     "bot_levels_of",
     "bot_move",

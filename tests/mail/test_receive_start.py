@@ -75,3 +75,10 @@ def test_pbem_receive_plays_a_move_without_loading_what_it_does_not_need(monkeyp
         name for name in loaded if any(name == top or name.startswith(f"{top}.") for top in HEAVY)
     )
     assert heavy == []
+    # Only the title of the game the reply is about is imported.
+    titles = {
+        name.split(".")[1]
+        for name in loaded
+        if name.count(".") >= 1 and name.startswith("engines.")
+    }
+    assert titles - {"api"} == {"mercatores"}
