@@ -36,8 +36,9 @@ def link_for(runtime, token: str) -> str:
 
 
 def cmd_serve(args) -> int:
-    from pbem import demo, scheduler
+    from pbem import demo
     from pbem.web import create_app
+    from pbem.web.embedded import serve
 
     if args.production:
         # Production everywhere: this process, and the gunicorn workers that inherit
@@ -56,12 +57,7 @@ def cmd_serve(args) -> int:
             for title, link in links:
                 print(f"  {title}: {link}")
     print(f"\npbem is running at http://{host}:{port}/  (Ctrl-C stops it)\n", flush=True)
-    background = scheduler.start_background(runtime)
-    try:
-        app.run(host=host, port=port, debug=False, use_reloader=False, threaded=True)
-    finally:
-        background.shutdown(wait=False)
-    return 0
+    return serve(app, runtime, host, port)
 
 
 def gunicorn_command(runtime, host: str, port: int, workers: int | None) -> list[str]:

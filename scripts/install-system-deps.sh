@@ -1,6 +1,7 @@
 #!/bin/sh
 # Debian packages the tests need: chromium (browser tests), postfix (the mail server
-# tests run a private instance of their own) and a running PostgreSQL at 127.0.0.1:5432
+# tests run a private instance of their own), systemd's systemd-analyze (the example
+# units in config/systemd/ are verified with it) and a running PostgreSQL at 127.0.0.1:5432
 # with a database "test" and trust auth. Installs only what is missing.
 # With the argument "venv", only Python's venv module; with "postfix", only postfix.
 set -eu
@@ -41,6 +42,11 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 install_postfix
+
+if ! command -v systemd-analyze >/dev/null 2>&1; then
+    echo "Installing Debian's systemd for systemd-analyze (the example units' test)..."
+    apt_install systemd
+fi
 
 pg_up() { pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; }
 if ! pg_up; then

@@ -5,7 +5,7 @@ pbem.web.accesslog.MaskingLogger``. Every value the access log can print (reques
 path, query, referrer, request and response headers such as ``Location``) passes
 through :func:`pbem.logs.mask_tokens` first, so a log that is shared, shipped or kept
 opens no seat.
-Every other log line (werkzeug's request log under ``pbem serve`` among them) is masked
+``pbem serve`` (one gunicorn worker) writes the same access log. Every other log line is masked
 the same way by the handler :func:`pbem.logs.configure` installs.
 """
 

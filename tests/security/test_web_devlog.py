@@ -1,4 +1,4 @@
-"""The development server (``pbem serve``: werkzeug's request log) masks seat links as
+"""werkzeug's request log (the tests' served app) masks seat links as
 gunicorn's access log does: a shared or kept log opens no seat."""
 
 from __future__ import annotations
