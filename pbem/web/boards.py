@@ -68,6 +68,16 @@ ROW = 22  # a chip's row of pieces
 PAD = 3
 
 
+ZOOMS = ("1", "2", "3")  # the map's zoom links: fit, 100%, 150%
+
+
+def zoom_level(value: str | None) -> int:
+    """The map's zoom level asked for by ``?zoom=``: one of :data:`ZOOMS`, anything else
+    (absent, ``9``, ``x``) the first, "fit". The turn page's cache is keyed by this
+    level, never by the value given, so made-up values share the default's page."""
+    return int(value) if value in ZOOMS else 1
+
+
 def readable_width(frame: Frame, text_sizes: Sequence[float]) -> float:
     """The narrowest a map of ``frame`` whose texts are ``text_sizes`` units high may be
     drawn (CSS px) with every text on it at least ``SMALLEST_READABLE`` px: the title's

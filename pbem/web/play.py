@@ -190,7 +190,7 @@ def page(token: str):
         return not_a_seat(token)
     budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link was opened
     created = bool(request.args.get("created"))
-    zoom = request.args.get("zoom", "")
+    zoom = boards.zoom_level(request.args.get("zoom"))  # never the value given: see boards
     bounces = addresses.address_bounces(runtime(), seat)
     changed = bool(request.args.get("address"))
     key = (token, head_hash, request.args.get("pick", ""), created, seat.timezone, zoom)

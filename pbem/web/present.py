@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, request
 from sqlmodel import col, select
 
 from pbem.errors import NotFound
@@ -19,7 +19,7 @@ from pbem.games.results import standings
 from pbem.games.tokens import hash_token
 from pbem.models import Game, Seat
 from pbem.runtime import Runtime
-from pbem.web.boards import game_data
+from pbem.web.boards import game_data, zoom_level
 
 # Colours told apart with colour blindness (Okabe and Ito); every mark also has a letter.
 NAMED_COLOURS = {
@@ -100,6 +100,7 @@ def standings_of(result: Mapping[str, Any] | None, shown: Sequence[Mapping[str, 
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["game_data"] = game_data
     app.jinja_env.globals["standings_of"] = standings_of
+    app.jinja_env.globals["zoom_level"] = lambda: zoom_level(request.args.get("zoom"))
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )

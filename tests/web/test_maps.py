@@ -16,7 +16,7 @@ import pytest
 
 from engines import REGISTRY
 from pbem.games.service import SeatSpec
-from pbem.web import boards, create_app
+from pbem.web import boards, create_app, play
 from pbem.web.present import players as shown_players
 from pbem.web.titles import layout
 
@@ -171,6 +171,32 @@ def test_zoom_links_work_without_javascript_and_bad_levels_fall_back(nostrum):
     for bad in ("9", "x", "-1", "1e9"):
         page = client.get(f"/play/{token}?zoom={bad}")
         assert page.status_code == 200 and 'class="map-frame zoom-1"' in page.text
+
+
+def test_made_up_zoom_values_share_the_default_page_and_never_reach_the_cache(nostrum, monkeypatch):
+    client, runtime, created = nostrum
+    token = due_token(runtime, created)
+    renders = []
+    render_page = play.render_page
+
+    def counted(*given, **named):
+        renders.append(given)
+        return render_page(*given, **named)
+
+    monkeypatch.setattr(play, "render_page", counted)
+    play.PAGES.clear()
+    plain = client.get(f"/play/{token}").text
+    assert len(renders) == 1 and len(play.PAGES) == 1
+    for bad in ("9", "x", "-1", "1e9", "01", " 2", "2.0", "3x", *map(str, range(4, 64))):
+        page = client.get(f"/play/{token}", query_string={"zoom": bad})
+        assert page.status_code == 200 and page.text == plain, bad
+    assert client.get(f"/play/{token}?zoom=1").text == plain
+    assert len(renders) == 1 and len(play.PAGES) == 1
+    assert {key[5] for key in play.PAGES} == {1}
+    client.get(f"/play/{token}?zoom=2")
+    client.get(f"/play/{token}?zoom=3")
+    assert len(renders) == 3 and {key[5] for key in play.PAGES} == {1, 2, 3}
+    assert boards.zoom_level(None) == 1 and boards.zoom_level("3") == 3
 
 
 def test_a_place_no_move_names_says_so_and_shows_every_move(nostrum):

@@ -3,13 +3,17 @@ files with a version in their address, and a head to poll instead of a meta refr
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import re
+import zlib
 from pathlib import Path
 
 import pytest
 
 from pbem.web import create_app
+from pbem.web.assets import accepted_encodings
+from tests.fixture_engine import PIG
 from tests.web.conftest import form_fields, pig_game
 
 STATIC = Path(__file__).resolve().parents[2] / "pbem" / "web" / "static"
@@ -32,6 +36,43 @@ def test_pages_json_and_assets_are_compressed_when_the_browser_accepts_it(client
         assert len(packed.data) < len(plain.data) / 2, url
     css = client.get("/static/style.css", headers={"Accept-Encoding": "br"})
     assert css.headers["Content-Encoding"] == "br"
+
+
+def test_a_gzip_only_client_gets_gzip_for_static_files_pages_and_exports(client, sqlite_runtime):
+    created = pig_game(sqlite_runtime)
+    for _ in range(30):  # an export long enough to gain from compression
+        head = sqlite_runtime.service.head(created.game_id)
+        seat = min(PIG.to_move(head.state))
+        sqlite_runtime.service.submit_move(created.game_id, seat, {"type": "roll"}, head.seq)
+    urls = (
+        "/static/style.css",
+        f"/play/{created.tokens[0]}",
+        f"/play/{created.tokens[0]}/export.json",
+    )
+    for url in urls:
+        plain = client.get(url, headers={"Accept-Encoding": "identity"})
+        assert "Content-Encoding" not in plain.headers, url
+        for accept, chosen, unpack in (
+            ("gzip", "gzip", gzip.decompress),
+            ("deflate", "deflate", zlib.decompress),
+            ("br;q=0.5, gzip;q=0.8, identity;q=0.1", "gzip", gzip.decompress),
+        ):
+            packed = client.get(url, headers={"Accept-Encoding": accept})
+            assert packed.headers["Content-Encoding"] == chosen, (url, accept)
+            assert "Accept-Encoding" in packed.headers["Vary"], url
+            assert len(packed.data) < len(plain.data) / 2, (url, accept)
+            assert unpack(packed.data) == plain.data, (url, accept)
+        for refusing in ("gzip;q=0", "br;q=0, gzip;q=0", "identity", ""):
+            same = client.get(url, headers={"Accept-Encoding": refusing})
+            assert "Content-Encoding" not in same.headers, (url, refusing)
+            assert same.data == plain.data, (url, refusing)
+
+
+def test_accept_encoding_keeps_what_the_client_accepts_with_its_quality():
+    assert accepted_encodings("gzip, deflate, br") == "gzip;q=1, deflate;q=1, br;q=1"
+    assert accepted_encodings("br;q=0, GZIP; q=0.5, *;q=0") == "gzip;q=0.5"
+    assert accepted_encodings("gzip;q=x, br;q=2, zstd;q=0.001") == "zstd;q=0.001"
+    assert accepted_encodings("") == ""
 
 
 def test_the_favicon_is_served_and_linked(client):
