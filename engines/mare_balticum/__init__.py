@@ -143,6 +143,11 @@ class MareBalticum:
     def dump(self, state: State) -> dict:
         return dump_state(state)
 
+    def hash_form(self, state: State) -> dict:
+        """``dump(state)`` for the state hash: plain data built afresh (text keys, lists,
+        text, integers, booleans, None), written without being read back."""
+        return dump_state(state)
+
     def load(self, data: Mapping[str, Any]) -> State:
         return load_state(data)
 

@@ -250,6 +250,13 @@ class MareNostrum:
             dumped.pop("rules_version", None)  # a version-1 state dumps as it always did
         return dumped
 
+    def hash_form(self, state: State) -> dict:
+        """``dump(state)`` sharing the state's parts, for the state hash only (read, never
+        kept): the state is plain data (text keys, lists, text, integers, booleans, None)."""
+        if state.get("rules_version", 1) != 1:
+            return state
+        return {key: value for key, value in state.items() if key != "rules_version"}
+
     def load(self, data: Mapping[str, Any]) -> State:
         loaded = clone(dict(data))
         if loaded.get("rules_version", 1) == 1:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from engines.api import Engine, canonical_json
+from engines.api import Engine, canonical_json, state_json
 from pbem.eventlog.chance import ReplayChance
 
 GENESIS_HASH = "0" * 64
@@ -40,10 +40,10 @@ def keyed_state_hash(seed: bytes, engine: Engine, state: Any) -> str:
     A plain sha256 would let a player test guesses about what is hidden from them (a
     hand, a face-down token) against the hashes they are shown; keyed by the seed, the
     hashes say nothing until the seed is revealed at the end, and from then on anyone
-    can check every one of them.
+    can check every one of them. The JSON is read from the state in place where the
+    engine offers it (:func:`engines.api.state_json`), not from a copy.
     """
-    body = canonical_json(engine.dump(state)).encode("utf-8")
-    return hmac.digest(_state_key(seed), body, "sha256").hex()
+    return hmac.digest(_state_key(seed), state_json(engine, state), "sha256").hex()
 
 
 @functools.lru_cache(maxsize=64)
@@ -83,6 +83,8 @@ def row_hash(row: Mapping[str, Any]) -> str:
     body = canonical_json(
         {name: hashed_payload(row) if name == "payload" else row[name] for name in HASHED_FIELDS}
     )
+    # Not canonical_bytes: every row holds a time ("…:39.123456Z") and hashes ("…3f0e…"),
+    # which its float check cannot tell from numbers, so it would only add its cost.
     return hashlib.sha256((row["prev_hash"] + body).encode("utf-8")).hexdigest()
 
 
