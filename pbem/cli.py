@@ -255,9 +255,8 @@ def cmd_move(args) -> int:
     marks = names.marks_of(head.engine.view(outcome.state, None))
     for line in names.fill_lines(lines, seat_names, marks):
         print(f"  {line}")
-    bots = runtime.service.play_bots(args.game)
-    if bots:
-        print(f"Bots made {bots} moves.")
+    if outcome.bot_moves:
+        print(f"Bots made {outcome.bot_moves} moves.")
     return 0
 
 
@@ -371,8 +370,6 @@ def import_file(runtime, path: Path, *, mail: bool = True) -> str:
             print(f"  seat {seat.seat} {seat.name}: waits for a newcomer, invited again")
         elif seat.is_bot:
             print(f"  seat {seat.seat} {seat.name}: (bot)")
-    if runtime.service.game(game_id).status == "active":
-        runtime.service.play_bots(game_id)
     return game_id
 
 

@@ -41,6 +41,10 @@ class MoveOutcome:
     head_hash: str
     duplicate: bool = False
     events: list[dict[str, Any]] = field(default_factory=list)
+    # A bot seat is due after these events (the service lets it move once they commit).
+    bots_due: bool = False
+    # The moves the bots made right after, before the call returned.
+    bot_moves: int = 0
 
 
 Listener = Callable[["Session", Transition], None]

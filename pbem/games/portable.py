@@ -839,6 +839,7 @@ def import_full(
         service._finish_transition(session, game, engine, list(rows), None, states[-1], frozenset())
         imported = _restore_people(session, service, runtime, game, personal, waiting, mail)
         service.store.commit(session, game_id, -1)
+    service.bots_now(game_id)  # the game carries on: a bot due at its head moves now
     return imported
 
 

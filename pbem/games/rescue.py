@@ -107,7 +107,6 @@ def hand_to_bot(
             '"Take my seat back" at any time.',
         ],
     )
-    runtime.service.play_bots(game_id)
     return outcome
 
 
@@ -157,7 +156,6 @@ def leave_game(runtime: Runtime, game_id: str, seat: int, by: int | None) -> Res
         notify_target=False,
         other_lines=[f"A new player can ask for the seat on the game's page: {page}"],
     )
-    runtime.service.play_bots(game_id)
     return outcome
 
 
@@ -225,7 +223,6 @@ def resign(runtime: Runtime, game_id: str, seat: int, by: int | None) -> RescueO
         resignation=meaning,
         level=level,
     )
-    runtime.service.play_bots(game_id)
     return outcome
 
 

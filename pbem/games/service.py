@@ -13,13 +13,21 @@ mail (rendered later by the dispatcher). The writes go through the move's
 :class:`pbem.db.Batch`: one statement on PostgreSQL (one round trip), one by one on
 SQLite. The database still decides a race: the event's key (game, seq) takes one writer
 only. A move that ends the game takes the full path.
+
+Bots answer at once: a move or an administrative event that leaves a bot seat due has
+the due bots move right after its transaction commits (never inside it), before the
+call returns, whatever road it came by (:meth:`GameService.after_commit`). A bot that
+fails is logged and left to the scheduler's sweep; the event that made it due stands.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, make_dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -55,6 +63,13 @@ from pbem.validate import check_unique_names, clean_name
 
 if TYPE_CHECKING:
     from pbem.games.upgrade import UpgradeCheck
+
+log = logging.getLogger(__name__)
+
+# Set while :meth:`GameService.play_bots` runs in this thread (the bots' own moves do not
+# start another round of bots: the running one goes on until no bot is due), and while
+# :meth:`GameService.bots_held` holds the bots back.
+_PLAYING_BOTS: ContextVar[bool] = ContextVar("pbem_playing_bots", default=False)
 
 
 def utcnow() -> datetime:
@@ -219,8 +234,30 @@ def mark_seat(
     return (seat.due, seat.due_since, seat.last_move_seq) != was
 
 
+def _bots_due(session: Session, game: Game) -> bool:
+    """Whether, in ``session``'s transaction after an event, a bot seat of ``game`` is due
+    (through the partial index ix_seats_due_bots) while the game runs."""
+    if game.status != "active" or game.paused_at is not None:
+        return False
+    session.flush()
+    found = session.exec(
+        select(Seat.seat)
+        .where(
+            Seat.game_id == game.id,
+            Seat.due == True,  # noqa: E712 - a SQL comparison
+            Seat.is_bot == True,  # noqa: E712
+        )
+        .limit(1)
+    ).first()
+    return found is not None
+
+
 class GameService:
     """The application service over one database."""
+
+    # Due bots move right after the event that made them due (:meth:`after_commit`);
+    # False leaves them to the scheduler's sweep, as a crash between the two would.
+    bots_at_once: bool = True
 
     def __init__(
         self,
@@ -501,7 +538,7 @@ class GameService:
             # rolls back with it, it never commits it); only uncommon paths use it.
             session = Session(bind=connection, expire_on_commit=False)
             try:
-                return self._move(
+                outcome = self._move(
                     connection,
                     session,
                     game_id,
@@ -516,6 +553,7 @@ class GameService:
             finally:
                 if session.in_transaction():
                     session.close()  # a session never used holds nothing
+        return self.after_commit(game_id, outcome)
 
     def _move(
         self,
@@ -586,7 +624,8 @@ class GameService:
             actor=actor,
             created_at=now,
         )
-        if engine.to_move(after):
+        due_after = engine.to_move(after)
+        if due_after:
             # The common case: the game goes on. Plain statements, no unit of work.
             batch = session.info[BATCH] = Batch(connection)
             try:
@@ -598,7 +637,8 @@ class GameService:
                 # Another writer appended this seq first (or its mail record).
                 self._conflict(connection, game_id, seq - 1)
             self._commit(connection, game_id, seq - 1)
-            return MoveOutcome(row["seq"], after, row["hash"], events=[row])
+            bots_due = any(other.is_bot and other.seat in due_after for other in loaded.seats)
+            return MoveOutcome(row["seq"], after, row["hash"], events=[row], bots_due=bots_due)
         # The game ends: the seed is revealed in a second event, and the read model
         # and the listeners (the result mails) go through the full path.
         orm_game = self.store.game(session, game_id)
@@ -769,14 +809,54 @@ class GameService:
                 change(session, head.game)
             due = head.engine.to_move(head.state)
             self._finish_transition(session, head.game, head.engine, [row], head.state, state, due)
+            bots_due = _bots_due(session, head.game)
             self.store.commit(session, game_id, head.seq)
-            return MoveOutcome(row["seq"], state, row["hash"], events=[row])
+        outcome = MoveOutcome(row["seq"], state, row["hash"], events=[row], bots_due=bots_due)
+        return self.after_commit(game_id, outcome)
+
+    def after_commit(self, game_id: str, outcome: MoveOutcome) -> MoveOutcome:
+        """Once the transaction that wrote ``outcome`` has committed: the bot seats it left
+        due move now (:meth:`bots_now`), their count in ``outcome.bot_moves``."""
+        if outcome.bots_due:
+            outcome.bot_moves = self.bots_now(game_id)
+        return outcome
+
+    def bots_now(self, game_id: str) -> int:
+        """The due bots of a game move now (:meth:`play_bots`), after a committed event.
+        Their failure is logged, never raised: the event stands and the sweep retries
+        the bots. Inside :meth:`play_bots` (a bot's own move) nothing more runs here."""
+        if not self.bots_at_once or _PLAYING_BOTS.get():
+            return 0
+        try:
+            return self.play_bots(game_id)
+        except Exception:
+            log.exception("the bots of %s did not move; the sweep will retry", game_id)
+            return 0
+
+    @contextmanager
+    def bots_held(self, game_id: str) -> Iterator[None]:
+        """The bots of ``game_id`` wait while the block appends one caller's events (the
+        lines of a reply by mail), then move at once (:meth:`bots_now`)."""
+        held = _PLAYING_BOTS.set(True)
+        try:
+            yield
+        finally:
+            _PLAYING_BOTS.reset(held)
+            self.bots_now(game_id)
 
     def play_bots(self, game_id: str, max_moves: int = 500) -> int:
-        """Lets bot seats that are due move until a human is due or the game ends."""
-        moved = 0
+        """Lets bot seats that are due move until a human is due or the game ends (at
+        most ``max_moves`` moves, and as many lost races)."""
+        playing = _PLAYING_BOTS.set(True)
+        try:
+            return self._play_bots(game_id, max_moves)
+        finally:
+            _PLAYING_BOTS.reset(playing)
+
+    def _play_bots(self, game_id: str, max_moves: int) -> int:
+        moved = conflicts = 0
         rng = random.Random(secrets.randbits(64))
-        while moved < max_moves:
+        while moved < max_moves and conflicts < max_moves:
             head = self.head(game_id)
             if head.game.status != "active" or head.game.paused_at is not None:
                 break
@@ -791,6 +871,7 @@ class GameService:
             try:
                 self.submit_move(game_id, seat, move, head.seq, kind="auto_move", actor="bot")
             except Conflict:
+                conflicts += 1
                 continue
             moved += 1
         return moved

@@ -82,11 +82,10 @@ def post_move(token: str):
     if not is_count(expected):
         raise BadInput(f"expected_seq must be a whole number from 0 to {INT_MAX}.")
     outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
-    response = jsonify(
+    # The bots it left due have moved already (:meth:`GameService.after_commit`).
+    return jsonify(
         {"seq": outcome.seq, "head_hash": outcome.head_hash, "duplicate": outcome.duplicate}
     )
-    response.call_on_close(lambda: service.play_bots(seat.game_id))
-    return response
 
 
 @bp.get("/openapi.json")

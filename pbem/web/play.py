@@ -319,11 +319,9 @@ def form_move(form) -> dict:
 
 
 def after_move(seat: Seat) -> Response:
-    """Redirects to the fresh page, then lets bot seats that are due move."""
-    response = redirect(url_for("play.page", token=request.view_args["token"]), code=303)
-    service = runtime().service
-    response.call_on_close(lambda: service.play_bots(seat.game_id))
-    return response
+    """Redirects to the fresh page (the bots the move left due have moved already,
+    :meth:`GameService.after_commit`)."""
+    return redirect(url_for("play.page", token=request.view_args["token"]), code=303)
 
 
 def refused(seat: Seat, error: PbemError):

@@ -306,25 +306,25 @@ def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
     refusal = ""
     answered: list[bool] = []  # the answer went with the last move (:func:`answer_listener`)
     head: tuple[Any, Any, Any] | None = (engine, head_state, reply.loaded)
-    for number, line in enumerate(lines, 1):
-        last = number == len(lines)
+    # The bots wait for the reply's last line, then answer at once.
+    with runtime.service.bots_held(game.id):
+        for number, line in enumerate(lines, 1):
+            last = number == len(lines)
 
-        def listeners(label: str, last: bool = last) -> list[Listener]:
-            if not last:
-                return []
-            return [answer_listener(runtime, reply, [*applied, label], answered)]
+            def listeners(label: str, last: bool = last) -> list[Listener]:
+                if not last:
+                    return []
+                return [answer_listener(runtime, reply, [*applied, label], answered)]
 
-        label, refusal = _apply_line(runtime, reply, line, mail_list, head, listeners)
-        head = None  # the load is used by the first move; later lines read the new head
-        if refusal:
-            break
-        applied.append(label)
+            label, refusal = _apply_line(runtime, reply, line, mail_list, head, listeners)
+            head = None  # the load is used by the first move; later lines read the new head
+            if refusal:
+                break
+            applied.append(label)
     outcome = "applied" if applied and not refusal else ("partly" if applied else "refused")
     if answered and not refusal:  # (a last line refused rolled its listener's writes back)
         return Taken(EX_OK, outcome, "; ".join(applied), applied, recorded=True)
-    if applied and any(row.is_bot for row in reply.loaded.seats):
-        runtime.service.play_bots(game.id)
-    elif refusal and not applied:
+    if refusal and not applied:
         refusal += ' To write to the table instead, start your reply with "say:".'
     detail = refusal or "; ".join(applied)
     answer(runtime, reply, applied, refusal, outcome=outcome, detail=detail, fresh=bool(applied))
