@@ -67,9 +67,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Set while :meth:`GameService.play_bots` runs in this thread (the bots' own moves do not
-# start another round of bots: the running one goes on until no bot is due), and while
-# :meth:`GameService.bots_held` holds the bots back.
+# start another round of bots: the running one goes on until no bot is due).
 _PLAYING_BOTS: ContextVar[bool] = ContextVar("pbem_playing_bots", default=False)
+# While :meth:`GameService.bots_held` holds the bots back: the games whose bots became due.
+_HELD: ContextVar[set[str] | None] = ContextVar("pbem_bots_held", default=None)
 
 
 def utcnow() -> datetime:
@@ -827,6 +828,10 @@ class GameService:
         the bots. Inside :meth:`play_bots` (a bot's own move) nothing more runs here."""
         if not self.bots_at_once or _PLAYING_BOTS.get():
             return 0
+        held = _HELD.get()
+        if held is not None:
+            held.add(game_id)  # they move when the hold ends
+            return 0
         try:
             return self.play_bots(game_id)
         except Exception:
@@ -835,14 +840,17 @@ class GameService:
 
     @contextmanager
     def bots_held(self, game_id: str) -> Iterator[None]:
-        """The bots of ``game_id`` wait while the block appends one caller's events (the
-        lines of a reply by mail), then move at once (:meth:`bots_now`)."""
-        held = _PLAYING_BOTS.set(True)
+        """The bots wait while the block appends one caller's events (the lines of a
+        reply by mail to ``game_id``); then those that became due move at once
+        (:meth:`bots_now`). A block that left no bot due costs nothing more."""
+        waiting: set[str] = set()
+        held = _HELD.set(waiting)
         try:
             yield
         finally:
-            _PLAYING_BOTS.reset(held)
-            self.bots_now(game_id)
+            _HELD.reset(held)
+            for game in sorted(waiting):
+                self.bots_now(game)
 
     def play_bots(self, game_id: str, max_moves: int = 500) -> int:
         """Lets bot seats that are due move until a human is due or the game ends (at

@@ -136,6 +136,7 @@ def test_a_finished_game_is_replayed_whole_once_and_kept(runtime, applied):
     game_id = pig_game(runtime, target=5, bots=(0, 1)).game_id
     head = service.head(game_id)
     seat = min(head.engine.to_move(head.state))
+    service.bots_at_once = False  # the game is audited once before the bots play it out
     service.submit_move(game_id, seat, {"type": "roll"}, head.seq)
     audit_game(service, game_id)
     service.play_bots(game_id)
