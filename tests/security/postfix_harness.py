@@ -228,6 +228,11 @@ def pipe_command(instance: Postfix) -> str:
     interpreter the tests run under (a Python under ``/root``), the same ``pbem``
     script runs under the system's Python of the same version, with the virtualenv's
     packages on its path."""
+    if not all(folder.stat().st_mode & stat.S_IXOTH for folder in [ROOT, *ROOT.parents]):
+        raise RuntimeError(
+            f"The pipe runs pbem as {PIPE_USER}, who cannot reach this checkout ({ROOT}): "
+            "let others into its folders (chmod o+x) to test the pipe road."
+        )
     path = str(ROOT)
     command = str(PBEM)
     if not _others_can_run(Path(sys.executable)):
