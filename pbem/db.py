@@ -35,8 +35,6 @@ from sqlmodel.sql.sqltypes import UTCDateTime
 
 from pbem.errors import PbemError
 
-# The environment variable that turns the writers' queue off (for a benchmark's "before").
-NO_QUEUE = "PBEM_SQLITE_NO_WRITER_QUEUE"
 # The execution option that marks a connection's transactions as read-only.
 READS = "pbem_reads"
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
@@ -176,7 +174,7 @@ _QUEUES: dict[str, WriterQueue] = {}
 _QUEUES_LOCK = threading.Lock()
 
 
-def writer_queue(path: str) -> WriterQueue:
+def queue_of(path: str) -> WriterQueue:
     """The process's queue for the writers of a database file (one per file, shared by
     every engine on it)."""
     key = os.path.realpath(path)
@@ -224,11 +222,13 @@ class _QueuedConnection(sqlite3.Connection):
             self.pbem_leave()
 
 
-def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
+def make_engine(
+    url: str, synchronous: str = "FULL", writer_queue: bool = True, **kwargs
+) -> SqlEngine:
     """An SQLAlchemy engine; SQLite gets WAL, a busy timeout, ``synchronous`` (FULL by
     default: an acknowledged move survives a power cut) and BEGIN IMMEDIATE writes, which
-    queue in arrival order for the file (:class:`WriterQueue`, unless the environment sets
-    ``PBEM_SQLITE_NO_WRITER_QUEUE``; not for an in-memory database)."""
+    queue in arrival order for the file (:class:`WriterQueue`; not for an in-memory
+    database, nor with ``writer_queue`` false: ``database.sqlite_writer_queue``)."""
     if url.startswith("sqlite"):
         level = check_synchronous(synchronous)
         path = url.split("///", 1)[-1]
@@ -237,8 +237,8 @@ def make_engine(url: str, synchronous: str = "FULL", **kwargs) -> SqlEngine:
             _private(Path(path))
         connect_args = {"check_same_thread": False, "timeout": 30, **kwargs.pop("connect_args", {})}
         queue = None
-        if path and path != ":memory:" and not os.environ.get(NO_QUEUE):
-            queue = writer_queue(path)
+        if writer_queue and path and path != ":memory:":
+            queue = queue_of(path)
             connect_args.setdefault("factory", _QueuedConnection)
         kwargs.pop("pool_size", None)
         kwargs.setdefault("json_serializer", json_text)

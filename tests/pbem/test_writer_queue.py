@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from pbem.db import WriterQueue, for_reads, make_engine, writer_queue
+from pbem.db import WriterQueue, for_reads, make_engine, queue_of
 from pbem.games.service import GameService, SeatSpec
 from tests.databases import sqlite_engine
 
@@ -110,7 +110,7 @@ def test_a_writer_that_waits_too_long_leaves_the_line_and_the_next_one_goes():
 def test_a_write_transaction_holds_the_files_queue_until_it_ends(tmp_path):
     path = tmp_path / "queue.sqlite3"
     db = make_engine(f"sqlite:///{path}")
-    queue = writer_queue(str(path))
+    queue = queue_of(str(path))
     entered = threading.Event()
 
     def other_writer():
@@ -162,3 +162,18 @@ def test_twenty_threads_moving_in_twenty_games_on_one_file(tmp_path):
     for game_id in games:
         assert [event["seq"] for event in service.events(game_id)] == list(range(6))
     db.dispose()
+
+
+def test_the_queue_can_be_turned_off(tmp_path):
+    path = tmp_path / "off.sqlite3"
+    db = make_engine(f"sqlite:///{path}", writer_queue=False)
+    with db.begin() as connection:
+        connection.execute(text("CREATE TABLE t (x INTEGER)"))
+        assert queue_of(str(path))._holder is None
+    on = make_engine(f"sqlite:///{path}")
+    with on.begin() as connection:
+        connection.execute(text("INSERT INTO t VALUES (1)"))
+        assert queue_of(str(path))._holder is not None
+    assert queue_of(str(path))._holder is None
+    db.dispose()
+    on.dispose()
