@@ -408,7 +408,11 @@ def cmd_migrate(args) -> int:
     config = load_config()
     make_var(config)
     url = args.database or config["database"]["url"]
-    db = make_engine(url, synchronous=config["database"].get("sqlite_synchronous", "FULL"))
+    db = make_engine(
+        url,
+        synchronous=config["database"].get("sqlite_synchronous", "FULL"),
+        writer_queue=config["database"].get("sqlite_writer_queue", True),
+    )
     before, after = migrate(db, secret_key=secret_key(config))
     if before is None:
         print(f"Created the schema (revision {after}).")

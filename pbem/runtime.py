@@ -54,6 +54,7 @@ def build_runtime(
         db = make_engine(
             config["database"]["url"],
             synchronous=config["database"].get("sqlite_synchronous", "FULL"),
+            writer_queue=config["database"].get("sqlite_writer_queue", True),
         )
     if create_schema and config["server"].get("production"):
         from pbem.migrations import require_current
