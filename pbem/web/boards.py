@@ -32,6 +32,7 @@ import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from engines import REGISTRY
@@ -103,19 +104,40 @@ def game_data(slug: str) -> Any:
     return importlib.import_module(f"{module}.data")
 
 
-def place_name(slug: str, place: str) -> str:
-    """The readable name of a place (or a card) on a game's board, for a sentence ("that
-    place" for anything the board does not know)."""
+@functools.lru_cache(maxsize=64)
+def board_names(slug: str) -> Mapping[str, str]:
+    """The readable names of the places and cards a game's board draws, by id (from its
+    data module's ``NAMES``, ``PROVINCE``, ``SEA`` and ``CARDS``); empty for a game
+    without a data module."""
     try:
         data = game_data(slug)
     except (KeyError, ImportError):
-        return "that place"
+        return {}
     names = dict(getattr(data, "NAMES", {}) or {})
     for key in ("PROVINCE", "SEA", "CARDS"):
         for ident, info in (getattr(data, key, {}) or {}).items():
             if isinstance(info, Mapping) and "name" in info:
                 names.setdefault(ident, info["name"])
-    return names.get(place, "that place")
+    return MappingProxyType(names)
+
+
+def place_name(slug: str, place: str) -> str:
+    """The readable name of a place (or a card) on a game's board, for a sentence ("that
+    place" for anything the board does not know)."""
+    return board_names(slug).get(place, "that place")
+
+
+UNKNOWN_PICK = "?"  # every ?pick= the board does not know
+
+
+def pick_choice(slug: str, value: str | None) -> str:
+    """What the turn page's ``?pick=`` chooses: "" for nothing, a place or card the
+    game's board knows (:func:`board_names`), or :data:`UNKNOWN_PICK` for any other
+    value. The page cache is keyed by this, never by the value given, so made-up values
+    share one page (every move, and a sentence that none names "that place")."""
+    if not value:
+        return ""
+    return value if value in board_names(slug) else UNKNOWN_PICK
 
 
 # --- text, shapes and boxes -------------------------------------------------------------

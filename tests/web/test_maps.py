@@ -303,6 +303,46 @@ def test_made_up_zoom_values_share_the_default_page_and_never_reach_the_cache(no
     assert boards.zoom_level(None) == 1 and boards.zoom_level("3") == 3
 
 
+def test_made_up_pick_values_share_one_page_and_never_grow_the_cache(nostrum, monkeypatch):
+    client, runtime, created = nostrum
+    token = due_token(runtime, created)
+    renders = []
+    render_page = play.render_page
+
+    def counted(*given, **named):
+        renders.append(given)
+        return render_page(*given, **named)
+
+    monkeypatch.setattr(play, "render_page", counted)
+    play.PAGES.clear()
+    client.get(f"/play/{token}")
+    missed = client.get(f"/play/{token}?pick=nowhere").text
+    assert "No move names that place now; here is every move." in missed
+    assert len(renders) == 2 and len(play.PAGES) == 2
+    made_up = ["x", "?", "LATIUM", "latium ", "<b>", "coin", "rome", *map(str, range(60))]
+    for value in made_up:
+        page = client.get(f"/play/{token}", query_string={"pick": value})
+        assert page.status_code == 200 and page.text == missed, value
+    assert len(renders) == 2 and len(play.PAGES) == 2
+    client.get(f"/play/{token}?pick=latium")
+    client.get(f"/play/{token}?pick=latium")
+    assert len(renders) == 3 and {key[2] for key in play.PAGES} == {
+        "",
+        boards.UNKNOWN_PICK,
+        "latium",
+    }
+
+
+@pytest.mark.parametrize("slug", ["mare_balticum", "mare_nostrum", "mercatores"])
+def test_every_place_and_card_a_board_links_is_a_pick_it_knows(slug):
+    data = boards.game_data(slug)
+    linked = set(getattr(data, "GEO", {})) | set(getattr(data, "CARDS", {}))
+    assert linked, slug
+    assert all(boards.pick_choice(slug, ident) == ident for ident in linked)
+    assert boards.pick_choice(slug, "") == "" and boards.pick_choice(slug, None) == ""
+    assert boards.pick_choice(slug, "no-such-place") == boards.UNKNOWN_PICK
+
+
 def test_a_place_no_move_names_says_so_and_shows_every_move(nostrum):
     client, runtime, created = nostrum
     token = due_token(runtime, created)
