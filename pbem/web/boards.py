@@ -293,14 +293,18 @@ def spread(nodes: list[dict], width: float, height: float, rounds: int = 80) -> 
     gap = 3
     for _ in range(rounds):
         moved = False
+        boxes = [chip_box(node, gap) for node in nodes]  # kept up to date as chips move
         for i, a in enumerate(nodes):
-            for b in nodes[i + 1 :]:
-                box_a, box_b = chip_box(a, gap), chip_box(b, gap)
+            for j in range(i + 1, len(nodes)):
+                box_a, box_b = boxes[i], boxes[j]
                 dx = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
+                if dx <= 0:
+                    continue
                 dy = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
-                if dx <= 0 or dy <= 0:
+                if dy <= 0:
                     continue
                 moved = True
+                b = nodes[j]
                 if dx < dy:
                     step = dx / 2 + 0.5
                     sign = 1 if (a["x"], a["id"]) <= (b["x"], b["id"]) else -1
@@ -311,6 +315,7 @@ def spread(nodes: list[dict], width: float, height: float, rounds: int = 80) -> 
                     sign = 1 if (a["y"], a["id"]) <= (b["y"], b["id"]) else -1
                     a["y"] -= sign * step
                     b["y"] += sign * step
+                boxes[i], boxes[j] = chip_box(a, gap), chip_box(b, gap)
         for node in nodes:
             node["x"] = min(max(node["x"], node["w"] / 2 + 3), width - node["w"] / 2 - 3)
             node["y"] = min(max(node["y"], node["h"] / 2 + 3), height - node["h"] / 2 - 3)
