@@ -12,7 +12,12 @@ place marks:
   (a few deterministic rounds), and a thin line then joins a moved chip to its place;
 * its name is placed by a greedy search over candidate positions around the chip, with
   collision boxes estimated from the text's length, so that no two names overlap, none
-  covers a chip and none leaves the drawing. The same view always gives the same map.
+  covers a chip and none leaves the drawing (a :class:`BoxGrid` finds the boxes a
+  candidate may touch, so the search does not check every pair). The same view always
+  gives the same map;
+* where the chips and names go depends only on the places, the names and the chips'
+  sizes, so it is made once and kept (:func:`arrangement`): every seat, zoom and
+  ``?pick=`` of a state, and the states whose pieces have the same sizes, share it.
 
 Every piece has a shape as well as a colour and a letter (see the legends), so nothing
 depends on telling colours apart.
@@ -20,12 +25,14 @@ depends on telling colours apart.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from engines import REGISTRY
@@ -97,19 +104,40 @@ def game_data(slug: str) -> Any:
     return importlib.import_module(f"{module}.data")
 
 
-def place_name(slug: str, place: str) -> str:
-    """The readable name of a place (or a card) on a game's board, for a sentence ("that
-    place" for anything the board does not know)."""
+@functools.lru_cache(maxsize=64)
+def board_names(slug: str) -> Mapping[str, str]:
+    """The readable names of the places and cards a game's board draws, by id (from its
+    data module's ``NAMES``, ``PROVINCE``, ``SEA`` and ``CARDS``); empty for a game
+    without a data module."""
     try:
         data = game_data(slug)
     except (KeyError, ImportError):
-        return "that place"
+        return {}
     names = dict(getattr(data, "NAMES", {}) or {})
     for key in ("PROVINCE", "SEA", "CARDS"):
         for ident, info in (getattr(data, key, {}) or {}).items():
             if isinstance(info, Mapping) and "name" in info:
                 names.setdefault(ident, info["name"])
-    return names.get(place, "that place")
+    return MappingProxyType(names)
+
+
+def place_name(slug: str, place: str) -> str:
+    """The readable name of a place (or a card) on a game's board, for a sentence ("that
+    place" for anything the board does not know)."""
+    return board_names(slug).get(place, "that place")
+
+
+UNKNOWN_PICK = "?"  # every ?pick= the board does not know
+
+
+def pick_choice(slug: str, value: str | None) -> str:
+    """What the turn page's ``?pick=`` chooses: "" for nothing, a place or card the
+    game's board knows (:func:`board_names`), or :data:`UNKNOWN_PICK` for any other
+    value. The page cache is keyed by this, never by the value given, so made-up values
+    share one page (every move, and a sentence that none names "that place")."""
+    if not value:
+        return ""
+    return value if value in board_names(slug) else UNKNOWN_PICK
 
 
 # --- text, shapes and boxes -------------------------------------------------------------
@@ -265,14 +293,18 @@ def spread(nodes: list[dict], width: float, height: float, rounds: int = 80) -> 
     gap = 3
     for _ in range(rounds):
         moved = False
+        boxes = [chip_box(node, gap) for node in nodes]  # kept up to date as chips move
         for i, a in enumerate(nodes):
-            for b in nodes[i + 1 :]:
-                box_a, box_b = chip_box(a, gap), chip_box(b, gap)
+            for j in range(i + 1, len(nodes)):
+                box_a, box_b = boxes[i], boxes[j]
                 dx = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
+                if dx <= 0:
+                    continue
                 dy = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
-                if dx <= 0 or dy <= 0:
+                if dy <= 0:
                     continue
                 moved = True
+                b = nodes[j]
                 if dx < dy:
                     step = dx / 2 + 0.5
                     sign = 1 if (a["x"], a["id"]) <= (b["x"], b["id"]) else -1
@@ -283,6 +315,7 @@ def spread(nodes: list[dict], width: float, height: float, rounds: int = 80) -> 
                     sign = 1 if (a["y"], a["id"]) <= (b["y"], b["id"]) else -1
                     a["y"] -= sign * step
                     b["y"] += sign * step
+                boxes[i], boxes[j] = chip_box(a, gap), chip_box(b, gap)
         for node in nodes:
             node["x"] = min(max(node["x"], node["w"] / 2 + 3), width - node["w"] / 2 - 3)
             node["y"] = min(max(node["y"], node["h"] / 2 + 3), height - node["h"] / 2 - 3)
@@ -324,10 +357,45 @@ def farther(box: Sequence[float], w: float, h: float, reach: int = 160) -> Itera
     )
 
 
+class BoxGrid:
+    """Boxes (x0, y0, x1, y1) filed by the square cells of ``cell`` units they cover, so
+    that the boxes a box may overlap are found among its neighbours, not all of them."""
+
+    def __init__(self, boxes: Iterable[Sequence[float]] = (), cell: float = 48) -> None:
+        self.cell = cell
+        self.boxes: list[Sequence[float]] = []
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for box in boxes:
+            self.add(box)
+
+    def _keys(self, box: Sequence[float]) -> Iterable[tuple[int, int]]:
+        cell = self.cell
+        columns = range(math.floor(box[0] / cell), math.floor(box[2] / cell) + 1)
+        rows = range(math.floor(box[1] / cell), math.floor(box[3] / cell) + 1)
+        return itertools.product(columns, rows)
+
+    def add(self, box: Sequence[float]) -> None:
+        index = len(self.boxes)
+        self.boxes.append(box)
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(index)
+
+    def near(self, box: Sequence[float]) -> list[Sequence[float]]:
+        """The boxes sharing a cell with ``box``, in the order they were added (every box
+        that overlaps it is among them)."""
+        found: set[int] = set()
+        for key in self._keys(box):
+            found.update(self.cells.get(key, ()))
+        return [self.boxes[index] for index in sorted(found)]
+
+
 def place_labels(nodes: list[dict], width: float, height: float) -> None:
     """Gives every node a ``label`` box: the first candidate that touches no chip, no
-    name placed before it and no edge; the most crowded places choose first."""
+    name placed before it and no edge; the most crowded places choose first. A
+    candidate's cost adds the overlaps it has, in the order the boxes were placed, with
+    the boxes a :class:`BoxGrid` finds near it (the others overlap it by 0)."""
     chips = [chip_box(node, 1) for node in nodes]
+    chip_grid = BoxGrid(chips)
 
     def crowd(node: dict) -> tuple:
         near = sum(
@@ -337,7 +405,7 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
         )
         return (-near, node["id"])
 
-    placed: list[tuple[float, float, float, float]] = []
+    placed = BoxGrid()
     for node in sorted(nodes, key=crowd):
         size = node.get("label_size", LABEL_SIZE)
         w = text_width(node["label_text"], size, bold=node.get("bold", False))
@@ -347,14 +415,14 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
         for x, y in itertools.chain(candidates(own, w, h), farther(own, w, h)):
             box = (x, y, x + w, y + h)
             cost = outside(box, width, height) * 1000
-            cost += sum(overlap(box, other) for other in placed) * 10
-            cost += sum(overlap(box, chip) for chip in chips if chip != own)
+            cost += sum(overlap(box, other) for other in placed.near(box)) * 10
+            cost += sum(overlap(box, chip) for chip in chip_grid.near(box) if chip != own)
             if cost < best_cost:
                 best, best_cost = box, cost
             if cost == 0:
                 break
         assert best is not None
-        placed.append(best)
+        placed.add(best)
         node["label"] = {
             "x": round(best[0] + 1, 1),
             "y": round(best[1] + size * 1.02, 1),
@@ -376,15 +444,47 @@ def leader(chip: Sequence[float], label: Sequence[float]) -> tuple | None:
     return (round(cx, 1), round(cy, 1), round(lx, 1), round(ly, 1))
 
 
+# What a node's chip and name are placed from (its marks and colours are not).
+ARRANGED_FROM = ("id", "x", "y", "w", "h", "label_text", "label_size", "bold")
+
+
+@functools.lru_cache(maxsize=256)
+def arrangement(width: int, height: int, described: tuple[tuple, ...]) -> tuple[tuple, ...]:
+    """Where the chips and names go for nodes ``described`` as :data:`ARRANGED_FROM`
+    tuples on a ``width`` x ``height`` map: each node's (x, y, label, leader), the label as
+    a tuple of items. Kept: a map's places and names are fixed and its chips' sizes
+    change only with the pieces, so every seat, zoom and choice of one state (and most
+    states) share one arrangement."""
+    nodes = [dict(zip(ARRANGED_FROM, values, strict=True)) for values in described]
+    for node in nodes:
+        if node["bold"] is None:
+            del node["bold"]
+        if node["label_size"] is None:
+            del node["label_size"]
+    spread(nodes, width, height)
+    place_labels(nodes, width, height)
+    return tuple(
+        (node["x"], node["y"], tuple(node["label"].items()), node["leader"]) for node in nodes
+    )
+
+
+def clear_arrangements() -> None:
+    """Forgets every kept arrangement (for a measure of the first drawing)."""
+    arrangement.cache_clear()
+
+
 def finish(nodes: list[dict], frame: Frame) -> None:
     """Spreads the chips, places the marks and the names, and joins each moved chip to
-    its place on the map."""
-    spread(nodes, frame.width, frame.height)
-    for node in nodes:
+    its place on the map (the chips' and names' places from :func:`arrangement`)."""
+    described = tuple(tuple(node.get(key) for key in ARRANGED_FROM) for node in nodes)
+    arranged = arrangement(frame.width, frame.height, described)
+    for node, (x, y, label, line) in zip(nodes, arranged, strict=True):
+        node["x"], node["y"] = x, y
         place_marks(node)
         moved = math.hypot(node["x"] - node["gx"], node["y"] - node["gy"])
         node["pin"] = moved > max(node["w"], node["h"]) / 2
-    place_labels(nodes, frame.width, frame.height)
+        node["label"] = dict(label)
+        node["leader"] = line
 
 
 def seat_mark(player: Mapping[str, Any], count: int = 1) -> dict:

@@ -115,8 +115,9 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     view = with_phase_named(engine.view(state, seat.seat), tail.names)
     due = seat.seat in engine.to_move(state)
     legal = engine.legal_moves(state, seat.seat) if due else []
-    pick = request.args.get("pick", "")
-    picked = [move for move in legal if mentions(move, pick)] if pick else []
+    pick = boards.pick_choice(game.engine, request.args.get("pick"))
+    named = pick and pick != boards.UNKNOWN_PICK
+    picked = [move for move in legal if mentions(move, pick)] if named else []
     if pick and due and not picked and not message:
         message = f"No move names {boards.place_name(game.engine, pick)} now; here is every move."
     since = seat.last_move_seq - 1 if seat.last_move_seq else 0
@@ -185,7 +186,7 @@ def page(token: str):
     the cache while the game's head stays the same. An invitation link not yet accepted
     shows only the "take this seat" form; a replaced player's link says what happened."""
     try:
-        seat, head_hash = seat_and_head(token)
+        seat, head_hash, title = seat_and_head(token)
     except NotFound:
         return not_a_seat(token)
     budget.seat_taken(runtime(), seat.game_id, seat.email)  # the link was opened
@@ -193,7 +194,8 @@ def page(token: str):
     zoom = boards.zoom_level(request.args.get("zoom"))  # never the value given: see boards
     bounces = addresses.address_bounces(runtime(), seat)
     changed = bool(request.args.get("address"))
-    key = (token, head_hash, request.args.get("pick", ""), created, seat.timezone, zoom)
+    pick = boards.pick_choice(title, request.args.get("pick"))  # a known one, or one for all
+    key = (token, head_hash, pick, created, seat.timezone, zoom)
     key += (bounces, changed)
     html = PAGES.get(key)
     if html is None:
@@ -399,7 +401,7 @@ def take_back_move(token: str):
 @bp.get("/head")
 def head(token: str):
     """The game's head for a waiting page's script: ``{"seq", "head", "due"}``."""
-    seat, head_hash = seat_and_head(token)
+    seat, head_hash, _ = seat_and_head(token)
     game = runtime().service.game(seat.game_id)
     due = seat.seat in (game.to_move or []) and game.status == "active"
     return {"seq": game.head_seq, "head": head_hash, "due": due, "status": game.status}

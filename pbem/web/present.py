@@ -39,19 +39,19 @@ def runtime() -> Runtime:
     return current_app.extensions["pbem"]
 
 
-def seat_and_head(token: str) -> tuple[Seat, str]:
-    """The seat a link opens and its game's head hash, in one query."""
+def seat_and_head(token: str) -> tuple[Seat, str, str]:
+    """The seat a link opens, its game's head hash and its game's title, in one query."""
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
         raise NotFound("This link is not valid (it may have been replaced).")
     with runtime().service.reading() as session:
         found = session.exec(
-            select(Seat, Game.head_hash)
+            select(Seat, Game.head_hash, Game.engine)
             .join(Game, col(Game.id) == col(Seat.game_id))
             .where(Seat.token_hash == hash_token(token))
         ).first()
     if found is None:
         raise NotFound("This link is not valid (it may have been replaced).")
-    return found[0], found[1]
+    return found[0], found[1], found[2]
 
 
 def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, Any]]:

@@ -88,6 +88,110 @@ def test_names_never_overlap_along_a_bot_game_and_the_same_view_draws_the_same_m
     assert drawn_states >= 4
 
 
+def quadratic_labels(nodes: list[dict], width: float, height: float) -> list[tuple]:
+    """The names' boxes as :func:`boards.place_labels` chose them before its grid: every
+    candidate checked against every name placed and every chip."""
+    chips = [boards.chip_box(node, 1) for node in nodes]
+
+    def crowd(node: dict) -> tuple:
+        near = sum(
+            1
+            for other in nodes
+            if other is not node and abs(other["x"] - node["x"]) + abs(other["y"] - node["y"]) < 120
+        )
+        return (-near, node["id"])
+
+    placed, boxes = [], {}
+    for node in sorted(nodes, key=crowd):
+        size = node.get("label_size", boards.LABEL_SIZE)
+        w = boards.text_width(node["label_text"], size, bold=node.get("bold", False))
+        h = size * 1.3
+        own = boards.chip_box(node, 1)
+        best, best_cost = None, math.inf
+        corners = list(boards.candidates(own, w, h)) + list(boards.farther(own, w, h))
+        for x, y in corners:
+            box = (x, y, x + w, y + h)
+            cost = boards.outside(box, width, height) * 1000
+            cost += sum(boards.overlap(box, other) for other in placed) * 10
+            cost += sum(boards.overlap(box, chip) for chip in chips if chip != own)
+            if cost < best_cost:
+                best, best_cost = box, cost
+            if cost == 0:
+                break
+        placed.append(best)
+        boxes[node["id"]] = best
+    return [boxes[node["id"]] for node in nodes]
+
+
+def crowded_nodes(rng: random.Random, count: int, width: int, height: int) -> list[dict]:
+    return [
+        {
+            "id": f"n{index:03d}",
+            "x": rng.uniform(0, width),
+            "y": rng.uniform(0, height),
+            "w": rng.choice([12, 30, 54, 80]),
+            "h": rng.choice([12, 25, 47]),
+            "label_text": "".join(rng.choice("abcdefgh mMiW") for _ in range(rng.randint(3, 22))),
+            "label_size": rng.choice([13, 14]),
+            "bold": rng.random() < 0.5,
+        }
+        for index in range(count)
+    ]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_names_grid_places_every_name_where_checking_every_pair_would(seed):
+    rng = random.Random(seed)
+    width, height = 1000, 600
+    nodes = crowded_nodes(rng, 40 + 20 * seed, width, height)
+    boards.spread(nodes, width, height)
+    expected = quadratic_labels(nodes, width, height)
+    boards.place_labels(nodes, width, height)
+    assert [node["label"]["box"] for node in nodes] == [
+        tuple(round(v, 1) for v in box) for box in expected
+    ]
+
+
+def test_a_box_grid_finds_every_box_that_overlaps():
+    rng = random.Random(11)
+    boxes = []
+    for _ in range(300):
+        x, y = rng.uniform(-50, 900), rng.uniform(-50, 900)
+        boxes.append((x, y, x + rng.uniform(0.5, 200), y + rng.uniform(0.5, 60)))
+    grid = boards.BoxGrid(boxes[:150])
+    for box in boxes[150:]:
+        near = grid.near(box)
+        overlapping = [other for other in boxes[:150] if boards.overlap(box, other) > 0]
+        assert all(other in near for other in overlapping)
+        assert near == sorted(near, key=boxes.index) and len(near) < 150
+
+
+def test_a_board_is_arranged_once_and_every_drawing_gets_its_own_copy(sqlite_runtime):
+    runtime = sqlite_runtime
+    specs = [SeatSpec(f"P{i}", f"p{i}@example.org") for i in range(5)]
+    game_id = runtime.service.create_game("mare_nostrum", specs, {"turn_limit": 3}).game_id
+    head = runtime.service.head(game_id)
+    boards.clear_arrangements()
+    drawn = []
+    for seat in range(5):
+        view = head.engine.view(head.state, seat)
+        drawn.append(
+            layout("mare_nostrum", view, shown_players(view, runtime.service.seats(game_id)))
+        )
+    info = boards.arrangement.cache_info()
+    assert (info.misses, info.hits) == (1, 4)
+    first, second = drawn[0]["nodes"][0], drawn[1]["nodes"][0]
+    assert first["label"] == second["label"] and first["label"] is not second["label"]
+    first["label"]["x"] = -1
+    again = layout("mare_nostrum", view, shown_players(view, runtime.service.seats(game_id)))
+    assert again["nodes"][0]["label"] == second["label"] != first["label"]
+    nodes = [dict(node) for node in again["nodes"]]
+    nodes[0]["w"] += 30  # another piece on a chip: another arrangement
+    boards.finish(nodes, MAP_BOARDS["mare_nostrum"].FRAME)
+    assert boards.arrangement.cache_info().misses == 2
+    check_layout({"nodes": nodes, "width": again["width"], "height": again["height"]})
+
+
 @pytest.mark.parametrize("slug", list(MAP_BOARDS))
 def test_every_place_lies_inside_its_map_and_the_coastlines_share_the_projection(slug):
     frame = MAP_BOARDS[slug].FRAME
@@ -197,6 +301,46 @@ def test_made_up_zoom_values_share_the_default_page_and_never_reach_the_cache(no
     client.get(f"/play/{token}?zoom=3")
     assert len(renders) == 3 and {key[5] for key in play.PAGES} == {1, 2, 3}
     assert boards.zoom_level(None) == 1 and boards.zoom_level("3") == 3
+
+
+def test_made_up_pick_values_share_one_page_and_never_grow_the_cache(nostrum, monkeypatch):
+    client, runtime, created = nostrum
+    token = due_token(runtime, created)
+    renders = []
+    render_page = play.render_page
+
+    def counted(*given, **named):
+        renders.append(given)
+        return render_page(*given, **named)
+
+    monkeypatch.setattr(play, "render_page", counted)
+    play.PAGES.clear()
+    client.get(f"/play/{token}")
+    missed = client.get(f"/play/{token}?pick=nowhere").text
+    assert "No move names that place now; here is every move." in missed
+    assert len(renders) == 2 and len(play.PAGES) == 2
+    made_up = ["x", "?", "LATIUM", "latium ", "<b>", "coin", "rome", *map(str, range(60))]
+    for value in made_up:
+        page = client.get(f"/play/{token}", query_string={"pick": value})
+        assert page.status_code == 200 and page.text == missed, value
+    assert len(renders) == 2 and len(play.PAGES) == 2
+    client.get(f"/play/{token}?pick=latium")
+    client.get(f"/play/{token}?pick=latium")
+    assert len(renders) == 3 and {key[2] for key in play.PAGES} == {
+        "",
+        boards.UNKNOWN_PICK,
+        "latium",
+    }
+
+
+@pytest.mark.parametrize("slug", ["mare_balticum", "mare_nostrum", "mercatores"])
+def test_every_place_and_card_a_board_links_is_a_pick_it_knows(slug):
+    data = boards.game_data(slug)
+    linked = set(getattr(data, "GEO", {})) | set(getattr(data, "CARDS", {}))
+    assert linked, slug
+    assert all(boards.pick_choice(slug, ident) == ident for ident in linked)
+    assert boards.pick_choice(slug, "") == "" and boards.pick_choice(slug, None) == ""
+    assert boards.pick_choice(slug, "no-such-place") == boards.UNKNOWN_PICK
 
 
 def test_a_place_no_move_names_says_so_and_shows_every_move(nostrum):
