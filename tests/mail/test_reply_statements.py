@@ -77,7 +77,7 @@ def test_a_one_line_reply_is_one_load_one_apply_one_answer(db, tmp_path, clock):
         assert transactions <= TRANSACTIONS, (transactions, made)
         assert made.count("SELECT") == 1, (transactions, made)  # the one load
     with Session(runtime.db) as session:
-        answers = session.exec(select(Mail).where(Mail.kind == "answer")).all()
+        answers = session.exec(select(Mail).where(Mail.kind == "answer").order_by(Mail.id)).all()
         records = session.exec(select(InboundMessage)).all()
         # The answer that lists the seat's moves again is the only mail of its turn.
         dropped = session.exec(select(Mail).where(Mail.status == "dropped")).all()
