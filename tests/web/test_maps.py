@@ -277,9 +277,8 @@ def test_zoom_links_work_without_javascript_and_bad_levels_fall_back(nostrum):
         assert page.status_code == 200 and 'class="map-frame zoom-1"' in page.text
 
 
-def test_made_up_zoom_values_share_the_default_page_and_never_reach_the_cache(nostrum, monkeypatch):
-    client, runtime, created = nostrum
-    token = due_token(runtime, created)
+def counted_renders(monkeypatch) -> list:
+    """The turn-page renders from here on (each call's arguments), with an empty cache."""
     renders = []
     render_page = play.render_page
 
@@ -289,6 +288,13 @@ def test_made_up_zoom_values_share_the_default_page_and_never_reach_the_cache(no
 
     monkeypatch.setattr(play, "render_page", counted)
     play.PAGES.clear()
+    return renders
+
+
+def test_made_up_zoom_values_share_the_default_page_and_never_reach_the_cache(nostrum, monkeypatch):
+    client, runtime, created = nostrum
+    token = due_token(runtime, created)
+    renders = counted_renders(monkeypatch)
     plain = client.get(f"/play/{token}").text
     assert len(renders) == 1 and len(play.PAGES) == 1
     for bad in ("9", "x", "-1", "1e9", "01", " 2", "2.0", "3x", *map(str, range(4, 64))):
@@ -306,15 +312,7 @@ def test_made_up_zoom_values_share_the_default_page_and_never_reach_the_cache(no
 def test_made_up_pick_values_share_one_page_and_never_grow_the_cache(nostrum, monkeypatch):
     client, runtime, created = nostrum
     token = due_token(runtime, created)
-    renders = []
-    render_page = play.render_page
-
-    def counted(*given, **named):
-        renders.append(given)
-        return render_page(*given, **named)
-
-    monkeypatch.setattr(play, "render_page", counted)
-    play.PAGES.clear()
+    renders = counted_renders(monkeypatch)
     client.get(f"/play/{token}")
     missed = client.get(f"/play/{token}?pick=nowhere").text
     assert "No move names that place now; here is every move." in missed
