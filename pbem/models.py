@@ -190,6 +190,23 @@ class AuditMark(SQLModel, table=True):
     verified_at: datetime
 
 
+class AuditQueue(SQLModel, table=True):
+    """The games whose log has events the audit has not verified yet: the worker's list
+    of work (:func:`pbem.eventlog.audit.catch_up`), so that finding it costs the same at
+    100 and at 10,000 running games.
+
+    Triggers on ``games`` (revision 0019) add a game when it is made or imported and
+    whenever its ``head_seq`` moves, whatever code wrote the row; a game already listed
+    is left as it is. The audit takes a game off once its mark is at the head (and, for
+    a finished game, the whole log was replayed after the end). Derived: emptying it
+    only leaves marks behind until the games' next events, and views then check more.
+    """
+
+    __tablename__ = "audit_queue"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+
+
 class SchemaInfo(SQLModel, table=True):
     """The schema version written by the releases before Alembic: they read it, and
     Alembic's ``alembic_version`` table records the revision since (see
