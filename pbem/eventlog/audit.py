@@ -331,19 +331,25 @@ def _listed(service: Any, first: str | None, before: str | None):
     order, read a page at a time along the queue's primary key."""
     after = None
     while True:
-        query = select(AuditQueue.game_id).order_by(col(AuditQueue.game_id)).limit(CATCH_UP_PAGE)
-        if after is not None:
-            query = query.where(col(AuditQueue.game_id) > after)
-        elif first is not None:
-            query = query.where(col(AuditQueue.game_id) >= first)
-        if before is not None:
-            query = query.where(col(AuditQueue.game_id) < before)
         with service.reading() as session:
-            page = list(session.exec(query))
+            page = list(session.exec(listed_query(first, before, after)))
         yield from page
         if len(page) < CATCH_UP_PAGE:
             return
         after = page[-1]
+
+
+def listed_query(first: str | None = None, before: str | None = None, after: str | None = None):
+    """A page of the audit queue: ids from ``first`` (or past ``after``) and below
+    ``before``, in order. It reads the queue's primary key alone."""
+    query = select(AuditQueue.game_id).order_by(col(AuditQueue.game_id)).limit(CATCH_UP_PAGE)
+    if after is not None:
+        query = query.where(col(AuditQueue.game_id) > after)
+    elif first is not None:
+        query = query.where(col(AuditQueue.game_id) >= first)
+    if before is not None:
+        query = query.where(col(AuditQueue.game_id) < before)
+    return query
 
 
 def _catch_up_game(service: Any, game_id: str, stretch: int, deadline: float) -> bool:
