@@ -172,8 +172,12 @@ class GameSecret(SQLModel, table=True):
 class AuditMark(SQLModel, table=True):
     """How far the audit page has verified a game's stored log, kept so that a view
     replays only the events after it: the last verified event's seq and hash, the state
-    replayed there, and the draws re-derived so far. Derived: deleting it costs one
-    replay of the whole log on the next view.
+    and the roster replayed there, and the draws re-derived so far. Derived: deleting it
+    costs one replay of the whole log on the next view.
+
+    ``roster`` (as a ``roster`` event carries it) spares a view the roster's events read
+    from the whole log; None for a log without a roster and for marks kept before it
+    was kept (then the view reads the roster's events).
     """
 
     __tablename__ = "audit_marks"
@@ -188,6 +192,7 @@ class AuditMark(SQLModel, table=True):
     seed_revealed: bool = False
     whole_at_end: bool = False
     verified_at: datetime
+    roster: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
 
 class AuditQueue(SQLModel, table=True):

@@ -10,7 +10,8 @@ any doubt means a replay of the whole log, which names the first bad event. When
 has ended its whole log is replayed once more, and that result is kept.
 
 The roster is folded along with the state (a malformed roster event fails the audit at
-its seq); a resumed check starts from the roster as of the marked event.
+its seq); a resumed check starts from the roster kept with the mark (the roster's events
+read from the log for a mark kept without one).
 
 The worker keeps every game's mark at its head (:func:`catch_up`, after each sweep):
 the games with events not yet verified are listed in ``audit_queue``
@@ -42,6 +43,7 @@ from sqlmodel import Session, col, delete, select
 
 from engines import REGISTRY
 from pbem.errors import NotFound
+from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import HASHED_FIELDS, row_hash
 from pbem.eventlog.roster_log import rosters
 from pbem.eventlog.verify import ChainCheck, NeedsFullCheck, VerifyReport, verify_rows
@@ -134,6 +136,7 @@ def audit_game(
             seed_revealed=report.seed_revealed,
             whole_at_end=whole_at_end,
             verified_at=service.clock(),
+            roster=report.roster.to_json() if report.roster is not None else None,
         )
     settled_at = None
     if audit.settled and (kept is not None or worker):
@@ -264,7 +267,10 @@ def _resume(
     last = min(first + RECHECK, mark.seq) - 1
     if last >= first and not _hashes_hold(_rows(session, game.id, first, last), first):
         return None
-    roster = rosters(session, game).at(mark.seq)
+    if mark.roster is not None:
+        roster = roster_mod.from_json(mark.roster)
+    else:
+        roster = rosters(session, game).at(mark.seq)
     check = ChainCheck.resume(
         engine,
         seed,

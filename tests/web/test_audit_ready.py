@@ -183,3 +183,34 @@ def test_the_catch_up_query_reads_the_queue_s_key_alone(runtime):
                 assert "Index Only Scan using audit_queue_pkey on audit_queue" in plan
                 assert "Sort" not in plan
         assert "games" not in plan.replace("audit_queue", ""), plan
+
+
+def test_a_view_resumes_from_the_roster_kept_with_the_mark(runtime, monkeypatch):
+    """The mark keeps the roster at its event, so a view reads none of the roster's events
+    from the log; a mark kept without one (before it was kept) still resumes."""
+    from pbem.eventlog.roster_log import rosters
+
+    service = runtime.service
+    game_id = pig_game(runtime, target=10**6).game_id
+    play(service, game_id, 5)
+    catch_up(service)
+    with service.session() as session:
+        head = rosters(session, service.store.game(session, game_id)).head
+    assert mark_of(service, game_id).roster == head.to_json()
+    play(service, game_id, 2)
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the roster's events were read")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(audit, "rosters", unread)
+        view = audit_game(service, game_id, budget=1_000)
+    assert view.report.ok and view.replayed == 2 and view.report.roster_in_chain
+    with service.db.begin() as connection:
+        connection.execute(
+            text("UPDATE audit_marks SET roster = NULL WHERE game_id = :id"), {"id": game_id}
+        )
+    play(service, game_id, 1)
+    view = audit_game(service, game_id, budget=1_000)
+    assert view.report.ok and view.replayed == 1 and view.report.roster_in_chain
+    assert mark_of(service, game_id).roster == head.to_json()
