@@ -214,3 +214,31 @@ def test_a_view_resumes_from_the_roster_kept_with_the_mark(runtime, monkeypatch)
     view = audit_game(service, game_id, budget=1_000)
     assert view.report.ok and view.replayed == 1 and view.report.roster_in_chain
     assert mark_of(service, game_id).roster == head.to_json()
+
+
+def test_the_revision_lists_the_games_whose_audit_is_not_done(runtime):
+    """A database from before the queue: the games without a mark, behind it, or ended
+    without their whole replay are listed; the ones whose mark is done are not."""
+    from alembic import command
+
+    from pbem.migrations import alembic_config, migrate
+
+    service = runtime.service
+    unmarked, behind, done = (pig_game(runtime, target=10**6).game_id for _ in range(3))
+    ended, ended_whole = (pig_game(runtime, target=5, bots=(0, 1)).game_id for _ in range(2))
+    for game_id in (ended, ended_whole):
+        service.play_bots(game_id)
+    for game_id in (behind, done):
+        play(service, game_id, 2)
+    catch_up(service)
+    play(service, behind, 1)
+    with service.db.begin() as connection:
+        connection.execute(text("DELETE FROM audit_marks WHERE game_id = :id"), {"id": unmarked})
+        connection.execute(
+            text("UPDATE audit_marks SET whole_at_end = :no WHERE game_id = :id"),
+            {"no": False, "id": ended},
+        )
+        command.downgrade(alembic_config(connection), "0017_offer_expiry")
+    migrate(service.db)
+    assert listed(service) == {unmarked, behind, ended}
+    assert catch_up(service) == 3 and listed(service) == set()
