@@ -15,6 +15,7 @@ temporary file otherwise).
    deleted and the process's roster cache emptied (a first view in a web worker that
    never saw the game). The four cases are sampled in turn, ``--runs`` times; medians of
    wall and CPU (``time.thread_time``: the test client serves in this thread) in ms.
+   Then the worker's usual work: a pass over 50 games with one new event each, per game.
 2. **Finding the work**: the worker's query on a database of 100 and of 10,000 running
    games (each with a mark, 20 of them with new events), median of 200 runs each,
    the queries alternating in blocks of 20: before (e5bad2d: every game changed in the
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import and_, delete, func, insert, or_, text  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 
-from pbem.bench import bench_engine, bulk_game  # noqa: E402
+from pbem.bench import bench_engine, bulk_game, next_move  # noqa: E402
 from pbem.db import for_reads, make_engine  # noqa: E402
 from pbem.eventlog import roster_log  # noqa: E402
 from pbem.eventlog.audit import catch_up, listed_query  # noqa: E402
@@ -109,6 +110,7 @@ def first_views(url: str, connect_args: dict, runs: int) -> None:
                     walls.setdefault((case, length), []).append(ms(wall))
                     cpus.setdefault((case, length), []).append(ms(cpu))
                     partial[(case, length)] = "Still to check" in page.text
+        per_game = worker_pass(service, runs)
     db.dispose()
     short, long = LENGTHS
     print(f"\nFirst audit view, median ms of {runs} runs, the cases in turn")
@@ -121,6 +123,32 @@ def first_views(url: str, connect_args: dict, runs: int) -> None:
             wall = statistics.median(walls[(case, length)])
             shown = "partial" if partial[(case, length)] else "complete"
             print(f"{case:20}{length:>8,}{wall:10.1f}{cpu:10.1f}{cpu / base:12.2f}x   {shown}")
+    print(
+        f"the worker's pass, per game with one new event: {per_game[0]:.1f} ms wall, "
+        f"{per_game[1]:.1f} ms CPU"
+    )
+
+
+def worker_pass(service, runs: int, count: int = 50) -> tuple[float, float]:
+    """The worker's pass over ``count`` games with one new event each (a sweep's usual
+    work): median ms per game, wall and CPU."""
+    ids = [bulk_game(service, 20) for _ in range(count)]
+    catch_up(service, seconds=600)
+    walls, cpus = [], []
+    for _ in range(runs):
+        for game_id in ids:
+            move_on(service, game_id)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        assert catch_up(service, seconds=600) == count
+        walls.append(ms(time.perf_counter() - wall) / count)
+        cpus.append(ms(time.thread_time() - cpu) / count)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def move_on(service, game_id: str) -> None:
+    head = service.head(game_id)
+    seat = min(head.engine.to_move(head.state))
+    service.submit_move(game_id, seat, next_move(head.state), head.seq)
 
 
 def old_query(now: datetime):
@@ -222,9 +250,22 @@ def query_cost(fresh) -> None:
                         began = time.perf_counter()
                         found[name] = list(session.exec(query))
                         times[name].append(ms(time.perf_counter() - began))
+        plans = {name: plan(db, query) for name, query in (("after", listed_query()),)}
         db.dispose()
         before, after = (statistics.median(times[name]) for name in ("before", "after"))
         print(f"{count:>14,}{before:10.3f}{after:10.3f}   {len(found['after'])}")
+    print(f"the query's plan at {count:,} games:")
+    print("    " + plans["after"].replace("\n", "\n    "))
+
+
+def plan(db, query) -> str:
+    """The database's plan for ``query`` (EXPLAIN QUERY PLAN on SQLite, EXPLAIN else)."""
+    sql = str(query.compile(db, compile_kwargs={"literal_binds": True}))
+    with db.connect() as connection:
+        if db.dialect.name == "sqlite":
+            rows = connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}")
+            return "\n".join(row[-1] for row in rows)
+        return "\n".join(row[0] for row in connection.exec_driver_sql(f"EXPLAIN {sql}"))
 
 
 def main() -> None:
