@@ -59,6 +59,8 @@ VIEW_BUDGET = 1_000
 # many listed games it reads from the queue at a time.
 CATCH_UP_SECONDS = 2.0
 CATCH_UP_PAGE = 50
+# The worker writes the marks of this many games in one transaction.
+KEEP_TOGETHER = 25
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +81,17 @@ class Audit:
     settled: bool = False
 
 
+@dataclass
+class _Keeping:
+    """What a check leaves to write: the mark to keep (if any, with the one it started
+    from) and the head at which the game leaves the queue (if it does)."""
+
+    game_id: str
+    read: AuditMark | None
+    kept: AuditMark | None
+    settled_at: int | None
+
+
 def audit_game(
     service: Any,
     game_id: str,
@@ -96,6 +109,17 @@ def audit_game(
     budget. ``worker``: the game also leaves the audit queue when its log fails (the
     failure is shown by every view; the game's next event lists it again).
     """
+    audit, keeping = _check(service, game_id, budget, viewing, worker)
+    if keeping is not None:
+        _keep(service, [keeping])
+    return audit
+
+
+def _check(
+    service: Any, game_id: str, budget: int | None, viewing: bool | None, worker: bool
+) -> tuple[Audit, _Keeping | None]:
+    """The verification of :func:`audit_game` (in a read transaction), and what it leaves
+    to write."""
     viewing = budget is not None if viewing is None else viewing
     with service.reading() as session:
         game = service.store.game(session, game_id)
@@ -143,41 +167,45 @@ def audit_game(
         settled_at = report.events - 1
     elif worker and not report.ok:
         settled_at = game.head_seq
-    if kept is not None or settled_at is not None:
-        _keep(service, game_id, mark, kept, settled_at)
     report.states = []
     if audit.partial and report.ok:
         # The hash the check reached is not the game's head yet.
         report.message = report.message.replace("; head hash ", "; the hash where it stopped ", 1)
-    return audit
+    if kept is None and settled_at is None:
+        return audit, None
+    return audit, _Keeping(game_id, mark, kept, settled_at)
 
 
-def _keep(
-    service: Any,
-    game_id: str,
-    read: AuditMark | None,
-    kept: AuditMark | None,
-    settled_at: int | None,
-) -> None:
-    """Writes the mark ``kept`` (unless another check kept one at least as far since
-    ``read`` was read) and takes the game off the queue if its head is still at
-    ``settled_at``, in one short transaction."""
+def _keep(service: Any, keepings: list[_Keeping]) -> None:
+    """Writes each mark to keep (unless another check kept one at least as far since the
+    check read its own) and takes each settled game off the queue if its head has not
+    moved since, in one short transaction (one by one if two checks of a game raced)."""
     with service.session() as session:
-        if kept is not None:
-            stored = session.get(AuditMark, game_id)
-            if stored is None:
-                session.add(kept)
-            elif _same_mark(stored, read) or _further(kept, stored):
-                for name in AuditMark.model_fields:
-                    setattr(stored, name, getattr(kept, name))
-                session.add(stored)
-        if settled_at is not None:
-            _dequeue(session, game_id, settled_at)
+        for keeping in keepings:
+            _keep_one(session, keeping)
         try:
             session.commit()
+            return
         except IntegrityError:
-            # Another view of the same game kept its (equally verified) mark first.
             session.rollback()
+    if len(keepings) == 1:
+        return  # another view of the same game kept its (equally verified) mark first
+    for keeping in keepings:
+        _keep(service, [keeping])
+
+
+def _keep_one(session: Session, keeping: _Keeping) -> None:
+    kept = keeping.kept
+    if kept is not None:
+        stored = session.get(AuditMark, keeping.game_id)
+        if stored is None:
+            session.add(kept)
+        elif _same_mark(stored, keeping.read) or _further(kept, stored):
+            for name in AuditMark.model_fields:
+                setattr(stored, name, getattr(kept, name))
+            session.add(stored)
+    if keeping.settled_at is not None:
+        _dequeue(session, keeping.game_id, keeping.settled_at)
 
 
 def _same_mark(stored: AuditMark, read: AuditMark | None) -> bool:
@@ -312,24 +340,34 @@ def catch_up(service: Any, seconds: float = CATCH_UP_SECONDS, stretch: int = VIE
     wrapping around once, so every listed game gets its turn whatever the others cost.
     Each game is verified ``stretch`` events at a time (the mark kept after each) up to
     its head; an ended game not yet replayed whole since it ended is replayed whole, in
-    one go, as its final check. A game whose log fails leaves the queue (its views show
-    the failure; its next event lists it again); a game whose check raises is logged and
-    stays listed for the next pass. Finding the work reads the queue's key alone: the
-    same cost at 100 and at 10,000 running games."""
+    one go, as its final check. The marks of games checked in one step are written
+    together, :data:`KEEP_TOGETHER` at a time (one commit, one sync, instead of one
+    each). A game whose log fails leaves the queue (its views show the failure; its
+    next event lists it again); a game whose check raises is logged and stays listed for
+    the next pass. Finding the work reads the queue's key alone: the same cost at 100
+    and at 10,000 running games."""
     deadline = time.monotonic() + seconds
     start = _STOPPED_AT.pop(service, None)
     laps = [(start, None), (None, start)] if start is not None else [(None, None)]
     worked = 0
-    for first, before in laps:
-        for game_id in _listed(service, first, before):
-            if worked and time.monotonic() > deadline:
-                _STOPPED_AT[service] = game_id
-                return worked
-            worked += 1
-            if not _catch_up_game(service, game_id, stretch, deadline):
-                _STOPPED_AT[service] = game_id
-                return worked
-    return worked
+    pending: list[_Keeping] = []
+    try:
+        for first, before in laps:
+            for game_id in _listed(service, first, before):
+                if worked and time.monotonic() > deadline:
+                    _STOPPED_AT[service] = game_id
+                    return worked
+                worked += 1
+                if not _catch_up_game(service, game_id, stretch, deadline, pending):
+                    _STOPPED_AT[service] = game_id
+                    return worked
+                if len(pending) >= KEEP_TOGETHER:
+                    _keep(service, pending)
+                    pending.clear()
+        return worked
+    finally:
+        if pending:
+            _keep(service, pending)
 
 
 def _listed(service: Any, first: str | None, before: str | None):
@@ -358,11 +396,15 @@ def listed_query(first: str | None = None, before: str | None = None, after: str
     return query
 
 
-def _catch_up_game(service: Any, game_id: str, stretch: int, deadline: float) -> bool:
-    """Verifies one listed game a stretch at a time; False when time ran out first."""
+def _catch_up_game(
+    service: Any, game_id: str, stretch: int, deadline: float, pending: list[_Keeping]
+) -> bool:
+    """Verifies one listed game a stretch at a time (the mark of each stretch but the
+    last written at once: the next one resumes from it; the last one's added to
+    ``pending``); False when time ran out first."""
     while True:
         try:
-            audit = audit_game(service, game_id, budget=stretch, viewing=False, worker=True)
+            audit, keeping = _check(service, game_id, stretch, False, True)
         except NotFound:
             with service.session() as session:
                 session.exec(delete(AuditQueue).where(col(AuditQueue.game_id) == game_id))
@@ -373,9 +415,11 @@ def _catch_up_game(service: Any, game_id: str, stretch: int, deadline: float) ->
             return True
         if not audit.report.ok:
             log.warning("audit of %s fails: %s", game_id, audit.report.summary())
+        if not audit.partial or not audit.report.ok:
+            if keeping is not None:
+                pending.append(keeping)
             return True
-        if not audit.partial:
-            return True
+        _keep(service, [keeping])
         if time.monotonic() > deadline:
             return False
 
