@@ -242,3 +242,23 @@ def test_the_revision_lists_the_games_whose_audit_is_not_done(runtime):
     migrate(service.db)
     assert listed(service) == {unmarked, behind, ended}
     assert catch_up(service) == 3 and listed(service) == set()
+
+
+def test_the_worker_writes_the_marks_of_many_games_together(runtime, monkeypatch):
+    service = runtime.service
+    ids = [
+        pig_game(runtime, target=10**6, bots=(0, 1)).game_id  # bots: no invitations to mail
+        for _ in range(audit.KEEP_TOGETHER + 5)
+    ]
+    writes = []
+    keep = audit._keep
+
+    def counted(service, keepings):
+        writes.append(len(keepings))
+        return keep(service, keepings)
+
+    monkeypatch.setattr(audit, "_keep", counted)
+    assert catch_up(service) == len(ids)
+    assert writes == [audit.KEEP_TOGETHER, 5]
+    assert all(mark_of(service, game_id).seq == service.game(game_id).head_seq for game_id in ids)
+    assert listed(service) == set()
