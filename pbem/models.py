@@ -172,8 +172,12 @@ class GameSecret(SQLModel, table=True):
 class AuditMark(SQLModel, table=True):
     """How far the audit page has verified a game's stored log, kept so that a view
     replays only the events after it: the last verified event's seq and hash, the state
-    replayed there, and the draws re-derived so far. Derived: deleting it costs one
-    replay of the whole log on the next view.
+    and the roster replayed there, and the draws re-derived so far. Derived: deleting it
+    costs one replay of the whole log on the next view.
+
+    ``roster`` (as a ``roster`` event carries it) spares a view the roster's events read
+    from the whole log; None for a log without a roster and for marks kept before it
+    was kept (then the view reads the roster's events).
     """
 
     __tablename__ = "audit_marks"
@@ -188,6 +192,24 @@ class AuditMark(SQLModel, table=True):
     seed_revealed: bool = False
     whole_at_end: bool = False
     verified_at: datetime
+    roster: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+
+
+class AuditQueue(SQLModel, table=True):
+    """The games whose log has events the audit has not verified yet: the worker's list
+    of work (:func:`pbem.eventlog.audit.catch_up`), so that finding it costs the same at
+    100 and at 10,000 running games.
+
+    Triggers on ``games`` (revision 0019) add a game when it is made or imported and
+    whenever its ``head_seq`` moves, whatever code wrote the row; a game already listed
+    is left as it is. The audit takes a game off once its mark is at the head (and, for
+    a finished game, the whole log was replayed after the end). Derived: emptying it
+    only leaves marks behind until the games' next events, and views then check more.
+    """
+
+    __tablename__ = "audit_queue"
+
+    game_id: str = Field(primary_key=True, max_length=32)
 
 
 class SchemaInfo(SQLModel, table=True):

@@ -477,7 +477,8 @@ def _jobs(runtime: Runtime, name: str) -> tuple[Any, Any]:
         began = time.perf_counter()
         report = sweep(runtime)
         try:
-            # Long games' audit marks kept current, so no page view replays a long log.
+            # Every game's audit mark kept at its head (the audit queue), so that no page
+            # view replays a long log.
             audit.catch_up(runtime.service)
         except Exception:  # noqa: BLE001 - the audit must not stop the sweep
             log.exception("audit catch-up")
