@@ -48,7 +48,7 @@ from sqlmodel import Session, col, select, update
 from pbem import links, zones
 from pbem.errors import PbemError
 from pbem.eventlog import audit
-from pbem.games import rescue, talk
+from pbem.games import rescue, talk, tallies
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatClock
 from pbem.mail import budget, outbox, replies, seat_mails
@@ -481,6 +481,11 @@ def _jobs(runtime: Runtime, name: str) -> tuple[Any, Any]:
             audit.catch_up(runtime.service)
         except Exception:  # noqa: BLE001 - the audit must not stop the sweep
             log.exception("audit catch-up")
+        try:
+            # The tallies of PostgreSQL connections that closed, gathered into one row.
+            tallies.fold(runtime.db)
+        except Exception:  # noqa: BLE001 - nor must the tallies
+            log.exception("tallies")
         seconds = time.perf_counter() - began
         note = f"{utc(runtime.clock()):%Y-%m-%d %H:%M:%S}: {report} in {seconds:.3f} s"
         _beat(runtime, name, started, note, seconds)
