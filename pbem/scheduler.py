@@ -349,27 +349,33 @@ def _bots(runtime: Runtime) -> int:
     return moved
 
 
+def digest_query() -> Any:
+    """The due seats owed a game digest, with their games and clocks: read through the
+    partial index ``ix_seats_due_digest``, never a pass over the running games or every
+    seat (``tests/pbem/test_sweep_indexes.py`` reads both databases' plans)."""
+    return (
+        select(Seat, Game, SeatClock)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .join(
+            SeatClock,
+            (col(SeatClock.game_id) == col(Seat.game_id)) & (col(SeatClock.seat) == col(Seat.seat)),
+        )
+        .where(
+            Seat.due == True,  # noqa: E712 - a SQL comparison
+            Seat.notify == "digest",
+            Seat.is_bot == False,  # noqa: E712
+            Game.status == "active",
+            col(Game.paused_at).is_(None),
+        )
+        .order_by(col(Seat.email), col(Game.updated_at))
+    )
+
+
 def _digests(runtime: Runtime, now: datetime) -> int:
     """Once a local day, at the address's hour, one mail per address listing its games
     that wait for it: none for a paused game or a seat on vacation."""
     with runtime.service.session() as session:
-        rows = session.exec(
-            select(Seat, Game, SeatClock)
-            .join(Game, col(Game.id) == col(Seat.game_id))
-            .join(
-                SeatClock,
-                (col(SeatClock.game_id) == col(Seat.game_id))
-                & (col(SeatClock.seat) == col(Seat.seat)),
-            )
-            .where(
-                Seat.due == True,  # noqa: E712 - a SQL comparison
-                Seat.notify == "digest",
-                Seat.is_bot == False,  # noqa: E712
-                Game.status == "active",
-                col(Game.paused_at).is_(None),
-            )
-            .order_by(col(Seat.email), col(Game.updated_at))
-        ).all()
+        rows = session.exec(digest_query()).all()
         by_address: dict[str, list[tuple[Seat, Game, SeatClock]]] = {}
         for seat, game, clock in rows:
             if seat.email:
