@@ -413,7 +413,7 @@ def cmd_migrate(args) -> int:
         synchronous=config["database"].get("sqlite_synchronous", "FULL"),
         writer_queue=config["database"].get("sqlite_writer_queue", True),
     )
-    before, after = migrate(db, secret_key=secret_key(config))
+    before, after = migrate(db, secret_key=secret_key(config), backfill=True)
     if before is None:
         print(f"Created the schema (revision {after}).")
     elif before == after:

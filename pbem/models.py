@@ -191,7 +191,7 @@ class GameSecret(SQLModel, table=True):
     ``seed`` is sealed under a key derived from the server's key (AES-GCM, bound to the
     game id; see :func:`pbem.eventlog.seeds.seal_seed`), so a copy of the database alone
     predicts no draw. Databases from before sealing hold 64 hex digits until
-    ``pbem migrate`` (or any server start) seals them.
+    ``pbem migrate`` (or a start that upgrades the schema) seals them.
     """
 
     __tablename__ = "game_secrets"
