@@ -97,8 +97,8 @@ class GameCount(SQLModel, table=True):
     Triggers on ``games`` keep it (revisions 0012, 0013): a game made, finished, deleted
     or made private moves its count in the same transaction, whatever code wrote the
     row. ``events`` adds up the events (``head_seq + 1``) of the games that are not
-    running, for ``/metrics``. A move of a running game changes none of it, so it never
-    touches this table.
+    running (``/metrics`` reads every event from :class:`Tally` since revision 0018). A
+    move of a running game changes none of it, so it never touches this table.
     """
 
     __tablename__ = "game_counts"

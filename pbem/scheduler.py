@@ -324,21 +324,34 @@ def _bot_turn(runtime: Runtime, clock: SeatClock) -> None:
             return
 
 
+def due_bots_query() -> Any:
+    """The games of the due bot seats, through their partial index (ix_seats_due_bots)
+    alone. Joined with the games in one query, SQLite's planner walked every game when
+    the index was empty (as it mostly is: bots move at once), its statistics having no
+    row for an empty index: 46 ms at 10,000 running games against 0.1 ms at 100. The
+    games that may play are picked from these by :func:`_bots`."""
+    return select(Seat.game_id).where(
+        Seat.due == True,  # noqa: E712 - a SQL comparison
+        Seat.is_bot == True,  # noqa: E712
+    )
+
+
 def _bots(runtime: Runtime) -> int:
     with Session(runtime.db) as session:
-        # Due bots through their partial index (ix_seats_due_bots), made distinct here:
-        # a DISTINCT in SQL has SQLite walk every seat of every game, finished ones too.
-        due = session.exec(
-            select(Seat.game_id)
-            .join(Game, col(Game.id) == col(Seat.game_id))
-            .where(
-                Seat.due == True,  # noqa: E712 - a SQL comparison
-                Seat.is_bot == True,  # noqa: E712
-                Game.status == "active",
-                col(Game.paused_at).is_(None),
-            )
-            .limit(BATCH)
-        ).all()
+        # Made distinct here: a DISTINCT in SQL has SQLite walk every seat of every game.
+        waiting = list(dict.fromkeys(session.exec(due_bots_query()).all()))
+        due = []
+        for start in range(0, len(waiting), BATCH):
+            due += session.exec(
+                select(Game.id).where(
+                    col(Game.id).in_(waiting[start : start + BATCH]),
+                    Game.status == "active",
+                    col(Game.paused_at).is_(None),
+                )
+            ).all()
+            if len(due) >= BATCH:
+                break
+        due = due[:BATCH]
     games = list(dict.fromkeys(due))
     moved = 0
     for game_id in games:

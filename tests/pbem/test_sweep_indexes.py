@@ -1,7 +1,7 @@
-"""The sweep's digest queries read their partial indexes on both databases, so their
-cost follows the seats that may owe a digest, not the running games: the plans of
-the real queries, on a table of 2,000 running games whose seats owe nothing (fresh
-planner statistics, as a server has them)."""
+"""The sweep's queries for due bots and digests read their partial indexes on both
+databases, so their cost follows the seats that may owe something, not the running
+games: the plans of the real queries, on a table of 2,000 running games whose seats owe
+nothing (fresh planner statistics, as a server has them)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from sqlalchemy import text
 
 from pbem.games import talk
-from pbem.scheduler import digest_query
+from pbem.scheduler import digest_query, due_bots_query
 
 GAMES = 2_000
 
@@ -71,9 +71,11 @@ def test_the_digest_queries_read_their_partial_indexes(db):
     _fill(db)
     game_digest = plan(db, digest_query())
     talk_digest = plan(db, talk.digest_seats_query())
+    bots = plan(db, due_bots_query())
     assert "ix_seats_due_digest" in game_digest, game_digest
     assert "ix_seats_talk_digest" in talk_digest, talk_digest
-    # Neither walks the seats or the games.
-    for found in (game_digest, talk_digest):
+    assert "ix_seats_due_bots" in bots, bots
+    # None walks the seats or the games (the indexes are empty, as they mostly are).
+    for found in (game_digest, talk_digest, bots):
         assert "SCAN seats\n" not in f"{found}\n" and "Seq Scan" not in found, found
         assert "SCAN games" not in found, found
