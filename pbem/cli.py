@@ -413,7 +413,7 @@ def cmd_migrate(args) -> int:
         synchronous=config["database"].get("sqlite_synchronous", "FULL"),
         writer_queue=config["database"].get("sqlite_writer_queue", True),
     )
-    before, after = migrate(db, secret_key=secret_key(config))
+    before, after = migrate(db, secret_key=secret_key(config), backfill=True)
     if before is None:
         print(f"Created the schema (revision {after}).")
     elif before == after:
@@ -557,7 +557,9 @@ def cmd_bench(args) -> int:
     if args.scale:
         from pbem import bench_scale
 
-        bench_scale.main(runs=args.runs, postgres_url=args.postgres)
+        bench_scale.main(
+            runs=args.runs, postgres_url=args.postgres, running=args.running, tree=args.tree
+        )
         return 0
     bench.main(runs=args.runs, postgres_url=args.postgres, ratio_only=args.ratio_only)
     return 0
@@ -727,7 +729,17 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--scale",
         action="store_true",
-        help="pages, a move and a sweep at 100 and at 10,000 games (SQLite and PostgreSQL)",
+        help="pages, a move, a sweep, /metrics, a command's start and a reply by mail at "
+        "100 and at 10,000 running games (SQLite and PostgreSQL)",
+    )
+    bench.add_argument(
+        "--running",
+        type=int,
+        default=10_000,
+        help="--scale: running games of the large server (default 10,000)",
+    )
+    bench.add_argument(
+        "--tree", help="--scale: run it with the pbem of another checkout (before a change)"
     )
     bench.add_argument("--postgres", help="PostgreSQL URL (default: 127.0.0.1:5432/test)")
     bench.add_argument(

@@ -10,12 +10,14 @@ Databases made before Alembic carry a ``schema_info`` table (version 1, the firs
 released schema) and no ``alembic_version``: :func:`migrate` stamps them at the
 matching revision (:data:`PRE_ALEMBIC`) and upgrades them from there. Those databases
 hold the seeds of running games in the clear; :func:`migrate` seals them after the
-upgrade when given the server's key (``pbem migrate`` and every server start do).
+upgrade when given the server's key (``pbem migrate`` and a start that upgrades do).
 
 Games from before the roster was logged carry no roster in their log: after the
 upgrade, :func:`record_rosters` gives each *running* one a ``roster`` event (actor
 "migration") recording who holds the seats as the old tables say. Finished games are
 left as they are; their logs verify as before and say the roster is not in the chain.
+Both back-fills run after an upgrade and at every ``pbem migrate``, never at a start
+that finds the schema current (they read every running game).
 """
 
 from __future__ import annotations
@@ -122,12 +124,22 @@ def require_current(db: SqlEngine) -> None:
         )
 
 
-def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[str | None, str]:
+def migrate(
+    db: SqlEngine, secret_key: str | None = None, *, backfill: bool = False
+) -> tuple[str | None, str]:
     """Creates or upgrades the schema to the head revision, in one transaction; returns
     (revision before, revision after).
 
-    With the server's ``secret_key`` it then seals the seeds that first-release
-    databases hold in the clear (:func:`seal_plain_seeds`); the readers accept both."""
+    After an upgrade from an older revision, or with ``backfill`` (``pbem migrate``), it
+    then seals the seeds that first-release databases hold in the clear, given the
+    server's ``secret_key`` (:func:`seal_plain_seeds`; the readers accept both), and
+    gives the running games from before rosters were logged their roster event
+    (:func:`record_rosters`). A start that finds the schema current does neither: both
+    read every running game, and a command starts often (``pbem games``, a reply by
+    mail); a game they left (its seed sealed under another key) waits for a
+    ``pbem migrate`` with the right key."""
+    if not backfill and _is_current(db):
+        return head_revision(), head_revision()
     with db.begin() as connection:
         if connection.dialect.name == "postgresql":
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_LOCK})")
@@ -140,10 +152,21 @@ def migrate(db: SqlEngine, secret_key: str | None = None) -> tuple[str | None, s
         if before != head_revision():
             command.upgrade(config, "head")
         after = MigrationContext.configure(connection).get_current_revision()
-    if secret_key:
-        seal_plain_seeds(db, secret_key)
-    record_rosters(db, secret_key)
+    if backfill or before != after:
+        if secret_key:
+            seal_plain_seeds(db, secret_key)
+        record_rosters(db, secret_key)
     return before, after
+
+
+def _is_current(db: SqlEngine) -> bool:
+    """Whether the schema is at the head revision: one read of ``alembic_version``, no
+    lock and no write, so a start on a current database costs the same at any size."""
+    with db.connect() as connection:
+        if not inspect(connection).has_table("alembic_version"):
+            return False
+        current = MigrationContext.configure(connection).get_current_revision()
+    return current == head_revision()
 
 
 def seal_plain_seeds(db: SqlEngine, secret_key: str) -> int:

@@ -97,8 +97,8 @@ class GameCount(SQLModel, table=True):
     Triggers on ``games`` keep it (revisions 0012, 0013): a game made, finished, deleted
     or made private moves its count in the same transaction, whatever code wrote the
     row. ``events`` adds up the events (``head_seq + 1``) of the games that are not
-    running, for ``/metrics``. A move of a running game changes none of it, so it never
-    touches this table.
+    running (``/metrics`` reads every event from :class:`Tally` since revision 0018). A
+    move of a running game changes none of it, so it never touches this table.
     """
 
     __tablename__ = "game_counts"
@@ -110,14 +110,39 @@ class GameCount(SQLModel, table=True):
     events: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
 
 
+class Tally(SQLModel, table=True):
+    """Counts that ``/metrics`` and ``/healthz`` read in a handful of rows, whatever the
+    number of games, events and mails kept: ``events`` (every event appended) and
+    ``mails:<status>`` (``mails:failed:<reason>`` for failed mail, by the prefix of its
+    ``last_error``). A name's count is the sum of its rows.
+
+    Triggers on ``events`` and ``mail_outbox`` keep them in the transaction of the change
+    (revision 0018), whatever code wrote the row. ``shard`` is the PostgreSQL backend
+    (``pg_backend_pid()``) whose transactions added the row, so concurrent writers never
+    wait on one another's counter row (a single shared row would queue every move behind
+    the last one's commit, and rows picked by game could deadlock with the dispatcher's
+    batches); :func:`pbem.games.tallies.fold` moves the rows of backends that are gone
+    into shard 0, so their number stays that of the live connections. SQLite has one
+    writer at a time: everything is shard 0.
+    """
+
+    __tablename__ = "tallies"
+
+    name: str = Field(primary_key=True, max_length=48)
+    shard: int = Field(primary_key=True)
+    count: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+
+
 class Seat(SQLModel, table=True):
     """Read model of a seat: who holds it, whether it is due, since when."""
 
     __tablename__ = "seats"
     # ix_seats_email: an address's "my games" page finds its seats (by lower(email))
-    # without a scan. ix_seats_due_bots and ix_seats_due_digest: the scheduler's sweeps find the bots
-    # to play and the seats owed a digest. Both are partial, so a move that hands the
-    # turn from one player to another (who get a mail each turn) writes no index entry.
+    # without a scan. ix_seats_due_bots, ix_seats_due_digest and ix_seats_talk_digest:
+    # the scheduler's sweeps find the bots to play, the seats owed a digest and those
+    # whose table talk comes by digest. All are partial: a move that hands the turn from
+    # one player to another (who get a mail each turn) writes no index entry, and the
+    # sweep reads only the seats that may owe something.
     __table_args__ = (
         Index("ix_seats_email", func.lower(column("email"))),
         Index(
@@ -131,6 +156,12 @@ class Seat(SQLModel, table=True):
             "email",
             sqlite_where=text("due = 1 AND notify = 'digest'"),
             postgresql_where=text("due = true AND notify = 'digest'"),
+        ),
+        Index(
+            "ix_seats_talk_digest",
+            "game_id",
+            sqlite_where=text("talk_mail = 'digest' AND is_bot = 0"),
+            postgresql_where=text("talk_mail = 'digest' AND is_bot = false"),
         ),
     )
 
@@ -160,7 +191,7 @@ class GameSecret(SQLModel, table=True):
     ``seed`` is sealed under a key derived from the server's key (AES-GCM, bound to the
     game id; see :func:`pbem.eventlog.seeds.seal_seed`), so a copy of the database alone
     predicts no draw. Databases from before sealing hold 64 hex digits until
-    ``pbem migrate`` (or any server start) seals them.
+    ``pbem migrate`` (or a start that upgrades the schema) seals them.
     """
 
     __tablename__ = "game_secrets"

@@ -139,4 +139,4 @@ def test_a_schema_a_test_changed_is_migrated_anew(schema_engine, change):
             "SELECT count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
             "WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal"
         ).scalar()
-    assert triggers == 4  # the game counts (2) and the audit queue (2)
+    assert triggers == 7  # the game counts (2), the tallies (3: events, mails), the audit queue (2)

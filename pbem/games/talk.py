@@ -360,20 +360,23 @@ def tell_audience(
 # The daily digest ---------------------------------------------------------------
 
 
+def digest_seats_query() -> Any:
+    """The seats whose talk comes by digest, through the partial index
+    ``ix_seats_talk_digest``: the sweep reads those seats only, never every seat (whose
+    number grows with the running games)."""
+    return select(Seat).where(
+        Seat.talk_mail == "digest",
+        Seat.is_bot == False,  # noqa: E712 - a SQL comparison
+        Seat.email != "",
+    )
+
+
 def digest_entries(session: Session, now: Any) -> dict[str, tuple[Any, list[dict[str, Any]]]]:
     """For each address with a seat whose talk comes in the digest: (its most recently
     created such seat, [{"title", "said": [lines]}]) with the messages of the last 24
     hours it may read (its own left out), per game. Addresses with no such message are
     left out."""
-    seats = list(
-        session.exec(
-            select(Seat).where(
-                Seat.talk_mail == "digest",
-                Seat.is_bot == False,  # noqa: E712 - a SQL comparison
-                Seat.email != "",
-            )
-        )
-    )
+    seats = list(session.exec(digest_seats_query()))
     if not seats:
         return {}
     since = timestamp(now - timedelta(days=1))

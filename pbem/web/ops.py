@@ -27,10 +27,11 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy import func
 from sqlmodel import Session, col, delete, select
 
+from pbem.games import tallies
 from pbem.games.context import Runtime
 from pbem.mail.dispatch import FAILURE_REASONS
-from pbem.mail.models import Heartbeat, Mail
-from pbem.models import Game, GameCount
+from pbem.mail.models import Heartbeat
+from pbem.models import GameCount
 from pbem.web.hardening import failure_kind, recent_database_failure
 from pbem.zones import utc
 
@@ -56,11 +57,8 @@ def health(runtime: Runtime) -> tuple[bool, dict[str, Any]]:
         with Session(runtime.db) as session:
             session.exec(select(1)).one()
             beat = session.exec(select(func.max(Heartbeat.beat_at))).one()
-            backlog = session.exec(
-                select(func.count())
-                .select_from(Mail)
-                .where(Mail.status.in_(("pending", "sending")))
-            ).one()
+            mails = tallies.mails_by_status(tallies.counts(session))
+            backlog = mails.get("pending", 0) + mails.get("sending", 0)
     except Exception as error:  # noqa: BLE001 - any database failure is "unhealthy"
         return False, {"database": f"unreachable: {type(error).__name__}"}
     failure = write_probe(runtime.db)
@@ -102,19 +100,13 @@ def write_probe(db: Any) -> str | None:
 
 def failed_by_reason(session: Session) -> dict[str, int]:
     """Failed mails by why they failed (the prefix the dispatcher gives ``last_error``):
-    ``unbuildable``, ``refused`` (a 5xx answer), ``gave_up`` (retries ran out), ``other``."""
-    counts: dict[str, int] = {}
-    for reason in FAILURE_REASONS:
-        counts[reason.replace(" ", "_")] = session.exec(
-            select(func.count())
-            .select_from(Mail)
-            .where(Mail.status == "failed", col(Mail.last_error).startswith(f"{reason}:"))
-        ).one()
-    total = session.exec(
-        select(func.count()).select_from(Mail).where(Mail.status == "failed")
-    ).one()
-    counts["other"] = total - sum(counts.values())
-    return counts
+    ``unbuildable``, ``refused`` (a 5xx answer), ``gave_up`` (retries ran out), ``other``;
+    from the tallies."""
+    found = tallies.failed_by_reason(tallies.counts(session))
+    return {
+        reason: found.get(reason, 0)
+        for reason in (*(name.replace(" ", "_") for name in FAILURE_REASONS), "other")
+    }
 
 
 @bp.get("/healthz")
@@ -159,27 +151,17 @@ MAIL_STATUSES = ("pending", "sending", "sent", "failed", "bouncing", "dropped", 
 
 def cheap_counts(session: Session) -> tuple[int, list[tuple[str, int]], dict[str, int]]:
     """Events appended, games by status and mails by status, without reading the event
-    log or the mail bodies: the games and the events of the games that no longer run
-    from ``game_counts`` (kept by triggers), the events of the running games (seqs
-    start at 0) through the games' status index, and mails one status at a time on the
-    outbox's (status, next_attempt_at) index."""
+    log, the games or the outbox: the games from ``game_counts``, the events and the
+    mails from the tallies (both kept by triggers), a few rows whatever the size."""
     by_status = session.exec(
-        select(col(GameCount.status), func.sum(GameCount.games), func.sum(GameCount.events))
+        select(col(GameCount.status), func.sum(GameCount.games))
         .group_by(col(GameCount.status))
         .order_by(col(GameCount.status))
     ).all()
-    running = session.exec(
-        select(func.sum(col(Game.head_seq) + 1)).where(col(Game.status) == "active")
-    ).one()
-    events = int(running or 0) + sum(int(ended or 0) for _, _, ended in by_status)
-    games = [(status, int(count)) for status, count, _ in by_status if count]
-    mails = {
-        status: session.exec(
-            select(func.count()).select_from(Mail).where(col(Mail.status) == status)
-        ).one()
-        for status in MAIL_STATUSES
-    }
-    return events, games, mails
+    games = [(status, int(count)) for status, count in by_status if count]
+    counted = tallies.counts(session)
+    mails = tallies.mails_by_status(counted)
+    return counted.get(tallies.EVENTS, 0), games, {s: mails.get(s, 0) for s in MAIL_STATUSES}
 
 
 @bp.get("/metrics")

@@ -110,3 +110,50 @@ def test_an_upgraded_game_goes_on_verifies_and_its_history_names_the_holders(upg
         assert f"<strong>{names[first['seat']]}" in EVENT_LINE.search(page.text).group(1)
         recorded = client.get(f"/games/{game.id}/history?at={heads[game.id] + 1}").text
         assert "The log records who holds the seats: " in recorded
+
+
+def _rosters(db) -> dict[str, int]:
+    with db.connect() as connection:
+        return dict(
+            connection.exec_driver_sql(
+                "SELECT g.id, count(e.seq) FROM games g LEFT JOIN events e "
+                "ON e.game_id = g.id AND e.kind = 'roster' "
+                "WHERE g.status = 'active' GROUP BY g.id"
+            ).all()
+        )
+
+
+def test_a_start_on_a_current_schema_leaves_the_back_fill_to_pbem_migrate(tmp_path, monkeypatch):
+    """A game the upgrade could not give its roster (its seed sealed under another key
+    than the one the upgrade had) is left alone by every start, however many times, and
+    gets its roster from ``pbem migrate`` with the right key."""
+    from pbem import migrations
+    from pbem.cli import main
+    from pbem.migrations import seal_plain_seeds
+
+    path = tmp_path / "schema_v1.sqlite3"
+    shutil.copy(FIXTURES / "schema_v1.sqlite3", path)
+    db = make_engine(f"sqlite:///{path}")
+    seal_plain_seeds(db, "the-right-key")
+    migrate(db, secret_key="another-key")  # the upgrade: every seed is sealed under the other
+    assert set(_rosters(db).values()) == {0}
+    calls = []
+    original = migrations.record_rosters
+    monkeypatch.setattr(
+        migrations, "record_rosters", lambda *a, **k: calls.append(a) or original(*a, **k)
+    )
+    overrides = {
+        "security": {"secret_key": "the-right-key"},
+        "paths": {"var": str(tmp_path / "var")},
+        "server": {"demo": False},
+    }
+    for _ in range(2):
+        build_runtime(overrides, db=db)
+    assert calls == []
+    assert set(_rosters(db).values()) == {0}
+    monkeypatch.setenv("PBEM_SECURITY_SECRET_KEY", "the-right-key")
+    monkeypatch.setenv("PBEM_PATHS_VAR", str(tmp_path / "var"))
+    assert main(["--database", f"sqlite:///{path}", "migrate"]) == 0
+    assert len(calls) == 1
+    assert set(_rosters(db).values()) == {1}
+    db.dispose()

@@ -238,7 +238,7 @@ def test_the_revision_lists_the_games_whose_audit_is_not_done(runtime):
             text("UPDATE audit_marks SET whole_at_end = :no WHERE game_id = :id"),
             {"no": False, "id": ended},
         )
-        command.downgrade(alembic_config(connection), "0017_offer_expiry")
+        command.downgrade(alembic_config(connection), "0018_flat_counts")
     migrate(service.db)
     assert listed(service) == {unmarked, behind, ended}
     assert catch_up(service) == 3 and listed(service) == set()

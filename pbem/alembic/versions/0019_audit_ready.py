@@ -26,7 +26,7 @@ costs a move one look-up of its key, and the worker deletes the row once.
   ended.
 
 Revision ID: 0019_audit_ready
-Revises: 0017_offer_expiry
+Revises: 0018_flat_counts
 Create Date: 2026-12-02
 """
 
@@ -36,7 +36,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019_audit_ready"
-down_revision = "0017_offer_expiry"
+down_revision = "0018_flat_counts"
 branch_labels = None
 depends_on = None
 
