@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.api import Chance
 from engines.mare_nostrum.data import TITLES
-from engines.mare_nostrum.state import State, civ_of, owns_card, players
+from engines.mare_nostrum.state import State, civ_of, owns_card, players, provinces_read, reading
 
 # Cards that add 2 to a title count (rules 'Titles').
 TITLE_BONUS_CARDS = {
@@ -20,13 +20,13 @@ def title_count(state: State, seat: int, title: str) -> int:
     civ = civ_of(state, seat)
     total = 0
     if title == "general":
-        for province in state["provinces"].values():
+        for province in provinces_read(state):
             total += province["legions"].get(civ, 0) + province["dock"].get(civ, 0)
             total += province["fortress"] == civ
-        for sea in state["seas"].values():
+        for sea in reading(state, "seas").values():
             total += sea.get(civ, 0)
     else:
-        for province in state["provinces"].values():
+        for province in provinces_read(state):
             if province["marker"] != civ:
                 continue
             if title == "navigator":
