@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from engines.api import Chance
 from engines.mare_nostrum.data import TITLES
-from engines.mare_nostrum.state import State, owns_card, players, provinces_read, reading
+from engines.mare_nostrum.state import (
+    State,
+    civ_of,
+    owns_card,
+    players,
+    provinces_read,
+    reading,
+)
 
 # Cards that add 2 to a title count (rules 'Titles').
 TITLE_BONUS_CARDS = {
@@ -17,12 +24,32 @@ TITLE_BONUS_CARDS = {
 def title_count(state: State, seat: int, title: str) -> int:
     """Navigator: caravans + markets; Lawgiver: cities + temples (in provinces the seat
     controls); General: legions + triremes + fortresses on the board. Card bonuses add 2."""
-    return title_counts(state, title)[seat]
+    civ = civ_of(state, seat)
+    total = 0
+    if title == "general":
+        for province in provinces_read(state):
+            total += province["legions"].get(civ, 0) + province["dock"].get(civ, 0)
+            total += province["fortress"] == civ
+        for sea in reading(state, "seas").values():
+            total += sea.get(civ, 0)
+    else:
+        for province in provinces_read(state):
+            if province["marker"] != civ:
+                continue
+            if title == "navigator":
+                total += len(province["caravans"]) + (province["market"] is not None)
+            else:
+                total += len(province["cities"]) + (province["temple"] is not None)
+    for card in TITLE_BONUS_CARDS[title]:
+        if owns_card(state, civ, card):
+            total += 2
+    return total
 
 
 def title_counts(state: State, title: str) -> list[int]:
     """:func:`title_count` of every seat, in seat order, from one pass over the board
-    (the title checks between phases count every seat for every title)."""
+    (the title checks between phases count every seat for every title; a view counts
+    one seat's, with :func:`title_count`)."""
     civs = reading(state, "civs")
     counts = dict.fromkeys(civs, 0)  # by civilisation (None while one is unchosen)
     if title == "general":
