@@ -300,7 +300,11 @@ class Engine(Protocol):
         ...
 
     def apply(self, state: Any, seat: int, move: Mapping[str, Any], chance: Chance) -> Any:
-        """The next state. Pure; raises :class:`IllegalMove` and then nothing happened."""
+        """The next state. Pure; raises :class:`IllegalMove` and then nothing happened.
+
+        The next state may share the parts a move left alone with ``state`` (Mare
+        Nostrum's does, rather than copy the whole state): every state is read-only
+        once made, and whoever wants to change one changes ``load(dump(state))``."""
         ...
 
     def view(self, state: Any, seat: int | None) -> dict:
