@@ -261,8 +261,7 @@ def is_capital(pid: str) -> bool:
 
 def controlled(state: State, civ: str) -> list[str]:
     """The provinces holding ``civ``'s control marker, in map order."""
-    provinces = reading(state, "provinces")
-    return [pid for pid in PROVINCE_IDS if dict.__getitem__(provinces, pid)["marker"] == civ]
+    return [pid for pid in PROVINCE_IDS if province_read(state, pid)["marker"] == civ]
 
 
 def military_powers(state: State, space: str) -> list[str]:
