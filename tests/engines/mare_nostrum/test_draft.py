@@ -91,6 +91,16 @@ def test_the_parts_a_move_does_not_touch_are_shared_not_copied():
     assert plain["supply"] is before["supply"] and plain["seas"] is before["seas"]
 
 
+def test_a_move_shares_what_it_leaves_alone_with_the_state_before():
+    before = ENGINE.setup(4, OPTIONS, SeededChance(1))
+    seat = min(ENGINE.to_move(before))
+    assert before["phase"] == "trade_number"
+    after = ENGINE.apply(before, seat, {"type": "set_trade", "n": 1}, SeededChance(0))
+    assert after["phase"] == "offer" and before["phase"] == "trade_number"
+    assert after["trade"] is not before["trade"] and after["log"] is not before["log"]
+    assert after["provinces"] is before["provinces"] and after["supply"] is before["supply"]
+
+
 def test_a_value_written_in_is_kept_as_written():
     after = draft(start())
     added: dict = {}
