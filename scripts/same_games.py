@@ -7,8 +7,9 @@ Usage::
 
 For every version of the title, every number of seats and ``--seeds`` seeds, bots play a
 whole game (seeded chance, seeded bots, the bot level and each option with choices
-taken in turn by seed; a ``turn_limit`` option, where the title has one, set to
-``--turn-limit`` to keep games short). Each game is reduced to one sha256 over every
+taken in turn by seed, the defaults where a number of seats refuses a choice; a
+``turn_limit`` option, where the title has one, set to ``--turn-limit`` to keep games
+short). Each game is reduced to one sha256 over every
 legal move list offered, every move, every state hash and every history line. Both
 checkouts play in processes of their own; the script names the first game that differs
 and exits 1, or says how many games and moves were the same. A change meant to make the
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def play(title: str, seeds: int, turn_limit: int) -> dict[str, list]:
     """In a process of its own, on whatever code ``sys.path`` finds first."""
     from engines import REGISTRY
-    from engines.api import SeededChance, canonical_json, state_hash
+    from engines.api import SeededChance, canonical_json, resolve_options, state_hash
 
     newest = REGISTRY[title]
     games: dict[str, list] = {}
@@ -50,7 +51,13 @@ def play(title: str, seeds: int, turn_limit: int) -> dict[str, list]:
                     options["turn_limit"] = turn_limit
                 rng = random.Random(seed)
                 level = levels[seed % len(levels)]
-                state = engine.setup(seats, options, SeededChance(seed))
+                try:
+                    state = engine.setup(
+                        seats, resolve_options(engine, options), SeededChance(seed)
+                    )
+                except ValueError:  # a choice this number of seats refuses: the defaults
+                    plain = {k: v for k, v in options.items() if k == "turn_limit"}
+                    state = engine.setup(seats, resolve_options(engine, plain), SeededChance(seed))
                 digest = hashlib.sha256(state_hash(engine, state).encode())
                 moves = 0
                 while engine.to_move(state):
