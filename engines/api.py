@@ -300,7 +300,11 @@ class Engine(Protocol):
         ...
 
     def apply(self, state: Any, seat: int, move: Mapping[str, Any], chance: Chance) -> Any:
-        """The next state. Pure; raises :class:`IllegalMove` and then nothing happened."""
+        """The next state. Pure; raises :class:`IllegalMove` and then nothing happened.
+
+        The next state may share the parts a move left alone with ``state`` (Mare
+        Nostrum's does, rather than copy the whole state): every state is read-only
+        once made, and whoever wants to change one changes ``load(dump(state))``."""
         ...
 
     def view(self, state: Any, seat: int | None) -> dict:
@@ -379,9 +383,11 @@ _CANONICAL = (
     | orjson.OPT_PASSTHROUGH_DATACLASS
 )
 # Floats it writes otherwise (1e-05 as 0.00001, 1e+16 as 1e16): any number written with
-# a point or an exponent sends the data down the slow path. Digits are mapped to 0 so
-# that one search finds "0." and another "0e"; text holding such a pair only costs time.
-_ZERO_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+# a point or an exponent sends the data down the slow path. Digits are mapped to 0 and
+# "e" and "E" to a point, so that one search for "0." finds a digit followed by any of
+# the three (one search: each costs a pass over the text); text holding such a pair
+# only costs time.
+_ZERO_DIGITS = bytes.maketrans(b"123456789eE", b"000000000..")
 
 
 def _fast_json(data: Any) -> bytes | None:
@@ -391,8 +397,7 @@ def _fast_json(data: Any) -> bytes | None:
         text = orjson.dumps(data, option=_CANONICAL)
     except TypeError:  # orjson.JSONEncodeError
         return None
-    zeroed = text.translate(_ZERO_DIGITS)
-    if b"0." in zeroed or b"0e" in zeroed or b"0E" in zeroed:
+    if b"0." in text.translate(_ZERO_DIGITS):
         return None
     return text
 

@@ -127,6 +127,15 @@ Pyramids", "a Archimedes" reads "Archimedes", "A and B and C share the win" read
 and C share the win", "takes coin from" reads "takes a coin from"). Labels and refusals
 name seats by placeholder too; a neutral civilisation keeps its name.
 
+Cost of a move. ``apply`` is pure, as the protocol wants, without copying the whole
+state: the move works on a :class:`~engines.mare_nostrum.state.Draft` that copies a part
+(a top-level key, or one province) the first time the rules touch it, and the new state
+shares every untouched part with the old one (states are never changed once made, so
+the log's replay, ``pbem verify`` and take-backs may hold them all). Read-only helpers
+(``civ_of``, ``controlled``, the title counts, reach across the map) read a draft in
+place through :func:`~engines.mare_nostrum.state.reading`. Reach by land and along
+trireme chains uses the board's shores, computed once from the data.
+
 Where the rules leave a choice open, the engine decides so:
 
 - Occupying legions hold the buildings that pay the occupier most (ties: building order;

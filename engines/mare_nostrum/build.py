@@ -37,6 +37,8 @@ from engines.mare_nostrum.state import (
     civ_of,
     controlled,
     hand_size,
+    province_read,
+    reading,
     rules_version,
     say,
 )
@@ -82,11 +84,13 @@ def cost(state: State, seat: int, item: str) -> int:
 def marker_targets(state: State, civ: str) -> list[str]:
     """Rules 'Build' 3: an unmarked province bordering one held at the start of the turn."""
     reach: set[str] = set()
+    placed = reading(state, "placed")
     for pid in controlled(state, civ):
-        if pid not in state["placed"]:
+        if pid not in placed:
             reach |= linked(state, civ, pid)
-    provinces = state["provinces"]
-    return [pid for pid in PROVINCE_IDS if pid in reach and provinces[pid]["marker"] is None]
+    return [
+        pid for pid in PROVINCE_IDS if pid in reach and province_read(state, pid)["marker"] is None
+    ]
 
 
 def setup_marker_targets(civ: str) -> tuple[str, ...]:

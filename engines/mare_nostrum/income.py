@@ -12,7 +12,7 @@ from itertools import combinations
 from typing import Any
 
 from engines.mare_nostrum.data import CARD_KINDS, PROVINCE_IDS, TITLES
-from engines.mare_nostrum.state import State, add, civ_name, say, seat_of
+from engines.mare_nostrum.state import State, add, civ_name, province_read, say, seat_of
 
 TEMPLE = "temple"
 MARKET = "market"
@@ -153,7 +153,7 @@ def pay_income(state: State) -> None:
     """Every player's income, in seat order from the Navigator (rules 'Trade: a)')."""
     owed: dict[str, dict[str, int]] = {}
     for pid in PROVINCE_IDS:
-        for civ, cards in province_income(state["provinces"][pid]):
+        for civ, cards in province_income(province_read(state, pid)):
             if seat_of(state, civ) is None:
                 continue  # neutrals never earn
             mine = owed.setdefault(civ, {})

@@ -37,9 +37,10 @@ from engines.mare_nostrum.state import (
     State,
     civ_name,
     civ_of,
-    clone,
     controlled,
+    draft,
     say,
+    settled,
 )
 
 # --- Naming and titles -----------------------------------------------------------------
@@ -200,10 +201,10 @@ def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> S
         raise IllegalMove(
             f"That move does not fit now: the game waits for {PHASE_WORDS[state['phase']]}."
         )
-    after = clone(state)
+    after = draft(state)
     after["log"] = []
     handler(after, seat, move, chance)
-    return after
+    return settled(after)
 
 
 def result(state: State) -> Result | None:

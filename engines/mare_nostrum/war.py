@@ -27,6 +27,8 @@ from engines.mare_nostrum.state import (
     is_capital,
     military_powers,
     owns_card,
+    province_read,
+    reading,
     rules_version,
     say,
 )
@@ -59,9 +61,10 @@ def update_occupation(state: State, pid: str) -> None:
 
 
 def units_at(state: State, civ: str, space: str) -> int:
-    if space in state["seas"]:
-        return state["seas"][space].get(civ, 0)
-    return state["provinces"][space]["legions"].get(civ, 0)
+    seas = reading(state, "seas")
+    if space in seas:
+        return seas[space].get(civ, 0)
+    return province_read(state, space)["legions"].get(civ, 0)
 
 
 def unmoved(state: State, civ: str, space: str) -> int:
@@ -285,9 +288,10 @@ def assimilate(state: State, civ: str) -> None:
     serial = state["war_serial"]
     at_once = owns_card(state, civ, "nebuchadnezzar")
     for pid in PROVINCE_IDS:
-        province = state["provinces"][pid]
-        if province["occupier"] != civ or not (at_once or province["occupied_at"] < serial):
+        seen = province_read(state, pid)
+        if seen["occupier"] != civ or not (at_once or seen["occupied_at"] < serial):
             continue
+        province = state["provinces"][pid]
         owner = province["marker"]
         state["supply"][owner]["control_marker"] += 1
         supply = state["supply"][civ]
@@ -313,17 +317,15 @@ def assimilate(state: State, civ: str) -> None:
 
 def docked(state: State, civ: str) -> list[str]:
     """The provinces where ``civ`` has triremes in dock, in map order."""
-    provinces = state["provinces"]
-    return [pid for pid in PROVINCE_IDS if provinces[pid]["dock"].get(civ)]
+    return [pid for pid in PROVINCE_IDS if province_read(state, pid)["dock"].get(civ)]
 
 
 def pending_holds(state: State, civ: str) -> list[str]:
     """Version 2: the provinces ``civ`` occupies whose held buildings it has yet to choose."""
-    provinces = state["provinces"]
     return [
         pid
         for pid in PROVINCE_IDS
-        if provinces[pid]["occupier"] == civ and hold_pending(provinces[pid])
+        if province_read(state, pid)["occupier"] == civ and hold_pending(province_read(state, pid))
     ]
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engines.api import IllegalMove
+from engines.api import IllegalMove, SeededChance
+from engines.mare_nostrum import ENGINE as NEWEST
 from engines.mare_nostrum.flow import begin_phase
-from engines.mare_nostrum.state import clone
-from engines.mare_nostrum.titles import title_count
+from engines.mare_nostrum.state import civ_of, clone, owns_card
+from engines.mare_nostrum.titles import TITLE_BONUS_CARDS, title_count, title_counts
 from tests.engines.mare_nostrum.helpers import give_cards, play, put_legions, start
 
 GREECE, CARTHAGE, ROME, EGYPT = range(4)
@@ -70,3 +73,35 @@ def test_titles_are_checked_at_the_start_of_each_phase():
     state = give_cards(start(4), GREECE, "archimedes")  # Greece 9 against Rome's 8
     for phase in ("trade", "build", "war"):
         assert checked(state, phase)["titles"]["general"] == GREECE
+
+
+def counted_alone(state: dict, seat: int, title: str) -> int:
+    """One seat's count, province by province, as the rules word it."""
+    civ = civ_of(state, seat)
+    total = 0
+    for province in state["provinces"].values():
+        if title == "general":
+            total += province["legions"].get(civ, 0) + province["dock"].get(civ, 0)
+            total += province["fortress"] == civ
+        elif province["marker"] == civ and title == "navigator":
+            total += len(province["caravans"]) + (province["market"] is not None)
+        elif province["marker"] == civ:
+            total += len(province["cities"]) + (province["temple"] is not None)
+    total += sum(sea.get(civ, 0) for sea in state["seas"].values()) if title == "general" else 0
+    return total + 2 * sum(owns_card(state, civ, card) for card in TITLE_BONUS_CARDS[title])
+
+
+@pytest.mark.parametrize("seats", [3, 5])
+def test_every_seats_count_at_once_is_each_seats_count(seats):
+    """The title checks count all seats in one pass over the board: the same numbers."""
+    rng = random.Random(seats)
+    state = NEWEST.setup(seats, {"turn_limit": 8}, SeededChance(seats))
+    while NEWEST.to_move(state):
+        for title in ("navigator", "lawgiver", "general"):
+            expected = [counted_alone(state, seat, title) for seat in range(seats)]
+            assert title_counts(state, title) == expected
+            assert [title_count(state, seat, title) for seat in range(seats)] == expected
+        seat = min(NEWEST.to_move(state))
+        legal = NEWEST.legal_moves(state, seat)
+        move = NEWEST.bot_move(NEWEST.view(state, seat), legal, rng, "easy")
+        state = NEWEST.apply(state, seat, move, SeededChance(rng.randrange(1 << 30)))
