@@ -57,6 +57,7 @@ from typing import Any
 from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import bot
 from engines.mercatores.data import CAPTAIN_VALUE, CARDS, GOODS_OF, GOODS_TABLES
+from engines.mercatores.lookahead import Search
 from engines.mercatores.moves import legal_moves, load_choices
 from engines.mercatores.rules import apply
 from engines.mercatores.scoring import cash_value, pays
@@ -166,21 +167,22 @@ def look_ahead(
     view: Mapping[str, Any], legal: Sequence[dict], later: float, turns: int = 1
 ) -> dict | None:
     """The move whose turn, followed by ``turns`` greedy turns (the next players', then
-    one's own, ...), leaves the best margin; None if the table cannot be rebuilt."""
+    one's own, ...), leaves the best margin; None if the table cannot be rebuilt.
+
+    Each candidate is taken by the game's own rules; the rest of its turn and the turns
+    after it are played on counts (:mod:`engines.mercatores.lookahead`), which come to
+    the same positions as ``greedy_turn`` and ``replies`` on the rules."""
     try:
         state = table_state(view)
         seat = view["seat"]
+        search = Search(state.seats, state.captain, later)
         best, best_value = None, None
         for move in legal:
-            after = apply(state, seat, move, NO_CHANCE)
+            after = search.position(apply(state, seat, move, NO_CHANCE))
             finishing = [after]
-            if after.phase == PROFIT and after.turn == seat:
-                finishing = [
-                    apply(after, seat, cash, NO_CHANCE) for cash in legal_moves(after, seat)
-                ]
-            value = max(
-                margin(replies(done, seat, later, turns), seat, later) for done in finishing
-            )
+            if after[0] == PROFIT and after[2] == seat:
+                finishing = [search.apply(after, cash) for cash in search.legal(after)]
+            value = max(search.margin(search.replies(done, turns), seat) for done in finishing)
             if best_value is None or value > best_value:
                 best, best_value = move, value
         return best
