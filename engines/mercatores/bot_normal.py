@@ -56,12 +56,10 @@ from typing import Any
 
 from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import bot
-from engines.mercatores.data import CAPTAIN_VALUE, CARDS, GOODS_OF, GOODS_TABLES
 from engines.mercatores.lookahead import Search
-from engines.mercatores.moves import legal_moves, load_choices
+from engines.mercatores.moves import load_choices
 from engines.mercatores.rules import apply
-from engines.mercatores.scoring import cash_value, pays
-from engines.mercatores.state import PROFIT, State, kinds_held, ordered, pile
+from engines.mercatores.state import PROFIT, State, ordered
 
 NO_CHANCE = ScriptedChance([])
 
@@ -103,64 +101,6 @@ def table_state(view: Mapping[str, Any]) -> State:
         last_turn=None,
         round_start=view["unloading"],
     )
-
-
-def standing(state: State, seat: int, later: float) -> float:
-    """Coins (the Captain's 2 among them), plus what the resources would pay now
-    (discounted), for one seat."""
-    own = state.resources[seat]
-    total = float(state.coins[seat] + (CAPTAIN_VALUE if state.captain == seat else 0))
-    prospects = 0.0
-    for kind in kinds_held(own):
-        prospects += pays(GOODS_TABLES[kind], len(pile(own, kind)))
-    for card in own:
-        if card in GOODS_OF:
-            continue
-        info = CARDS[card]
-        if info["kind"] == "trade_route":
-            best = 0
-            for other in range(state.seats):
-                if other != seat:
-                    move = {"type": "cash", "special": card, "opponent": other}
-                    best = max(best, cash_value(state, seat, move)[1])
-            prospects += best
-        else:
-            prospects += cash_value(state, seat, {"type": "cash", "special": card})[1]
-    return total + later * prospects
-
-
-def margin(state: State, seat: int, later: float) -> float:
-    """One's standing against the best other player's (the Captain's coins counted: they
-    can make its holder the one to deny)."""
-    mine = standing(state, seat, later)
-    return mine - max(
-        standing(state, other, later) for other in range(state.seats) if other != seat
-    )
-
-
-def greedy_turn(state: State, later: float) -> State:
-    """The player to move plays a whole profit turn (tax, then cash) greedily."""
-    for _ in range(2):
-        if state.phase != PROFIT:
-            return state
-        seat = state.turn
-        moves = legal_moves(state, seat)
-        state = max(
-            (apply(state, seat, move, NO_CHANCE) for move in moves),
-            key=lambda after: standing(after, seat, later),
-        )
-        if state.turn != seat:
-            return state
-    return state
-
-
-def replies(state: State, seat: int, later: float, turns: int) -> State:
-    """``turns`` greedy turns after ``seat``'s (the others', then one's own, ...)."""
-    for _ in range(turns):
-        if state.phase != PROFIT:
-            break
-        state = greedy_turn(state, later)
-    return state
 
 
 def look_ahead(
@@ -210,18 +150,18 @@ def invest(
     view: Mapping[str, Any], legal: Sequence[dict], rng: random.Random, params: Mapping[str, float]
 ) -> dict:
     """A trade or load: the one whose turn ends with the best resources and hand."""
-    table = bot.Table(view)
     resources = bot.own_resources(view)
     hand = view.get("hand") or []
     final_turn = bool(view["end_triggered"])
     end_cards = view["end_cards"]
-    hand_weight, part = params["hand"], params["part"]
+    hand_weight = params["hand"]
+    yardstick = bot.Yardstick(bot.Table(view), resources, params["part"])
 
-    def after_load(kept: list[str], loaded: list[str]) -> float:
+    def after_load(kept: Sequence[str], cards: Sequence[str]) -> float:
         if final_turn:
-            return bot.worth(table, loaded, kept, 0.0, part)
-        bonus = params["captain"] if len(loaded) >= end_cards else 0.0
-        return bot.worth(table, loaded, kept, hand_weight, part) + bonus
+            return yardstick.worth(cards, kept, 0.0)
+        bonus = params["captain"] if len(resources) + len(cards) >= end_cards else 0.0
+        return yardstick.worth(cards, kept, hand_weight) + bonus
 
     best_loads: dict[tuple[str, ...], float] = {}
 
@@ -231,18 +171,17 @@ def invest(
             values = []
             for _way, cards in load_choices(new_hand):
                 kept = [card for card in new_hand if card not in cards]
-                loaded = resources + cards
-                if kept or final_turn or len(loaded) >= end_cards:
-                    values.append(after_load(kept, loaded))
+                if kept or final_turn or len(resources) + len(cards) >= end_cards:
+                    values.append(after_load(kept, cards))
             # No load at all (an empty hand): the turn ends as it stands.
-            best_loads[new_hand] = max(values, default=after_load(list(new_hand), resources))
+            best_loads[new_hand] = max(values) if values else after_load(new_hand, ())
         return best_loads[new_hand]
 
     def score(move: Mapping[str, Any]) -> float:
         if move["type"] == "trade":
             return best_load(ordered([c for c in hand if c != move["give"]] + move["take"]))
         kept = [card for card in hand if card not in move["cards"]]
-        return after_load(kept, resources + list(move["cards"]))
+        return after_load(kept, move["cards"])
 
     scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal)]
     return legal[max(scored)[1]]

@@ -9,11 +9,13 @@ so a position is each seat's count of every class, the coins, the Unloading card
 whose turn and step it is. ``Search`` plays the profit phase's rules on such positions
 (version 1's, which allow every cash-in, as the bot's table does): the tax, the cash-in
 (rules 'Profit phase'), the next turn and round (``turns.end_profit_turn``), and lists
-the moves in the rules' order, since the greedy players take the first of equally good
-moves. What depends on one seat's holdings alone is worked out once per holdings, and
-a greedy choice is remembered by what it depends on: the seat's holdings and coins and
-what its special cards count of the others (their goods of its Trade Routes' kinds,
-its neighbours' ships for its Quays).
+the moves in the rules' order, since a greedy player takes the first of equally good
+moves.
+
+Each seat's counts are held once per search (``Holdings``, compared by identity), with
+what depends on them alone worked out once, and a greedy choice is remembered by what it
+depends on: the seat's step, holdings and coins and what its special cards count of the
+others (their goods of its Trade Routes' kinds, its neighbours' ships for its Quays).
 """
 
 from __future__ import annotations
@@ -33,22 +35,40 @@ CLASS_COUNT = len(CLASS_KEYS)
 KIND_INDEX = {kind: index for index, kind in enumerate(GOODS_KINDS)}
 
 # Per class: its kind ("goods", "warehouse", "quay", "trade_route"), the goods kind's
-# index (goods and Trade Routes, else -1), its ships, a Quay's arrows, its profit table.
+# index (goods and Trade Routes, else -1), its ships, a Quay's arrows, and what its
+# profit table pays for every count a position can reach (all the ships, doubled).
 _FIRST = {CLASS_OF[card]: CARDS[card] for card in reversed(CARD_ORDER)}
+_MOST = 2 * sum(CARDS[card]["ships"] for card in CARD_ORDER) + len(CARD_ORDER)
 CLASS_KIND = tuple(_FIRST[c]["kind"] for c in range(CLASS_COUNT))
 CLASS_GOODS = tuple(KIND_INDEX.get(_FIRST[c]["goods"], -1) for c in range(CLASS_COUNT))
 CLASS_SHIPS = tuple(_FIRST[c]["ships"] for c in range(CLASS_COUNT))
 CLASS_ARROWS = tuple(_FIRST[c].get("arrows", ()) for c in range(CLASS_COUNT))
-CLASS_TABLE = tuple(_FIRST[c]["table"] for c in range(CLASS_COUNT))
+CLASS_PAYS = tuple(
+    tuple(pays(_FIRST[c]["table"], count) for count in range(_MOST + 1)) for c in range(CLASS_COUNT)
+)
+KIND_PAYS = tuple(
+    tuple(pays(GOODS_TABLES[kind], count) for count in range(_MOST + 1)) for kind in GOODS_KINDS
+)
 GOODS_CLASSES = tuple(
     tuple(c for c in range(CLASS_COUNT) if CLASS_KIND[c] == "goods" and CLASS_GOODS[c] == k)
     for k in range(len(GOODS_KINDS))
 )
-KIND_TABLES = tuple(GOODS_TABLES[kind] for kind in GOODS_KINDS)
+
+# Moves: (TAX_MOVE, class), (PILE_MOVE, goods kind), (SPECIAL_MOVE, class, opponent or -1).
+TAX_MOVE, PILE_MOVE, SPECIAL_MOVE = 0, 1, 2
+
+
+def counts_of(cards: Sequence[str]) -> tuple[int, ...]:
+    """Cards as their count in each class."""
+    counts = [0] * CLASS_COUNT
+    for card in cards:
+        counts[CLASS_OF[card]] += 1
+    return tuple(counts)
 
 
 class Holdings:
-    """What the rules and the bot's yardstick read from one seat's counts."""
+    """One seat's resources as counts, with what the rules and the bot's yardstick read
+    from them alone. One object per counts within a search, so identity is equality."""
 
     __slots__ = (
         "counts",
@@ -56,12 +76,14 @@ class Holdings:
         "ships",
         "held",
         "has_goods",
-        "goods_pay",
         "kinds_held",
+        "own_pay",
         "taxes",
         "specials",
+        "counting",
         "tr_kinds",
         "quay_arrows",
+        "after",
     )
 
     def __init__(self, counts: tuple[int, ...]):
@@ -81,44 +103,35 @@ class Holdings:
         self.ships = ships
         self.held = any(counts)
         self.has_goods = any(piles)
-        self.goods_pay = sum(pays(KIND_TABLES[k], n) for k, n in enumerate(piles) if n)
         self.kinds_held = sum(1 for n in piles if n)
+        self.specials = tuple(specials)
+        # What the piles and Warehouses would pay now; Quays and Trade Routes (the cards
+        # that count other players' things) are ``counting``.
+        own_pay = sum(KIND_PAYS[k][n] for k, n in enumerate(piles) if n)
+        counting = []
+        for c, count in specials:
+            if CLASS_KIND[c] == "warehouse":
+                own_pay += count * CLASS_PAYS[c][self.kinds_held]
+            else:
+                counting.append((c, count))
+        self.own_pay = own_pay
+        self.counting = tuple(counting)
         # Tax: one goods card of each class held, in class order (``moves.tax_moves``).
         self.taxes = tuple(
             c for c, count in enumerate(counts) if count and CLASS_KIND[c] == "goods"
         )
-        self.specials = tuple(specials)
         self.tr_kinds = tuple(
             sorted({CLASS_GOODS[c] for c, _ in specials if CLASS_KIND[c] == "trade_route"})
         )
         self.quay_arrows = frozenset(
             arrow for c, _ in specials if CLASS_KIND[c] == "quay" for arrow in CLASS_ARROWS[c]
         )
-
-    def without(self, c: int) -> tuple[int, ...]:
-        """The counts after one card of class ``c`` leaves."""
-        counts = self.counts
-        return counts[:c] + (counts[c] - 1,) + counts[c + 1 :]
-
-    def without_pile(self, kind: int) -> tuple[int, ...]:
-        """The counts after the whole pile of one goods kind is cashed."""
-        counts = list(self.counts)
-        for c in GOODS_CLASSES[kind]:
-            counts[c] = 0
-        return tuple(counts)
+        self.after: dict[tuple, Holdings] = {}
 
 
-def counts_of(cards: Sequence[str]) -> tuple[int, ...]:
-    counts = [0] * CLASS_COUNT
-    for card in cards:
-        counts[CLASS_OF[card]] += 1
-    return tuple(counts)
-
-
-# A position: (phase, step, turn, unloading, coins, holdings per seat). The round starts
+# A position: (phase, step, turn, unloading, coins, Holdings per seat). The round starts
 # with the Unloading card's holder (``turns.begin_round``), so it needs no field.
 Position = tuple
-TAX_MOVE, PILE_MOVE, SPECIAL_MOVE = 0, 1, 2
 
 
 class Search:
@@ -129,6 +142,24 @@ class Search:
         self.seats = seats
         self.captain = captain
         self.later = later
+        self.others = tuple(
+            tuple(other for other in range(seats) if other != seat) for seat in range(seats)
+        )
+        # A Quay's ships per seat: (own ships' factor, the seats whose ships count, and
+        # their factor); with two players "left + right" counts both seats twice
+        # (``scoring.quay_ships``).
+        self.quays: dict[tuple[int, int], tuple[int, tuple[int, ...], int]] = {}
+        for c in range(CLASS_COUNT):
+            if CLASS_KIND[c] != "quay":
+                continue
+            arrows = CLASS_ARROWS[c]
+            for seat in range(seats):
+                if seats == 2 and set(arrows) == {"left", "right"}:
+                    self.quays[c, seat] = (2, (1 - seat,), 2)
+                    continue
+                whose = {"left": (seat + 1) % seats, "right": (seat - 1) % seats}
+                counted = tuple(whose[arrow] for arrow in arrows if arrow != "self")
+                self.quays[c, seat] = (1 if "self" in arrows else 0, counted, 1)
         self._holdings: dict[tuple[int, ...], Holdings] = {}
         self._moves: dict[tuple, list[tuple]] = {}
         self._choices: dict[tuple, tuple] = {}
@@ -150,7 +181,7 @@ class Search:
             state.turn,
             state.unloading,
             state.coins,
-            tuple(self.holdings(counts_of(cards)).counts for cards in state.resources),
+            tuple(self.holdings(counts_of(cards)) for cards in state.resources),
         )
 
     # ------------------------------------------------------------ rules
@@ -158,146 +189,154 @@ class Search:
     def legal(self, position: Position) -> list[tuple]:
         """The moves of the seat to move, in the order ``moves.legal_moves`` lists them."""
         _, step, seat, _, _, holdings = position
-        key = (seat, step, holdings[seat])
+        own = holdings[seat]
+        key = (seat, step, own)
         moves = self._moves.get(key)
         if moves is None:
-            own = self.holdings(holdings[seat])
             if step == TAX:
                 moves = [(TAX_MOVE, c) for c in own.taxes]
             else:
                 moves = [(PILE_MOVE, k) for k, n in enumerate(own.piles) if n]
                 for c, _ in own.specials:
                     if CLASS_KIND[c] == "trade_route":
-                        moves.extend(
-                            (SPECIAL_MOVE, c, other) for other in range(self.seats) if other != seat
-                        )
+                        moves.extend((SPECIAL_MOVE, c, other) for other in self.others[seat])
                     else:
                         moves.append((SPECIAL_MOVE, c, -1))
             self._moves[key] = moves
         return moves
 
-    def quay_ships(self, seat: int, arrows: tuple[str, ...], holdings: tuple) -> int:
-        """Ships a Quay counts (``scoring.quay_ships``)."""
-        n = self.seats
-        ships = [self.holdings(counts).ships for counts in holdings]
-        if n == 2 and set(arrows) == {"left", "right"}:
-            return 2 * (ships[seat] + ships[1 - seat])
-        whose = {"self": seat, "left": (seat + 1) % n, "right": (seat - 1) % n}
-        return sum(ships[whose[arrow]] for arrow in arrows)
+    def quay_ships(self, c: int, seat: int, own: Holdings, holdings: tuple) -> int:
+        """Ships Quay class ``c`` counts for ``seat`` holding ``own``."""
+        factor, counted, their_factor = self.quays[c, seat]
+        return factor * own.ships + their_factor * sum(holdings[other].ships for other in counted)
+
+    def outcome(self, seat: int, holdings: tuple, move: tuple) -> tuple[int, Holdings]:
+        """The coins ``move`` pays the seat to move and the holdings it leaves."""
+        own = holdings[seat]
+        left = own.after.get(move[:2])
+        if left is None:
+            counts = list(own.counts)
+            if move[0] == PILE_MOVE:
+                for c in GOODS_CLASSES[move[1]]:
+                    counts[c] = 0
+            else:
+                counts[move[1]] -= 1
+            left = own.after[move[:2]] = self.holdings(tuple(counts))
+        if move[0] == TAX_MOVE:
+            return 0, left
+        if move[0] == PILE_MOVE:
+            return KIND_PAYS[move[1]][own.piles[move[1]]], left
+        c = move[1]
+        kind = CLASS_KIND[c]
+        if kind == "warehouse":
+            count = own.kinds_held
+        elif kind == "quay":
+            count = self.quay_ships(c, seat, own, holdings)
+        else:
+            goods = CLASS_GOODS[c]
+            count = own.piles[goods] + holdings[move[2]].piles[goods]
+        return CLASS_PAYS[c][count], left
 
     def apply(self, position: Position, move: tuple) -> Position:
         """The position after the seat to move makes ``move`` (one of ``legal``)."""
         _, _, seat, unloading, coins, holdings = position
-        own = self.holdings(holdings[seat])
+        gain, left = self.outcome(seat, holdings, move)
+        holdings = holdings[:seat] + (left,) + holdings[seat + 1 :]
         if move[0] == TAX_MOVE:
-            left = own.without(move[1])
-            holdings = holdings[:seat] + (left,) + holdings[seat + 1 :]
-            if not any(left):
+            if not left.held:
                 return self.end_turn(seat, unloading, coins, holdings)
             return (PROFIT, CASH, seat, unloading, coins, holdings)
-        if move[0] == PILE_MOVE:
-            kind = move[1]
-            gain = pays(KIND_TABLES[kind], own.piles[kind])
-            left = own.without_pile(kind)
-        else:
-            c, other = move[1], move[2]
-            kind = CLASS_KIND[c]
-            if kind == "warehouse":
-                count = own.kinds_held
-            elif kind == "quay":
-                count = self.quay_ships(seat, CLASS_ARROWS[c], holdings)
-            else:
-                goods = CLASS_GOODS[c]
-                count = own.piles[goods] + self.holdings(holdings[other]).piles[goods]
-            gain = pays(CLASS_TABLE[c], count)
-            left = own.without(c)
         coins = coins[:seat] + (coins[seat] + gain,) + coins[seat + 1 :]
-        holdings = holdings[:seat] + (left,) + holdings[seat + 1 :]
         return self.end_turn(seat, unloading, coins, holdings)
 
     def end_turn(self, seat: int, unloading: int, coins: tuple, holdings: tuple) -> Position:
         """The next seat with resources in this round; after the round the Unloading card
         passes to the left (``turns.end_profit_turn``, ``begin_round``)."""
         n = self.seats
-        held = [any(counts) for counts in holdings]
-        if not any(held):
+        if not any(own.held for own in holdings):
             return (OVER, "", seat, unloading, coins, holdings)
         following = (seat + 1) % n
         while following != unloading:
-            if held[following]:
+            if holdings[following].held:
                 return self.begin_turn(following, unloading, coins, holdings)
             following = (following + 1) % n
         holder = (unloading + 1) % n
         for offset in range(n):
             following = (holder + offset) % n
-            if held[following]:
+            if holdings[following].held:
                 return self.begin_turn(following, holder, coins, holdings)
         return (OVER, "", seat, holder, coins, holdings)
 
     def begin_turn(self, seat: int, unloading: int, coins: tuple, holdings: tuple) -> Position:
         """Tax first, unless the Unloading card's holder or a seat without goods."""
-        owes_tax = seat != unloading and self.holdings(holdings[seat]).has_goods
+        owes_tax = seat != unloading and holdings[seat].has_goods
         return (PROFIT, TAX if owes_tax else CASH, seat, unloading, coins, holdings)
 
     # ------------------------------------------------------------ the bot's yardstick
 
-    def sight(self, seat: int, holdings: tuple) -> tuple:
-        """What ``seat``'s special cards count of the others: their goods of its Trade
-        Routes' kinds (seat by seat) and its neighbours' ships (its Quays)."""
-        own = self.holdings(holdings[seat])
-        n = self.seats
-        others = [self.holdings(holdings[other]) for other in range(n) if other != seat]
-        piles = tuple(other.piles[kind] for kind in own.tr_kinds for other in others)
-        arrows = own.quay_arrows
-        left = self.holdings(holdings[(seat + 1) % n]).ships if "left" in arrows else -1
-        right = self.holdings(holdings[(seat - 1) % n]).ships if "right" in arrows else -1
-        return piles, left, right
+    def prospects(self, seat: int, own: Holdings, holdings: tuple) -> int:
+        """What ``own`` would pay now, cashed card by card, the others holding
+        ``holdings`` (a Trade Route against the opponent it pays most against)."""
+        total = own.own_pay
+        for c, count in own.counting:
+            if CLASS_KIND[c] == "quay":
+                total += count * CLASS_PAYS[c][self.quay_ships(c, seat, own, holdings)]
+                continue
+            goods, table = CLASS_GOODS[c], CLASS_PAYS[c]
+            mine, best = own.piles[goods], 0
+            for other in self.others[seat]:
+                best = max(best, table[mine + holdings[other].piles[goods]])
+            total += count * best
+        return total
 
     def standing(self, position: Position, seat: int) -> float:
         """Coins (the Captain's 2 among them), plus what the resources would pay now
-        (discounted), for one seat (``bot_normal.standing``)."""
-        _, _, _, _, coins, holdings = position
-        own = self.holdings(holdings[seat])
-        total = float(coins[seat] + (CAPTAIN_VALUE if self.captain == seat else 0))
-        prospects = own.goods_pay
-        for c, count in own.specials:
-            kind = CLASS_KIND[c]
-            if kind == "warehouse":
-                prospects += count * pays(CLASS_TABLE[c], own.kinds_held)
-            elif kind == "quay":
-                prospects += count * pays(
-                    CLASS_TABLE[c], self.quay_ships(seat, CLASS_ARROWS[c], holdings)
-                )
-            else:
-                goods, best = CLASS_GOODS[c], 0
-                for other in range(self.seats):
-                    if other != seat:
-                        theirs = self.holdings(holdings[other]).piles[goods]
-                        best = max(best, pays(CLASS_TABLE[c], own.piles[goods] + theirs))
-                prospects += count * best
-        return total + self.later * prospects
+        (discounted), for one seat (``bot_normal``'s yardstick)."""
+        coins, holdings = position[4], position[5]
+        captain = CAPTAIN_VALUE if self.captain == seat else 0
+        return float(coins[seat] + captain) + self.later * self.prospects(
+            seat, holdings[seat], holdings
+        )
 
     def margin(self, position: Position, seat: int) -> float:
-        """One's standing against the best other player's (``bot_normal.margin``)."""
+        """One's standing against the best other player's."""
         mine = self.standing(position, seat)
-        return mine - max(
-            self.standing(position, other) for other in range(self.seats) if other != seat
+        return mine - max(self.standing(position, other) for other in self.others[seat])
+
+    def sight(self, seat: int, own: Holdings, holdings: tuple) -> tuple:
+        """What ``own``'s special cards count of the others: their goods of its Trade
+        Routes' kinds (seat by seat) and their ships its Quays count."""
+        if not own.counting:
+            return ()
+        piles = tuple(
+            holdings[other].piles[goods] for goods in own.tr_kinds for other in self.others[seat]
         )
+        n, arrows = self.seats, own.quay_arrows
+        left = holdings[(seat + 1) % n].ships if "left" in arrows else -1
+        right = holdings[(seat - 1) % n].ships if "right" in arrows else -1
+        return piles, left, right
 
     def greedy_step(self, position: Position) -> Position:
         """The seat to move takes the move that leaves it best placed (the first of
-        equally good ones). Remembered by the seat's step, holdings, coins and sight:
-        nothing else of the position changes what it takes."""
+        equally good ones)."""
         _, step, seat, _, coins, holdings = position
-        key = (seat, step, holdings[seat], coins[seat], self.sight(seat, holdings))
-        move = self._choices.get(key)
-        if move is None:
-            move = max(
-                self.legal(position),
-                key=lambda move: self.standing(self.apply(position, move), seat),
-            )
-            self._choices[key] = move
-        return self.apply(position, move)
+        own = holdings[seat]
+        key = (seat, step, own, coins[seat], self.sight(seat, own, holdings))
+        chosen = self._choices.get(key)
+        if chosen is None:
+            captain = CAPTAIN_VALUE if self.captain == seat else 0
+            best = None
+            for move in self.legal(position):
+                gain, left = self.outcome(seat, holdings, move)
+                value = float(coins[seat] + gain + captain) + self.later * self.prospects(
+                    seat, left, holdings
+                )
+                if best is None or value > best:
+                    chosen, best = move, value
+            if chosen is None:
+                raise ValueError("The seat to move has no move.")
+            self._choices[key] = chosen
+        return self.apply(position, chosen)
 
     def greedy_turn(self, position: Position) -> Position:
         """The player to move plays a whole profit turn (tax, then cash) greedily."""
