@@ -63,6 +63,10 @@ class Table:
         )
 
 
+# A goods card's kind and ships, for the yardstick's tally (special cards are not in it).
+GOODS_SHIPS = {card: (kind, CARDS[card]["ships"]) for card, kind in GOODS_OF.items()}
+
+
 class Yardstick:
     """How well resources plus a hand fill the profit tables, for one view's table and
     own resources: piles and special cards by their profit tables, with ``part`` credit
@@ -84,15 +88,17 @@ class Yardstick:
                 own_ships += 1.0 * CARDS[card]["ships"]
         self.kinds = kinds
         self.own_ships = own_ships
-        self.specials = [card for card in resources if card not in GOODS_OF]
-        self.earned: dict[tuple, float] = {}
+        self.specials = [(1.0, card) for card in resources if card not in GOODS_OF]
+        self.earned: dict[tuple, dict[float, float]] = {}
         self.opponents: dict[str, int] = {}
 
     def progress(self, table: tuple[tuple[int, int], ...], count: float) -> float:
-        key = (table, count)
-        found = self.earned.get(key)
+        by_count = self.earned.get(table)
+        if by_count is None:
+            by_count = self.earned[table] = {}
+        found = by_count.get(count)
         if found is None:
-            found = self.earned[key] = progress(table, count, self.part)
+            found = by_count[count] = progress(table, count, self.part)
         return found
 
     def best_opponent(self, kind: str) -> int:
@@ -101,33 +107,32 @@ class Yardstick:
             found = self.opponents[kind] = self.table.best_opponent(kind)
         return found
 
-    def special_worth(self, card: str, kinds: dict[str, float], own_ships: float) -> float:
-        """A special card's count as the table lies (own goods as weighted counts)."""
-        info = CARDS[card]
-        if info["kind"] == "warehouse":
-            return self.progress(info["table"], sum(1 for count in kinds.values() if count >= 1))
-        if info["kind"] == "quay":
-            return self.progress(info["table"], self.table.quay_count(info["arrows"], own_ships))
-        kind = info["goods"]
-        return self.progress(info["table"], kinds.get(kind, 0) + self.best_opponent(kind))
-
     def worth(self, loaded: Sequence[str], hand: Sequence[str], hand_weight: float) -> float:
         """The resources with ``loaded`` added to them, plus the hand (each card weighted
         by ``hand_weight``)."""
-        kinds = dict(self.kinds)
+        kinds = self.kinds.copy()
         own_ships = self.own_ships
+        specials = self.specials
         for weight, cards in ((1.0, loaded), (hand_weight, hand)):
             for card in cards:
-                if card in GOODS_OF:
-                    kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
-                    own_ships += weight * CARDS[card]["ships"]
-        total = sum(self.progress(GOODS_TABLES[kind], count) for kind, count in kinds.items())
-        for card in self.specials:
-            total += 1.0 * self.special_worth(card, kinds, own_ships)
-        for weight, cards in ((1.0, loaded), (hand_weight, hand)):
-            for card in cards:
-                if card not in GOODS_OF:
-                    total += weight * self.special_worth(card, kinds, own_ships)
+                goods = GOODS_SHIPS.get(card)
+                if goods is None:
+                    specials = [*specials, (weight, card)]
+                    continue
+                kinds[goods[0]] = kinds.get(goods[0], 0) + weight
+                own_ships += weight * goods[1]
+        progress = self.progress
+        total = sum([progress(GOODS_TABLES[kind], count) for kind, count in kinds.items()])
+        for weight, card in specials:
+            # A special card's count as the table lies (own goods as weighted counts).
+            info = CARDS[card]
+            if info["kind"] == "warehouse":
+                count = sum(1 for held in kinds.values() if held >= 1)
+            elif info["kind"] == "quay":
+                count = self.table.quay_count(info["arrows"], own_ships)
+            else:
+                count = kinds.get(info["goods"], 0) + self.best_opponent(info["goods"])
+            total += weight * progress(info["table"], count)
         return total
 
 
