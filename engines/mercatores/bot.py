@@ -208,8 +208,8 @@ def choose_move(view: Mapping[str, Any], legal_moves: Sequence[dict], rng: rando
             return yardstick.worth((), kept, HAND_WEIGHT)
         if step == "load":
             kept = [card for card in hand if card not in move["cards"]]
-            loaded = len(resources) + len(move["cards"])
-            bonus = CAPTAIN_BONUS if not final_turn and loaded >= view["end_cards"] else 0.0
+            held = len(resources) + len(move["cards"])
+            bonus = CAPTAIN_BONUS if not final_turn and held >= view["end_cards"] else 0.0
             weight = 0.0 if final_turn else HAND_WEIGHT
             return yardstick.worth(move["cards"], kept, weight) + bonus
         left = remaining_after(resources, move)

@@ -109,9 +109,10 @@ def look_ahead(
     """The move whose turn, followed by ``turns`` greedy turns (the next players', then
     one's own, ...), leaves the best margin; None if the table cannot be rebuilt.
 
-    Each candidate is taken by the game's own rules; the rest of its turn and the turns
-    after it are played on counts (:mod:`engines.mercatores.lookahead`), which come to
-    the same positions as ``greedy_turn`` and ``replies`` on the rules."""
+    Each candidate is taken by the game's own rules; the rest of its turn and the greedy
+    turns after it are played on counts of card classes (:mod:`engines.mercatores.
+    lookahead`), which reach the positions the rules would reach at a fraction of the
+    cost (``tests/engines/mercatores/test_lookahead.py`` plays both)."""
     try:
         state = table_state(view)
         seat = view["seat"]
