@@ -161,6 +161,8 @@ def worker(tree: Path, slug: str, level: str) -> int:
 def cpu_side_by_side(slugs: list[str], games: int, args) -> int:
     """``--cpu --tree``: the other checkout ("before") and this one ("after"), game by
     game in turn."""
+    from engines import REGISTRY
+
     trees = {"before": Path(args.tree).resolve(), "after": ROOT}
     print(
         f"{'title':<14} {'players':>7} {'moves':>6} {'same':>6}   {'':<6}"
@@ -177,7 +179,7 @@ def cpu_side_by_side(slugs: list[str], games: int, args) -> int:
                 text=True,
             )
             print(f"{name}: {json.loads(sides[name].stdout.readline())['engines']}")
-        for players in args.players or PLAYERS.get(slug, (2,)):
+        for players in args.players or PLAYERS.get(slug, (REGISTRY[slug].min_seats,)):
             figures = {name: {"choice": [], "whole": []} for name in sides}
             digests: dict[str, list[str]] = {name: [] for name in sides}
             for game in range(games):
