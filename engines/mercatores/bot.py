@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.mercatores.data import CARDS, GOODS_OF, GOODS_TABLES
+from engines.mercatores.moves import card_class
 from engines.mercatores.scoring import pays
 
 HAND_WEIGHT = 0.8  # a card in hand may still be loaded, or may be lost when the phase ends
@@ -65,6 +66,10 @@ class Table:
 
 # A goods card's kind and ships, for the yardstick's tally (special cards are not in it).
 GOODS_SHIPS = {card: (kind, CARDS[card]["ships"]) for card, kind in GOODS_OF.items()}
+# A special card's class (``moves.card_class``: alike in every rule) and its data.
+SPECIAL_CLASSES = {
+    card: (card_class(card), info) for card, info in CARDS.items() if card not in GOODS_OF
+}
 
 
 class Yardstick:
@@ -123,16 +128,21 @@ class Yardstick:
                 own_ships += weight * goods[1]
         progress = self.progress
         total = sum([progress(GOODS_TABLES[kind], count) for kind, count in kinds.items()])
+        counted: dict[tuple, float] = {}
         for weight, card in specials:
-            # A special card's count as the table lies (own goods as weighted counts).
-            info = CARDS[card]
-            if info["kind"] == "warehouse":
-                count = sum(1 for held in kinds.values() if held >= 1)
-            elif info["kind"] == "quay":
-                count = self.table.quay_count(info["arrows"], own_ships)
-            else:
-                count = kinds.get(info["goods"], 0) + self.best_opponent(info["goods"])
-            total += weight * progress(info["table"], count)
+            # A special card's count as the table lies (own goods as weighted counts):
+            # the same for every card of its class.
+            kind, info = SPECIAL_CLASSES[card]
+            value = counted.get(kind)
+            if value is None:
+                if info["kind"] == "warehouse":
+                    count = sum(1 for held in kinds.values() if held >= 1)
+                elif info["kind"] == "quay":
+                    count = self.table.quay_count(info["arrows"], own_ships)
+                else:
+                    count = kinds.get(info["goods"], 0) + self.best_opponent(info["goods"])
+                value = counted[kind] = progress(info["table"], count)
+            total += weight * value
         return total
 
 
