@@ -27,9 +27,10 @@ Measured (``nice -n 10 .venv/bin/python -m bench.bench_bots 200 --title mercator
 68.0% of two-player games won (the first bot's investment with this look-ahead: 54.8%);
 47.2% of three-player games (baseline 33.3%), above each easy seat in 62.1% of
 pairings; 42.1% of four-player games (``--players 4``; baseline 25%), 64.3% of
-pairings. A move costs about 0.3 ms of CPU at the median, 5.5 ms at p99 and 12 ms at
-worst with two to four players (``bench/bench_bots.py --cpu 30 --players N``; the
-look-ahead on the rules' states cost up to 150 ms). In three-player games the investment
+pairings. A move costs about 0.3 ms of CPU at the median and 5 ms at p99 with two to
+four players (``bench/bench_bots.py --cpu 100 --players N``; the look-ahead on the
+rules' states cost 30 to 80 ms at p99); the slowest, 18 ms, is a trade among 80 from a
+hand of nine cards. In three-player games the investment
 does nearly all of it (the first bot's investment with this look-ahead: 35.3%); the
 normal seat takes the Captain in about half the games and wins 71% of those, 25% of
 the others; a fifth of its games end in a tie for first.
