@@ -30,10 +30,10 @@ pairings; 42.1% of four-player games (``--players 4``; baseline 25%), 64.3% of
 pairings. A move costs about 0.3 ms of CPU at the median and 5 ms at p99 with two to
 four players (``bench/bench_bots.py --cpu 100 --players N``; the look-ahead on the
 rules' states cost 30 to 80 ms at p99); the slowest, 18 ms, is a trade among 80 from a
-hand of nine cards. In three-player games the investment
-does nearly all of it (the first bot's investment with this look-ahead: 35.3%); the
-normal seat takes the Captain in about half the games and wins 71% of those, 25% of
-the others; a fifth of its games end in a tie for first.
+hand of nine cards. In three-player games the investment does nearly all of it (the
+first bot's investment with this look-ahead: 35.3%); the normal seat takes the Captain
+in about half the games and wins 71% of those, 25% of the others; a fifth of its games
+end in a tie for first.
 
 Tried and dropped, for no gain within the noise of 200-game runs (about 3.5 points):
 leaving the next player a poorer market (2 to 3 points worse), a hand worth half once
