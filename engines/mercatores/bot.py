@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.mercatores.data import CARDS, GOODS_OF, GOODS_TABLES
+from engines.mercatores.moves import card_class
 from engines.mercatores.scoring import pays
 
 HAND_WEIGHT = 0.8  # a card in hand may still be loaded, or may be lost when the phase ends
@@ -63,45 +64,86 @@ class Table:
         )
 
 
-def special_worth(
-    table: Table,
-    card: str,
-    kinds: dict[str, float],
-    own_ships: float,
-    part: float = PART_CREDIT,
-) -> float:
-    """A special card's count as the table lies (own goods as weighted counts)."""
-    info = CARDS[card]
-    if info["kind"] == "warehouse":
-        return progress(info["table"], sum(1 for count in kinds.values() if count >= 1), part)
-    if info["kind"] == "quay":
-        return progress(info["table"], table.quay_count(info["arrows"], own_ships), part)
-    kind = info["goods"]
-    return progress(info["table"], kinds.get(kind, 0) + table.best_opponent(kind), part)
+# A goods card's kind and ships, for the yardstick's tally (special cards are not in it).
+GOODS_SHIPS = {card: (kind, CARDS[card]["ships"]) for card, kind in GOODS_OF.items()}
+# A special card's class (``moves.card_class``: alike in every rule) and its data.
+SPECIAL_CLASSES = {
+    card: (card_class(card), info) for card, info in CARDS.items() if card not in GOODS_OF
+}
 
 
-def worth(
-    table: Table,
-    resources: Sequence[str],
-    hand: Sequence[str],
-    hand_weight: float,
-    part: float = PART_CREDIT,
-) -> float:
-    """How well resources plus the hand (each card weighted by ``hand_weight``) fill the
-    profit tables; ``part`` is the credit for the way to a pile's next threshold."""
-    kinds: dict[str, float] = {}
-    own_ships = 0.0
-    for weight, cards in ((1.0, resources), (hand_weight, hand)):
-        for card in cards:
+class Yardstick:
+    """How well resources plus a hand fill the profit tables, for one view's table and
+    own resources: piles and special cards by their profit tables, with ``part`` credit
+    for the way to a pile's next threshold, and each card in hand weighted.
+
+    A bot measures hundreds of ways a turn could end for one move, all on the same
+    resources: their tally is taken once, and what a count earns on a table is worked
+    out once. The sums run in the same order whatever is cached, so the measure is the
+    same to the last bit."""
+
+    def __init__(self, table: Table, resources: Sequence[str], part: float = PART_CREDIT):
+        self.table = table
+        self.part = part
+        kinds: dict[str, float] = {}
+        own_ships = 0.0
+        for card in resources:
             if card in GOODS_OF:
-                kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + weight
-                own_ships += weight * CARDS[card]["ships"]
-    total = sum(progress(GOODS_TABLES[kind], count, part) for kind, count in kinds.items())
-    for weight, cards in ((1.0, resources), (hand_weight, hand)):
-        for card in cards:
-            if card not in GOODS_OF:
-                total += weight * special_worth(table, card, kinds, own_ships, part)
-    return total
+                kinds[GOODS_OF[card]] = kinds.get(GOODS_OF[card], 0) + 1.0
+                own_ships += 1.0 * CARDS[card]["ships"]
+        self.kinds = kinds
+        self.own_ships = own_ships
+        self.specials = [(1.0, card) for card in resources if card not in GOODS_OF]
+        self.earned: dict[tuple, dict[float, float]] = {}
+        self.opponents: dict[str, int] = {}
+
+    def progress(self, table: tuple[tuple[int, int], ...], count: float) -> float:
+        by_count = self.earned.get(table)
+        if by_count is None:
+            by_count = self.earned[table] = {}
+        found = by_count.get(count)
+        if found is None:
+            found = by_count[count] = progress(table, count, self.part)
+        return found
+
+    def best_opponent(self, kind: str) -> int:
+        found = self.opponents.get(kind)
+        if found is None:
+            found = self.opponents[kind] = self.table.best_opponent(kind)
+        return found
+
+    def worth(self, loaded: Sequence[str], hand: Sequence[str], hand_weight: float) -> float:
+        """The resources with ``loaded`` added to them, plus the hand (each card weighted
+        by ``hand_weight``)."""
+        kinds = self.kinds.copy()
+        own_ships = self.own_ships
+        specials = self.specials
+        for weight, cards in ((1.0, loaded), (hand_weight, hand)):
+            for card in cards:
+                goods = GOODS_SHIPS.get(card)
+                if goods is None:
+                    specials = [*specials, (weight, card)]
+                    continue
+                kinds[goods[0]] = kinds.get(goods[0], 0) + weight
+                own_ships += weight * goods[1]
+        progress = self.progress
+        total = sum([progress(GOODS_TABLES[kind], count) for kind, count in kinds.items()])
+        counted: dict[tuple, float] = {}
+        for weight, card in specials:
+            # A special card's count as the table lies (own goods as weighted counts):
+            # the same for every card of its class.
+            kind, info = SPECIAL_CLASSES[card]
+            value = counted.get(kind)
+            if value is None:
+                if info["kind"] == "warehouse":
+                    count = sum(1 for held in kinds.values() if held >= 1)
+                elif info["kind"] == "quay":
+                    count = self.table.quay_count(info["arrows"], own_ships)
+                else:
+                    count = kinds.get(info["goods"], 0) + self.best_opponent(info["goods"])
+                value = counted[kind] = progress(info["table"], count)
+            total += weight * value
+        return total
 
 
 def own_resources(view: Mapping[str, Any]) -> list[str]:
@@ -165,6 +207,7 @@ def choose_move(view: Mapping[str, Any], legal_moves: Sequence[dict], rng: rando
     """The bot's move: always one of ``legal_moves``."""
     table = Table(view)
     resources = own_resources(view)
+    yardstick = Yardstick(table, resources)
     hand = view.get("hand") or []
     step = legal_moves[0]["type"]
     final_turn = bool(view["end_triggered"])
@@ -172,12 +215,13 @@ def choose_move(view: Mapping[str, Any], legal_moves: Sequence[dict], rng: rando
     def score(move: Mapping[str, Any]) -> float:
         if step == "trade":
             kept = [card for card in hand if card != move["give"]] + list(move["take"])
-            return worth(table, resources, kept, HAND_WEIGHT)
+            return yardstick.worth((), kept, HAND_WEIGHT)
         if step == "load":
             kept = [card for card in hand if card not in move["cards"]]
-            loaded = resources + list(move["cards"])
-            bonus = CAPTAIN_BONUS if not final_turn and len(loaded) >= view["end_cards"] else 0.0
-            return worth(table, loaded, kept, 0.0 if final_turn else HAND_WEIGHT) + bonus
+            held = len(resources) + len(move["cards"])
+            bonus = CAPTAIN_BONUS if not final_turn and held >= view["end_cards"] else 0.0
+            weight = 0.0 if final_turn else HAND_WEIGHT
+            return yardstick.worth(move["cards"], kept, weight) + bonus
         left = remaining_after(resources, move)
         if step == "tax":
             # Ties go to keeping ships (Quays count them) and bigger piles.

@@ -27,10 +27,13 @@ Measured (``nice -n 10 .venv/bin/python -m bench.bench_bots 200 --title mercator
 68.0% of two-player games won (the first bot's investment with this look-ahead: 54.8%);
 47.2% of three-player games (baseline 33.3%), above each easy seat in 62.1% of
 pairings; 42.1% of four-player games (``--players 4``; baseline 25%), 64.3% of
-pairings; 15 to 27 ms a move on a loaded machine. In three-player games the investment
-does nearly all of it (the first bot's investment with this look-ahead: 35.3%); the
-normal seat takes the Captain in about half the games and wins 71% of those, 25% of
-the others; a fifth of its games end in a tie for first.
+pairings. A move costs about 0.3 ms of CPU at the median and 5 ms at p99 with two to
+four players (``bench/bench_bots.py --cpu 100 --players N``; the look-ahead on the
+rules' states cost 30 to 80 ms at p99); the slowest, 18 ms, is a trade among 80 from a
+hand of nine cards. In three-player games the investment does nearly all of it (the
+first bot's investment with this look-ahead: 35.3%); the normal seat takes the Captain
+in about half the games and wins 71% of those, 25% of the others; a fifth of its games
+end in a tie for first.
 
 Tried and dropped, for no gain within the noise of 200-game runs (about 3.5 points):
 leaving the next player a poorer market (2 to 3 points worse), a hand worth half once
@@ -56,11 +59,10 @@ from typing import Any
 
 from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import bot
-from engines.mercatores.data import CAPTAIN_VALUE, CARDS, GOODS_OF, GOODS_TABLES
-from engines.mercatores.moves import legal_moves, load_choices
+from engines.mercatores.lookahead import Search
+from engines.mercatores.moves import load_choices
 from engines.mercatores.rules import apply
-from engines.mercatores.scoring import cash_value, pays
-from engines.mercatores.state import PROFIT, State, kinds_held, ordered, pile
+from engines.mercatores.state import PROFIT, State, ordered
 
 NO_CHANCE = ScriptedChance([])
 
@@ -104,83 +106,27 @@ def table_state(view: Mapping[str, Any]) -> State:
     )
 
 
-def standing(state: State, seat: int, later: float) -> float:
-    """Coins (the Captain's 2 among them), plus what the resources would pay now
-    (discounted), for one seat."""
-    own = state.resources[seat]
-    total = float(state.coins[seat] + (CAPTAIN_VALUE if state.captain == seat else 0))
-    prospects = 0.0
-    for kind in kinds_held(own):
-        prospects += pays(GOODS_TABLES[kind], len(pile(own, kind)))
-    for card in own:
-        if card in GOODS_OF:
-            continue
-        info = CARDS[card]
-        if info["kind"] == "trade_route":
-            best = 0
-            for other in range(state.seats):
-                if other != seat:
-                    move = {"type": "cash", "special": card, "opponent": other}
-                    best = max(best, cash_value(state, seat, move)[1])
-            prospects += best
-        else:
-            prospects += cash_value(state, seat, {"type": "cash", "special": card})[1]
-    return total + later * prospects
-
-
-def margin(state: State, seat: int, later: float) -> float:
-    """One's standing against the best other player's (the Captain's coins counted: they
-    can make its holder the one to deny)."""
-    mine = standing(state, seat, later)
-    return mine - max(
-        standing(state, other, later) for other in range(state.seats) if other != seat
-    )
-
-
-def greedy_turn(state: State, later: float) -> State:
-    """The player to move plays a whole profit turn (tax, then cash) greedily."""
-    for _ in range(2):
-        if state.phase != PROFIT:
-            return state
-        seat = state.turn
-        moves = legal_moves(state, seat)
-        state = max(
-            (apply(state, seat, move, NO_CHANCE) for move in moves),
-            key=lambda after: standing(after, seat, later),
-        )
-        if state.turn != seat:
-            return state
-    return state
-
-
-def replies(state: State, seat: int, later: float, turns: int) -> State:
-    """``turns`` greedy turns after ``seat``'s (the others', then one's own, ...)."""
-    for _ in range(turns):
-        if state.phase != PROFIT:
-            break
-        state = greedy_turn(state, later)
-    return state
-
-
 def look_ahead(
     view: Mapping[str, Any], legal: Sequence[dict], later: float, turns: int = 1
 ) -> dict | None:
     """The move whose turn, followed by ``turns`` greedy turns (the next players', then
-    one's own, ...), leaves the best margin; None if the table cannot be rebuilt."""
+    one's own, ...), leaves the best margin; None if the table cannot be rebuilt.
+
+    Each candidate is taken by the game's own rules; the rest of its turn and the greedy
+    turns after it are played on counts of card classes (:mod:`engines.mercatores.
+    lookahead`), which reach the positions the rules would reach at a fraction of the
+    cost (``tests/engines/mercatores/test_lookahead.py`` plays both)."""
     try:
         state = table_state(view)
         seat = view["seat"]
+        search = Search(state.seats, state.captain, later)
         best, best_value = None, None
         for move in legal:
-            after = apply(state, seat, move, NO_CHANCE)
+            after = search.position(apply(state, seat, move, NO_CHANCE))
             finishing = [after]
-            if after.phase == PROFIT and after.turn == seat:
-                finishing = [
-                    apply(after, seat, cash, NO_CHANCE) for cash in legal_moves(after, seat)
-                ]
-            value = max(
-                margin(replies(done, seat, later, turns), seat, later) for done in finishing
-            )
+            if after[0] == PROFIT and after[2] == seat:
+                finishing = [search.apply(after, cash) for cash in search.legal(after)]
+            value = max(search.margin(search.replies(done, turns), seat) for done in finishing)
             if best_value is None or value > best_value:
                 best, best_value = move, value
         return best
@@ -208,18 +154,18 @@ def invest(
     view: Mapping[str, Any], legal: Sequence[dict], rng: random.Random, params: Mapping[str, float]
 ) -> dict:
     """A trade or load: the one whose turn ends with the best resources and hand."""
-    table = bot.Table(view)
     resources = bot.own_resources(view)
     hand = view.get("hand") or []
     final_turn = bool(view["end_triggered"])
     end_cards = view["end_cards"]
-    hand_weight, part = params["hand"], params["part"]
+    hand_weight = params["hand"]
+    yardstick = bot.Yardstick(bot.Table(view), resources, params["part"])
 
-    def after_load(kept: list[str], loaded: list[str]) -> float:
+    def after_load(kept: Sequence[str], cards: Sequence[str]) -> float:
         if final_turn:
-            return bot.worth(table, loaded, kept, 0.0, part)
-        bonus = params["captain"] if len(loaded) >= end_cards else 0.0
-        return bot.worth(table, loaded, kept, hand_weight, part) + bonus
+            return yardstick.worth(cards, kept, 0.0)
+        bonus = params["captain"] if len(resources) + len(cards) >= end_cards else 0.0
+        return yardstick.worth(cards, kept, hand_weight) + bonus
 
     best_loads: dict[tuple[str, ...], float] = {}
 
@@ -229,18 +175,17 @@ def invest(
             values = []
             for _way, cards in load_choices(new_hand):
                 kept = [card for card in new_hand if card not in cards]
-                loaded = resources + cards
-                if kept or final_turn or len(loaded) >= end_cards:
-                    values.append(after_load(kept, loaded))
+                if kept or final_turn or len(resources) + len(cards) >= end_cards:
+                    values.append(after_load(kept, cards))
             # No load at all (an empty hand): the turn ends as it stands.
-            best_loads[new_hand] = max(values, default=after_load(list(new_hand), resources))
+            best_loads[new_hand] = max(values) if values else after_load(new_hand, ())
         return best_loads[new_hand]
 
     def score(move: Mapping[str, Any]) -> float:
         if move["type"] == "trade":
             return best_load(ordered([c for c in hand if c != move["give"]] + move["take"]))
         kept = [card for card in hand if card not in move["cards"]]
-        return after_load(kept, resources + list(move["cards"]))
+        return after_load(kept, move["cards"])
 
     scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal)]
     return legal[max(scored)[1]]
