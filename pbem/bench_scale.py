@@ -2,7 +2,8 @@
 running games, each with a mail history and table talk.
 
 On SQLite (scratch files) and on PostgreSQL (scratch schemas, dropped afterwards) it
-makes two servers side by side. Each holds a Mercatores game played a few turns by two
+makes two servers side by side. Each holds a game (of the first listed title that seats
+two: :func:`bench_title`) played a few turns by two
 people who talked at the table and were mailed (the template), copies of it under new
 ids up to the size (:data:`SMALL`, and ``--running``, 10,000 by default), bulk-inserted
 (every row of the game: seats, log, snapshots, clocks, the talk's rows, its seed sealed
@@ -55,7 +56,6 @@ LARGE = 10_000
 MAILS_PER_GAME = 30
 CHUNK = 250  # copied games per insert transaction
 TARGET = 1.5
-TITLE = "mercatores"
 PEOPLE = (("Anna", "anna@example.org"), ("Ben", "ben@example.org"))
 REPLY = "play@pbem.test"
 SECRET = "bench-scale-secret"
@@ -100,14 +100,25 @@ def _due_move(runtime: Any, game_id: str) -> tuple[int, dict[str, Any], int]:
     return seat, head.engine.legal_moves(head.state, seat)[0], head.seq
 
 
+def bench_title() -> Any:
+    """The title the servers play: the first listed one that seats two (found through the
+    registry, as the server finds every title)."""
+    from engines import listed_engines
+
+    for engine in listed_engines():
+        if engine.min_seats <= len(PEOPLE) <= engine.max_seats:
+            return engine
+    raise RuntimeError("No listed title seats two players.")
+
+
 def new_game(runtime: Any, number: int) -> tuple[str, list[str | None]]:
     from pbem.games.service import SeatSpec
 
     # Addresses of their own: the server invites one address at most 20 times a day.
     created = runtime.service.create_game(
-        TITLE,
+        bench_title().slug,
         [SeatSpec(name, email.replace("@", f".{number}@")) for name, email in PEOPLE],
-        title=f"Running Mercatores {number}",
+        title=f"Running {bench_title().title} {number}",
     )
     return created.game_id, created.tokens
 
@@ -164,7 +175,7 @@ def _copy_rows(
         copy = dict(row)
         copy["id" if table == "games" else "game_id"] = new_id
         if table == "games":
-            copy["title"] = f"Running Mercatores {number}"
+            copy["title"] = f"Running {bench_title().title} {number}"
             copy["updated_at"] = row["updated_at"] - timedelta(minutes=number + 1)
         elif table == "seats":
             name, address = PEOPLE[row["seat"] % len(PEOPLE)]
