@@ -79,7 +79,7 @@ def row_lines(
         lines = names.fill_lines(
             engine.describe(before, seat, row["payload"]["move"], after, viewer),
             roster.names,
-            lambda: names.marks_of(engine.view(after, None)),
+            lambda: names.public_marks(engine, after),
         )
         made_by = mover(roster, row)
         return lines + ([made_by.note] if made_by is not None and made_by.for_person else [])
@@ -142,8 +142,54 @@ class Tail:
         return or_seats(found, self.seats, self.game)
 
 
+class KeptStates:
+    """The states after recent events, by (game id, seq, event hash), least recently used
+    dropped first.
+
+    An event's hash chains every event before it, so the state after it never changes:
+    a turn page folds only the events no page has folded yet instead of its whole tail
+    (up to :data:`TAKE_BACK_WINDOW` moves, most of a Mare Nostrum page's CPU). Engines
+    never mutate a state (:func:`pbem.eventlog.log.apply_event`), so one kept state
+    serves every page and thread. ``size`` bounds the count: a few dozen games' tails (a
+    Mare Nostrum state is some tens of kilobytes)."""
+
+    def __init__(self, size: int = 2048):
+        self.size = size
+        self._states: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, seq: int, digest: str) -> Any | None:
+        key = (game_id, seq, digest)
+        with self._lock:
+            state = self._states.get(key)
+            if state is not None:
+                self._states.move_to_end(key)
+            return state
+
+    def put(self, game_id: str, seq: int, digest: str, state: Any) -> None:
+        with self._lock:
+            self._states[(game_id, seq, digest)] = state
+            self._states.move_to_end((game_id, seq, digest))
+            while len(self._states) > self.size:
+                self._states.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._states.clear()
+
+
+STATES = KeptStates()
+
+
+def clear_states() -> None:
+    """Forgets every kept state (a bench's cold page, a test)."""
+    STATES.clear()
+
+
 def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
-    """The last ``reach`` events of a game and the states around them."""
+    """The last ``reach`` events of a game and the states around them: kept ones
+    (:class:`KeptStates`) where a page has folded them already, the others folded from
+    the nearest earlier one."""
     service = runtime().service
     store = service.store
     with service.reading() as session:
@@ -153,19 +199,31 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
             session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
         )
         lower = max(game.head_seq - reach, 0)
-        states = {lower: store.state_at(session, game, engine, lower)}
-        rows = {row["seq"]: row for row in store.rows(session, game_id, after=lower)}
+        rows = {row["seq"]: row for row in store.rows(session, game_id, after=lower - 1)}
+        floor = rows.pop(lower, None)
+        states = {}
+        found = STATES.get(game_id, lower, floor["hash"]) if floor is not None else None
+        if found is None:
+            if game.head_seq == lower and game.head_state is not None:
+                found = engine.load(game.head_state)
+            else:
+                found = store.state_at(session, game, engine, lower)
+            if floor is not None:
+                STATES.put(game_id, lower, floor["hash"], found)
+        states[lower] = found
         for seq in sorted(rows):
             row = rows[seq]
-            target = row["payload"].get("to_seq") if row["kind"] == "take_back" else None
-            if seq == game.head_seq and game.head_state is not None:
-                states[seq] = engine.load(game.head_state)
-            elif target is not None and target not in states:
-                states[seq] = store.state_at(session, game, engine, target)
-            else:
-                states[seq] = apply_event(engine, states[seq - 1], row, states)
-        if game.head_seq == lower and game.head_state is not None:
-            states[lower] = engine.load(game.head_state)
+            found = STATES.get(game_id, seq, row["hash"])
+            if found is None:
+                target = row["payload"].get("to_seq") if row["kind"] == "take_back" else None
+                if seq == game.head_seq and game.head_state is not None:
+                    found = engine.load(game.head_state)
+                elif target is not None and target not in states:
+                    found = store.state_at(session, game, engine, target)
+                else:
+                    found = apply_event(engine, states[seq - 1], row, states)
+                STATES.put(game_id, seq, row["hash"], found)
+            states[seq] = found
         kept = rosters(session, game)
     return Tail(game, engine, seats, rows, states, kept)
 
