@@ -1,5 +1,6 @@
 """Checks that turn pages read exactly as another checkout renders them: every seat's
-uncached turn page at many states of a bot game of each title, from both checkouts.
+uncached turn page, the game page and the history step at many states of a bot game of
+each title, from both checkouts.
 
 Run from the project root: ``.venv/bin/python bench/check_page_html.py --against PATH
 [--states 12] [--every 7]``
@@ -71,14 +72,20 @@ def pages(states: int, every: int) -> dict[str, str]:
             for number in range(states * every):
                 head = runtime.service.head(created.game_id)
                 if number % every == 0:
-                    for seat, token in enumerate(created.tokens):
+                    addresses = {
+                        f"seat {seat}": f"/play/{token}"
+                        for seat, token in enumerate(created.tokens)
+                    }
+                    addresses["game page"] = f"/games/{created.game_id}"
+                    addresses["history step"] = f"/games/{created.game_id}/history?at={head.seq}"
+                    for name, address in addresses.items():
                         play.PAGES.clear()
-                        html = client.get(f"/play/{token}").text
+                        html = client.get(address).text
                         for text, mask in masks:
                             html = html.replace(text, mask)
                         for pattern, mask in MASKS:
                             html = pattern.sub(mask, html)
-                        found[f"{slug} event {head.seq} seat {seat}"] = html
+                        found[f"{slug} event {head.seq} {name}"] = html
                 due = sorted(head.engine.to_move(head.state))
                 if head.game.status != "active" or not due:
                     break
