@@ -575,6 +575,27 @@ def svg_shape(m: Mapping[str, Any]) -> Markup:
     return Markup(out)
 
 
+def svg_place_open(node: Mapping[str, Any], about: Any, groups: Any) -> Markup:
+    """A place's group, titled ``about`` (the place in words): a link to the moves that
+    name it when the viewer has moves (``groups``), else a group with a role."""
+    changed = " changed" if node.get("changed") else ""
+    place, about = _out(node, "id"), escape(about)
+    if groups:
+        return Markup(
+            f'<a class="place{changed}" href="?pick={place}#moves" data-place="{place}"'
+            f' aria-label="{about}"><title>{about}</title>'
+        )
+    return Markup(
+        f'<g class="place{changed}" data-place="{place}" role="img" aria-label="{about}">'
+        f"<title>{about}</title>"
+    )
+
+
+def svg_place_close(groups: Any) -> Markup:
+    """The end of :func:`svg_place_open`'s group."""
+    return Markup("</a>" if groups else "</g>")
+
+
 def svg_place_body(
     node: Mapping[str, Any], fill: Any, stroke: Any, width: Any = 1.2, label_class: Any = "label"
 ) -> Markup:
