@@ -296,13 +296,16 @@ def spread(nodes: list[dict], width: float, height: float, rounds: int = 80) -> 
     for _ in range(rounds):
         moved = False
         boxes = [chip_box(node, gap) for node in nodes]  # kept up to date as chips move
+        count = len(nodes)
         for i, a in enumerate(nodes):
-            for j in range(i + 1, len(nodes)):
-                box_a, box_b = boxes[i], boxes[j]
-                dx = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
+            for j in range(i + 1, count):
+                # min and max written out (they pick the same operand; this loop runs some
+                # ten thousand times per board and the calls were most of its cost)
+                (a0, a1, a2, a3), (b0, b1, b2, b3) = boxes[i], boxes[j]
+                dx = (b2 if b2 < a2 else a2) - (b0 if b0 > a0 else a0)
                 if dx <= 0:
                     continue
-                dy = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
+                dy = (b3 if b3 < a3 else a3) - (b1 if b1 > a1 else a1)
                 if dy <= 0:
                     continue
                 moved = True
@@ -390,6 +393,34 @@ class BoxGrid:
             found.update(self.cells.get(key, ()))
         return [self.boxes[index] for index in sorted(found)]
 
+    def overlap_total(self, box: Sequence[float], skip: Sequence[float] | None = None) -> float:
+        """``sum(overlap(box, other) for other in self.near(box) if other != skip)``: the
+        same terms added in the same order, without building the list of boxes (label
+        placement asks this some thousand times per board)."""
+        cell, cells, boxes = self.cell, self.cells, self.boxes
+        x0, y0, x1, y1 = box
+        first, last = math.floor(x0 / cell), math.floor(x1 / cell)
+        top, bottom = math.floor(y0 / cell), math.floor(y1 / cell)
+        if first == last and top == bottom:
+            indices: Iterable[int] = cells.get((first, top), ())  # added in order, once each
+        else:
+            found: set[int] = set()
+            for column in range(first, last + 1):
+                for row in range(top, bottom + 1):
+                    found.update(cells.get((column, row), ()))
+            indices = sorted(found)
+        total = 0.0
+        for index in indices:
+            other = boxes[index]
+            o0, o1, o2, o3 = other
+            width = (o2 if o2 < x1 else x1) - (o0 if o0 > x0 else x0)  # min - max, written out
+            if width <= 0:
+                continue
+            height = (o3 if o3 < y1 else y1) - (o1 if o1 > y0 else y0)
+            if height > 0 and (skip is None or other != skip):
+                total += width * height
+        return total
+
 
 def place_labels(nodes: list[dict], width: float, height: float) -> None:
     """Gives every node a ``label`` box: the first candidate that touches no chip, no
@@ -399,12 +430,11 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
     chips = [chip_box(node, 1) for node in nodes]
     chip_grid = BoxGrid(chips)
 
+    places = [(node["x"], node["y"]) for node in nodes]
+
     def crowd(node: dict) -> tuple:
-        near = sum(
-            1
-            for other in nodes
-            if other is not node and abs(other["x"] - node["x"]) + abs(other["y"] - node["y"]) < 120
-        )
+        x, y = node["x"], node["y"]
+        near = sum(1 for px, py in places if abs(px - x) + abs(py - y) < 120) - 1  # not itself
         return (-near, node["id"])
 
     placed = BoxGrid()
@@ -417,8 +447,8 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
         for x, y in itertools.chain(candidates(own, w, h), farther(own, w, h)):
             box = (x, y, x + w, y + h)
             cost = outside(box, width, height) * 1000
-            cost += sum(overlap(box, other) for other in placed.near(box)) * 10
-            cost += sum(overlap(box, chip) for chip in chip_grid.near(box) if chip != own)
+            cost += placed.overlap_total(box) * 10
+            cost += chip_grid.overlap_total(box, skip=own)
             if cost < best_cost:
                 best, best_cost = box, cost
             if cost == 0:
