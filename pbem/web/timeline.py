@@ -179,17 +179,53 @@ class KeptStates:
 
 
 STATES = KeptStates()
+ROWS_KEPT = 256  # games whose last events are kept
+_ROWS: OrderedDict[str, dict[int, dict[str, Any]]] = OrderedDict()
+_ROWS_LOCK = threading.Lock()
+
+
+def tail_rows(session: Any, game: Game, lower: int) -> dict[int, dict[str, Any]]:
+    """Events ``lower`` to the head of ``game`` by seq: the ones a page of this game
+    read before (kept per game, least recently used dropped first), and only the newer
+    ones read. Kept ones are used only when the newer ones chain onto them (their
+    ``prev_hash``) up to the game's head hash; else every one is read again."""
+    store = runtime().service.store
+    with _ROWS_LOCK:
+        kept = _ROWS.get(game.id)
+    rows = None
+    if kept and min(kept) <= lower:
+        last = max(kept)
+        newer = store.rows(session, game.id, after=last) if last < game.head_seq else []
+        chained = kept[last]["hash"]
+        for row in newer:
+            chained = row["hash"] if row["prev_hash"] == chained else None
+        if chained is not None and chained == game.head_hash:
+            window = game.head_seq - TAKE_BACK_WINDOW  # the most a page reads
+            kept = {seq: row for seq, row in kept.items() if seq >= window}
+            kept.update((row["seq"], row) for row in newer)
+            rows = {seq: row for seq, row in kept.items() if seq >= lower}
+    if rows is None:
+        rows = {row["seq"]: row for row in store.rows(session, game.id, after=lower - 1)}
+        kept = rows
+    with _ROWS_LOCK:
+        _ROWS[game.id] = kept
+        _ROWS.move_to_end(game.id)
+        while len(_ROWS) > ROWS_KEPT:
+            _ROWS.popitem(last=False)
+    return dict(rows)
 
 
 def clear_states() -> None:
-    """Forgets every kept state (a bench's cold page, a test)."""
+    """Forgets every kept state and event (a bench's cold page, a test)."""
     STATES.clear()
+    with _ROWS_LOCK:
+        _ROWS.clear()
 
 
 def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
-    """The last ``reach`` events of a game and the states around them: kept ones
-    (:class:`KeptStates`) where a page has folded them already, the others folded from
-    the nearest earlier one."""
+    """The last ``reach`` events of a game (:func:`tail_rows`) and the states around
+    them: kept ones (:class:`KeptStates`) where a page has folded them already, the
+    others folded from the nearest earlier one."""
     service = runtime().service
     store = service.store
     with service.reading() as session:
@@ -199,7 +235,7 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
             session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
         )
         lower = max(game.head_seq - reach, 0)
-        rows = {row["seq"]: row for row in store.rows(session, game_id, after=lower - 1)}
+        rows = tail_rows(session, game, lower)
         floor = rows.pop(lower, None)
         states = {}
         found = STATES.get(game_id, lower, floor["hash"]) if floor is not None else None

@@ -23,7 +23,22 @@ def page(client, token: str) -> str:
     return CSRF.sub("csrf", answer.text)
 
 
-def test_the_page_after_a_move_replays_no_earlier_event(client, runtime, applied):  # noqa: F811
+def test_the_page_after_a_move_replays_and_reads_no_earlier_event(
+    client,
+    runtime,
+    applied,  # noqa: F811
+    monkeypatch,
+):
+    store = runtime.service.store
+    read: list[int] = []
+    rows = store.rows
+
+    def counted_rows(*args, **kwargs):
+        found = rows(*args, **kwargs)
+        read.extend(row["seq"] for row in found)
+        return found
+
+    monkeypatch.setattr(store, "rows", counted_rows)
     created = pig_game(runtime, seats=3, target=10**6)
     play_pig(runtime.service, created.game_id, 20)
     timeline.clear_states()
@@ -33,8 +48,10 @@ def test_the_page_after_a_move_replays_no_earlier_event(client, runtime, applied
     head = runtime.service.head(created.game_id)
     waiting = next(seat for seat in range(3) if seat not in head.engine.to_move(head.state))
     applied.clear()
+    read.clear()
     page(client, created.tokens[waiting])
     assert applied == []  # the new head is the game's kept head state; the rest were kept
+    assert read == [head.seq]  # and only the new event was read
     timeline.clear_states()
     page(client, created.tokens[waiting])
     assert len(applied) >= 20
