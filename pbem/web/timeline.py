@@ -150,10 +150,11 @@ class KeptStates:
     a turn page folds only the events no page has folded yet instead of its whole tail
     (up to :data:`TAKE_BACK_WINDOW` moves, most of a Mare Nostrum page's CPU). Engines
     never mutate a state (:func:`pbem.eventlog.log.apply_event`), so one kept state
-    serves every page and thread. ``size`` bounds the count: a few dozen games' tails (a
-    Mare Nostrum state is some tens of kilobytes)."""
+    serves every page and thread. ``size`` bounds the count: the windows of about 16
+    busy games (a Mare Nostrum state holds some 27 kB in about 120 containers, so the
+    collector's full passes stay short); a page of a game not kept folds as before."""
 
-    def __init__(self, size: int = 2048):
+    def __init__(self, size: int = 1024):
         self.size = size
         self._states: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
         self._lock = threading.Lock()
