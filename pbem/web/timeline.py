@@ -216,11 +216,37 @@ def tail_rows(session: Any, game: Game, lower: int) -> dict[int, dict[str, Any]]
     return dict(rows)
 
 
+VIEWS_KEPT = 512
+_VIEWS: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+
+
+def view_after(tail: Tail, seq: int, seat: int | None) -> dict[str, Any]:
+    """``engine.view`` of the state after event ``seq`` for ``seat`` (to be read, not
+    changed), kept by (game, seq, event hash, seat): a seat's view after its last move
+    serves every page of that seat until it moves again, to mark what changed since."""
+    row = tail.rows.get(seq)
+    if row is None:
+        return tail.engine.view(tail.states[seq], seat)
+    key = (tail.game.id, seq, row["hash"], seat)
+    with _ROWS_LOCK:
+        view = _VIEWS.get(key)
+        if view is not None:
+            _VIEWS.move_to_end(key)
+            return view
+    view = tail.engine.view(tail.states[seq], seat)
+    with _ROWS_LOCK:
+        _VIEWS[key] = view
+        while len(_VIEWS) > VIEWS_KEPT:
+            _VIEWS.popitem(last=False)
+    return view
+
+
 def clear_states() -> None:
-    """Forgets every kept state and event (a bench's cold page, a test)."""
+    """Forgets every kept state, event and view (a bench's cold page, a test)."""
     STATES.clear()
     with _ROWS_LOCK:
         _ROWS.clear()
+        _VIEWS.clear()
 
 
 def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
