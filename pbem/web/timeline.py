@@ -251,8 +251,8 @@ def clear_states() -> None:
 
 def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
     """The last ``reach`` events of a game (:func:`tail_rows`) and the states around
-    them: kept ones (:class:`KeptStates`) where a page has folded them already, the
-    others folded from the nearest earlier one."""
+    them: the head's from the read model, earlier ones kept (:class:`KeptStates`) where
+    a page has had them already, the others folded from the nearest earlier one."""
     service = runtime().service
     store = service.store
     with service.reading() as session:
@@ -264,29 +264,33 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
         lower = max(game.head_seq - reach, 0)
         rows = tail_rows(session, game, lower)
         floor = rows.pop(lower, None)
-        states = {}
-        found = STATES.get(game_id, lower, floor["hash"]) if floor is not None else None
-        if found is None:
-            if game.head_seq == lower and game.head_state is not None:
+        states: dict[int, Any] = {}
+
+        def state_after(seq: int, row: Mapping[str, Any] | None) -> Any:
+            """The head from the read model's head state, as every move goes on from it
+            (kept for the pages after the next move); an earlier one kept, else folded."""
+            if seq == game.head_seq and game.head_state is not None:
                 found = engine.load(game.head_state)
             else:
-                found = store.state_at(session, game, engine, lower)
-            if floor is not None:
-                STATES.put(game_id, lower, floor["hash"], found)
-        states[lower] = found
-        for seq in sorted(rows):
-            row = rows[seq]
-            found = STATES.get(game_id, seq, row["hash"])
-            if found is None:
-                target = row["payload"].get("to_seq") if row["kind"] == "take_back" else None
-                if seq == game.head_seq and game.head_state is not None:
-                    found = engine.load(game.head_state)
+                found = STATES.get(game_id, seq, row["hash"]) if row is not None else None
+                if found is not None:
+                    return found
+                target = (
+                    row["payload"].get("to_seq") if row and row["kind"] == "take_back" else None
+                )
+                if row is None or seq == lower:
+                    found = store.state_at(session, game, engine, seq)
                 elif target is not None and target not in states:
                     found = store.state_at(session, game, engine, target)
                 else:
                     found = apply_event(engine, states[seq - 1], row, states)
+            if row is not None:
                 STATES.put(game_id, seq, row["hash"], found)
-            states[seq] = found
+            return found
+
+        states[lower] = state_after(lower, floor)
+        for seq in sorted(rows):
+            states[seq] = state_after(seq, rows[seq])
         kept = rosters(session, game)
     return Tail(game, engine, seats, rows, states, kept)
 
