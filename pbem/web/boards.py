@@ -446,8 +446,14 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
         best, best_cost = None, math.inf
         for x, y in itertools.chain(candidates(own, w, h), farther(own, w, h)):
             box = (x, y, x + w, y + h)
+            # Each part adds a cost of 0 or more: once the sum so far reaches the best
+            # cost, the candidate cannot win (nor cost 0), and the rest is not counted.
             cost = outside(box, width, height) * 1000
+            if cost >= best_cost:
+                continue
             cost += placed.overlap_total(box) * 10
+            if cost >= best_cost:
+                continue
             cost += chip_grid.overlap_total(box, skip=own)
             if cost < best_cost:
                 best, best_cost = box, cost
