@@ -10,8 +10,12 @@ Member names are fixed (see the project's design notes):
 apply, view, result, dump, load, describe``; and, for the server's pages and bot
 seats, ``move_label`` (a short readable label of a legal move) and ``bot_move``;
 and, for versions, ``versions``, ``at_version`` and ``bot_levels``; and, optionally,
-``resignation`` (what resigning means in this game, below) and ``hash_form``
-(``dump(state)`` without the copy, for the state hash: see :func:`state_json`).
+``resignation`` (what resigning means in this game, below), ``hash_form``
+(``dump(state)`` without the copy, for the state hash: see :func:`state_json`) and
+``phase_line`` (``phase_line(state) -> (phase, marks)``: ``view(state, None)["phase"]``
+and each seat's mark as :func:`pbem.games.names.marks_of` reads it from that view,
+without building the rest of the view; the server reads them after every move and for
+every history line. Absent: the server builds the public view and reads them there).
 
 How engine versions coexist
 ---------------------------

@@ -252,7 +252,7 @@ def cmd_move(args) -> int:
     print(f"Move accepted as event {outcome.seq}; head hash {outcome.head_hash}.")
     lines = head.engine.describe(head.state, args.seat, move, outcome.state, args.seat)
     seat_names = [seat.name for seat in runtime.service.seats(args.game)]
-    marks = names.marks_of(head.engine.view(outcome.state, None))
+    marks = names.public_marks(head.engine, outcome.state)
     for line in names.fill_lines(lines, seat_names, marks):
         print(f"  {line}")
     if outcome.bot_moves:

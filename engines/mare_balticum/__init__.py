@@ -137,6 +137,9 @@ class MareBalticum:
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)
 
+    def phase_line(self, state: State) -> tuple[str, list[str]]:
+        return views.phase_line(state)
+
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
 

@@ -71,6 +71,12 @@ def phase_text(state: State) -> str:
     return f"Round {state.round} — {who}, {action}"
 
 
+def phase_line(state: State) -> tuple[str, list[str]]:
+    """The public view's ``phase`` and each seat's mark (its ``colour``), without the rest
+    of the view: what the server's phase line and history lines need after every move."""
+    return phase_text(state), [colour(seat) for seat in range(state.seats)]
+
+
 def contract_text(contract: str) -> str:
     needs = CONTRACT_BY_ID[contract]["needs"]
     parts = [kind if n == 1 else f"{n} {kind}" for kind, n in needs.items()]

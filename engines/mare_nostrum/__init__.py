@@ -250,6 +250,9 @@ class MareNostrum:
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)
 
+    def phase_line(self, state: State) -> tuple[str, list[str]]:
+        return views.phase_line(state)
+
     def result(self, state: State) -> Result | None:
         return rules.result(state)
 

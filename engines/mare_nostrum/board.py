@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from engines.mare_nostrum import data
 from pbem.web import boards
 from pbem.web.boards import Frame, finish, item, lay_chip, piece, seat_mark, swatch
@@ -114,6 +116,10 @@ def layout(
         if seat is not None and seat < len(players)
     ]
     nodes.sort(key=lambda node: not node["sea"])  # seas underneath the provinces
+    labels = civ_labels(view, players)
+    for node in nodes:
+        places = view["seas"] if node["sea"] else view["provinces"]
+        node["about"] = about(node, places.get(node["id"], {}), labels)
     return {
         "seat_marks": [swatch(piece("circle", shown, size=size)) for shown in players],
         "nodes": nodes,
@@ -123,6 +129,83 @@ def layout(
         "asset": "map.svg",
         "legend": legend_marks(size),
     }
+
+
+def civ_labels(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Each civilisation as a place's title names it: a player's with its holder's name,
+    "Rome (Ann)"; a neutral one "Greece (neutral)"."""
+    labels = {}
+    for player in view["players"]:
+        if player.get("civ"):
+            seat = player["seat"]
+            holder = f" ({players[seat]['name']})" if seat < len(players) else ""
+            labels[player["civ"]] = f"{player['name']}{holder}"
+    for civ in view["neutrals"]:
+        labels[civ] = f"{str(civ).capitalize()} (neutral)"
+    return labels
+
+
+def about(node: Mapping[str, Any], shown: Mapping[str, Any], labels: Mapping[str, str]) -> Markup:
+    """A place in words, for its title and label on the map (what the board shows of it:
+    control, pieces, sites; and whether it changed since the viewer's last move). Built
+    here rather than in the template: a template's text for every place of the map cost
+    a fifth of the board's drawing."""
+
+    def who(civ: Any) -> str:
+        return escape(labels.get(civ, str(civ).capitalize()))
+
+    def plural(n: int) -> str:
+        return "s" if n != 1 else ""
+
+    parts = [f"{escape(node['name'])}"]
+    if node["sea"]:
+        fleets = [(civ, n) for civ, n in (shown.get("triremes") or {}).items() if n]
+        parts.append(" (sea): ")
+        parts.append(
+            ", ".join(f"{escape(n)} trireme{plural(n)} of {who(civ)}" for civ, n in fleets)
+            or "no triremes"
+        )
+        if shown.get("at_war"):
+            parts.append("; at war")
+    else:
+        parts.append(": ")
+        marker = shown.get("marker")
+        parts.append(f"{who(marker)}'s control marker" if marker else "no control marker")
+        if shown.get("occupier"):
+            parts.append(f", occupied by {who(shown['occupier'])}")
+        if shown.get("at_war"):
+            parts.append(", at war")
+        if shown.get("fortress"):
+            parts.append(f", {who(shown['fortress'])}'s fortress")
+        for civ, n in (shown.get("legions") or {}).items():
+            if n:
+                parts.append(f", {escape(n)} legion{plural(n)} of {who(civ)}")
+        for civ, n in (shown.get("dock") or {}).items():
+            if n:
+                parts.append(f", {escape(n)} trireme{plural(n)} of {who(civ)} in dock")
+        cities = shown.get("cities")
+        if cities:
+            sites = [
+                f"{escape(site)}{' with a temple' if shown.get('temple') == site else ''}"
+                for site in cities
+            ]
+            parts.append(f"; {'city' if len(cities) == 1 else 'cities'} {', '.join(sites)}")
+        caravans = shown.get("caravans")
+        if caravans:
+            goods = [
+                f"{escape(kind)}"
+                f"{' (with a market: 2 cards)' if shown.get('market') == kind else ''}"
+                for kind in caravans
+            ]
+            parts.append(
+                f"; {'a caravan' if len(caravans) == 1 else 'caravans'} producing"
+                f" {', '.join(goods)}"
+            )
+        if shown.get("held"):
+            parts.append(f"; the occupier holds {escape(', '.join(map(str, shown['held'])))}")
+    if node.get("changed"):
+        parts.append("; changed since your last move")
+    return Markup("".join(parts))
 
 
 def legend_marks(size: float) -> dict[str, dict]:

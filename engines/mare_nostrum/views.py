@@ -82,6 +82,14 @@ def phase_text(state: State) -> str:
     return f"Turn {state['turn']} — {PHASE_TITLES[state['phase']]}"
 
 
+def phase_line(state: State) -> tuple[str, list[str]]:
+    """The public view's ``phase`` and each seat's mark (its civilisation's ``name``, ""
+    before it has one), without the rest of the view: what the server's phase line and
+    history lines need after every move."""
+    civs = [state["civs"][seat] for seat in range(state["seats"])]
+    return phase_text(state), [civ_name(civ) if civ is not None else "" for civ in civs]
+
+
 def _player(state: State, seat: int) -> dict[str, Any]:
     civ = state["civs"][seat]
     if civ is None:

@@ -72,6 +72,12 @@ def phase_text(state: State) -> str:
     return f"{stage} round {state.round} — {STEP_WORDS[state.step]}"
 
 
+def phase_line(state: State) -> tuple[str, list[str]]:
+    """The public view's ``phase`` and each seat's mark (its ``name``), without the rest
+    of the view: what the server's phase line and history lines need after every move."""
+    return phase_text(state), [SEAT_NAMES[seat] for seat in range(state.seats)]
+
+
 def player_view(state: State, seat: int) -> dict:
     own = state.resources[seat]
     return {

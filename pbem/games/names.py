@@ -34,6 +34,23 @@ def marks_of(view: Mapping[str, Any] | None) -> list[str]:
     return marks
 
 
+def phase_line(engine: Any, state: Any) -> tuple[str, list[str]]:
+    """The public view's phase text and each seat's mark (:func:`marks_of`): from the
+    engine's optional ``phase_line`` (see :mod:`engines.api`), which builds nothing else,
+    else read from ``engine.view(state, None)``."""
+    cheap = getattr(engine, "phase_line", None)
+    if cheap is not None:
+        phase, marks = cheap(state)
+        return str(phase), [str(mark) if mark else "" for mark in marks]
+    public = engine.view(state, None)
+    return str(public.get("phase", "")), marks_of(public)
+
+
+def public_marks(engine: Any, state: Any) -> list[str]:
+    """Each seat's mark in the public view of ``state`` (:func:`phase_line`)."""
+    return phase_line(engine, state)[1]
+
+
 def fill(text: str, names: Sequence[str], marks: Sequence[str] = ()) -> str:
     """``text`` with each seat placeholder replaced by the seat's name (and mark)."""
     if "{" not in text:

@@ -163,8 +163,8 @@ def render_deferred(runtime: Runtime, mail: Mail) -> None:
         ]
         my_games = games_link.address_link(runtime, session, mail.recipient)
         bouncing = bouncing_others(session, game, seat)
-    public = engine.view(state, None)
-    phase = names.fill(str(public.get("phase", "")), holders, names.marks_of(public))
+    phase, marks = names.phase_line(engine, state)
+    phase = names.fill(phase, holders, marks)
     settings = settings_link(runtime, seat) if seat.token_hash else ""
     context = seat_context(runtime, game, seat, token, settings, deadline)
     context.update(

@@ -83,4 +83,4 @@ def history(
 
 def marks_after(engine: Engine, state: Any) -> list[str]:
     """The seats' civilisations or colours as the public view of ``state`` names them."""
-    return names.marks_of(engine.view(state, None))
+    return names.public_marks(engine, state)

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from engines import REGISTRY
 
 
@@ -294,13 +296,16 @@ def spread(nodes: list[dict], width: float, height: float, rounds: int = 80) -> 
     for _ in range(rounds):
         moved = False
         boxes = [chip_box(node, gap) for node in nodes]  # kept up to date as chips move
+        count = len(nodes)
         for i, a in enumerate(nodes):
-            for j in range(i + 1, len(nodes)):
-                box_a, box_b = boxes[i], boxes[j]
-                dx = min(box_a[2], box_b[2]) - max(box_a[0], box_b[0])
+            for j in range(i + 1, count):
+                # min and max written out (they pick the same operand; this loop runs some
+                # ten thousand times per board and the calls were most of its cost)
+                (a0, a1, a2, a3), (b0, b1, b2, b3) = boxes[i], boxes[j]
+                dx = (b2 if b2 < a2 else a2) - (b0 if b0 > a0 else a0)
                 if dx <= 0:
                     continue
-                dy = min(box_a[3], box_b[3]) - max(box_a[1], box_b[1])
+                dy = (b3 if b3 < a3 else a3) - (b1 if b1 > a1 else a1)
                 if dy <= 0:
                     continue
                 moved = True
@@ -388,6 +393,34 @@ class BoxGrid:
             found.update(self.cells.get(key, ()))
         return [self.boxes[index] for index in sorted(found)]
 
+    def overlap_total(self, box: Sequence[float], skip: Sequence[float] | None = None) -> float:
+        """``sum(overlap(box, other) for other in self.near(box) if other != skip)``: the
+        same terms added in the same order, without building the list of boxes (label
+        placement asks this some thousand times per board)."""
+        cell, cells, boxes = self.cell, self.cells, self.boxes
+        x0, y0, x1, y1 = box
+        first, last = math.floor(x0 / cell), math.floor(x1 / cell)
+        top, bottom = math.floor(y0 / cell), math.floor(y1 / cell)
+        if first == last and top == bottom:
+            indices: Iterable[int] = cells.get((first, top), ())  # added in order, once each
+        else:
+            found: set[int] = set()
+            for column in range(first, last + 1):
+                for row in range(top, bottom + 1):
+                    found.update(cells.get((column, row), ()))
+            indices = sorted(found)
+        total = 0.0
+        for index in indices:
+            other = boxes[index]
+            o0, o1, o2, o3 = other
+            width = (o2 if o2 < x1 else x1) - (o0 if o0 > x0 else x0)  # min - max, written out
+            if width <= 0:
+                continue
+            height = (o3 if o3 < y1 else y1) - (o1 if o1 > y0 else y0)
+            if height > 0 and (skip is None or other != skip):
+                total += width * height
+        return total
+
 
 def place_labels(nodes: list[dict], width: float, height: float) -> None:
     """Gives every node a ``label`` box: the first candidate that touches no chip, no
@@ -397,12 +430,11 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
     chips = [chip_box(node, 1) for node in nodes]
     chip_grid = BoxGrid(chips)
 
+    places = [(node["x"], node["y"]) for node in nodes]
+
     def crowd(node: dict) -> tuple:
-        near = sum(
-            1
-            for other in nodes
-            if other is not node and abs(other["x"] - node["x"]) + abs(other["y"] - node["y"]) < 120
-        )
+        x, y = node["x"], node["y"]
+        near = sum(1 for px, py in places if abs(px - x) + abs(py - y) < 120) - 1  # not itself
         return (-near, node["id"])
 
     placed = BoxGrid()
@@ -414,9 +446,15 @@ def place_labels(nodes: list[dict], width: float, height: float) -> None:
         best, best_cost = None, math.inf
         for x, y in itertools.chain(candidates(own, w, h), farther(own, w, h)):
             box = (x, y, x + w, y + h)
+            # Each part adds a cost of 0 or more: once the sum so far reaches the best
+            # cost, the candidate cannot win (nor cost 0), and the rest is not counted.
             cost = outside(box, width, height) * 1000
-            cost += sum(overlap(box, other) for other in placed.near(box)) * 10
-            cost += sum(overlap(box, chip) for chip in chip_grid.near(box) if chip != own)
+            if cost >= best_cost:
+                continue
+            cost += placed.overlap_total(box) * 10
+            if cost >= best_cost:
+                continue
+            cost += chip_grid.overlap_total(box, skip=own)
             if cost < best_cost:
                 best, best_cost = box, cost
             if cost == 0:
@@ -543,3 +581,99 @@ def changed_places(
                 if placed_before.count(place) != placed_after.count(place):
                     found.add(place)
     return found
+
+
+# ------------------------------------------------------------------ the marks in SVG
+# The two shared macros of ``_map.html`` a board calls once per place and per piece (some
+# hundred times a page) write through these: the same text the macros wrote, without
+# the template's cost per attribute (lookups, escaping, macro calls), which made up most
+# of a Mare Nostrum board's drawing.
+
+
+def _out(mapping: Mapping[str, Any], key: str) -> str:
+    """``{{ mapping.key }}`` as the template writes it: escaped, empty when absent."""
+    return escape(mapping[key]) if key in mapping else ""
+
+
+def svg_shape(m: Mapping[str, Any]) -> Markup:
+    """A piece (:func:`item`, placed by :func:`place_marks`): its shape and its text."""
+    dashed = ' stroke-dasharray="3 2"' if m.get("dashed") else ""
+    out = (
+        f'<path d="{_out(m, "d")}" fill="{_out(m, "fill")}" stroke="#222"'
+        f' stroke-width="1.2"{dashed}/>'
+    )
+    if m.get("text"):
+        out += (
+            f'<text class="piece-text" x="{_out(m, "tx")}" y="{_out(m, "ty")}"'
+            f' text-anchor="middle" font-size="{_out(m, "size")}" font-weight="700"'
+            f' fill="{_out(m, "ink")}">{_out(m, "text")}</text>'
+        )
+    return Markup(out)
+
+
+def svg_place_open(node: Mapping[str, Any], about: Any, groups: Any) -> Markup:
+    """A place's group, titled ``about`` (the place in words): a link to the moves that
+    name it when the viewer has moves (``groups``), else a group with a role."""
+    changed = " changed" if node.get("changed") else ""
+    place, about = _out(node, "id"), escape(about)
+    if groups:
+        return Markup(
+            f'<a class="place{changed}" href="?pick={place}#moves" data-place="{place}"'
+            f' aria-label="{about}"><title>{about}</title>'
+        )
+    return Markup(
+        f'<g class="place{changed}" data-place="{place}" role="img" aria-label="{about}">'
+        f"<title>{about}</title>"
+    )
+
+
+def svg_place_close(groups: Any) -> Markup:
+    """The end of :func:`svg_place_open`'s group."""
+    return Markup("</a>" if groups else "</g>")
+
+
+def svg_place_body(
+    node: Mapping[str, Any], fill: Any, stroke: Any, width: Any = 1.2, label_class: Any = "label"
+) -> Markup:
+    """A place's chip, its pieces and its name, with the pin to where it lies on the map
+    and the ring of a place changed since the viewer's last move."""
+    x, y, w, h = node["x"], node["y"], node["w"], node["h"]
+    parts = []
+    if node.get("pin"):
+        gx, gy = round(node["gx"], 1), round(node["gy"], 1)
+        parts.append(
+            f'<line x1="{gx}" y1="{gy}" x2="{round(x, 1)}" y2="{round(y, 1)}" stroke="#333"'
+            f' stroke-width="1"/><circle cx="{gx}" cy="{gy}" r="2.5" fill="#333"/>'
+        )
+    parts.append("\n")
+    leader = node.get("leader")
+    if leader:
+        parts.append(
+            f'<line x1="{escape(leader[0])}" y1="{escape(leader[1])}" x2="{escape(leader[2])}"'
+            f' y2="{escape(leader[3])}" stroke="#555" stroke-width="0.8"/>'
+        )
+    parts.append("\n")
+    if node.get("changed"):
+        parts.append(
+            f'<rect class="changed-ring" x="{round(x - w / 2 - 4, 1)}"'
+            f' y="{round(y - h / 2 - 4, 1)}" width="{round(w + 8, 1)}"'
+            f' height="{round(h + 8, 1)}" rx="8" fill="#FFE27A" stroke="#B8860B"'
+            f' stroke-width="2"/>'
+        )
+    dashed = ' stroke-dasharray="6 3"' if node.get("at_war") else ""
+    parts.append(
+        f'\n<rect class="chip" x="{round(x - w / 2, 1)}" y="{round(y - h / 2, 1)}"'
+        f' width="{round(w, 1)}" height="{round(h, 1)}" rx="5" fill="{escape(fill)}"'
+        f' stroke="{escape(stroke)}" stroke-width="{escape(width)}"{dashed}/>\n'
+    )
+    parts.extend(svg_shape(m) for m in node.get("marks") or ())
+    label = node["label"]
+    box = label["box"]
+    parts.append(
+        f'\n<rect class="hit" x="{escape(box[0])}" y="{escape(box[1])}"'
+        f' width="{round(box[2] - box[0], 1)}" height="{round(box[3] - box[1], 1)}"'
+        f' fill="#fff" fill-opacity="0"/>\n<text class="{escape(label_class)}"'
+        f' x="{_out(label, "x")}" y="{_out(label, "y")}" font-size="{_out(label, "size")}"'
+        f' data-box="{escape(" ".join(str(side) for side in box))}">{_out(label, "text")}</text>'
+    )
+    return Markup("".join(parts))

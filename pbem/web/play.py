@@ -34,7 +34,7 @@ from pbem.models import Seat
 from pbem.web import boards, csrf
 from pbem.web.games import render_history
 from pbem.web.present import players, runtime, seat_and_head
-from pbem.web.timeline import load_tail, recent_lines, with_phase_named
+from pbem.web.timeline import load_tail, recent_lines, view_after, with_phase_named
 from pbem.web.titles import board_template, changed_places
 from pbem.words import join_names
 from pbem.zones import utc
@@ -121,9 +121,8 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     if pick and due and not picked and not message:
         message = f"No move names {boards.place_name(game.engine, pick)} now; here is every move."
     since = seat.last_move_seq - 1 if seat.last_move_seq else 0
-    before = (
-        tail.states.get(max(seat.last_move_seq, min(tail.states))) if seat.last_move_seq else None
-    )
+    before = max(seat.last_move_seq, min(tail.states)) if seat.last_move_seq else None
+    before_view = view_after(tail, before, seat.seat) if before in tail.states else None
     can_take_back = target_in(
         engine, game.status, game.head_seq, tail.rows, tail.states.__getitem__, seat.seat
     )
@@ -147,7 +146,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         message=message,
         token=request.view_args["token"],
         deadline_slot=DEADLINE_SLOT,
-        changed=changed_places(game.engine, before and engine.view(before, seat.seat), view),
+        changed=changed_places(game.engine, before_view, view),
         talk=talk.said_for(tail_talk(seat.game_id), tail.names, seat.seat, 50, seat.timezone),
         talk_to=[(number, name) for number, name in enumerate(tail.names) if number != seat.seat],
         talk_max=talk.MAX_CHARS,

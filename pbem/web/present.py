@@ -19,7 +19,14 @@ from pbem.games.results import standings
 from pbem.games.tokens import hash_token
 from pbem.models import Game, Seat
 from pbem.runtime import Runtime
-from pbem.web.boards import game_data, zoom_level
+from pbem.web.boards import (
+    game_data,
+    svg_place_body,
+    svg_place_close,
+    svg_place_open,
+    svg_shape,
+    zoom_level,
+)
 
 # Colours told apart with colour blindness (Okabe and Ito); every mark also has a letter.
 NAMED_COLOURS = {
@@ -101,6 +108,10 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["game_data"] = game_data
     app.jinja_env.globals["standings_of"] = standings_of
     app.jinja_env.globals["zoom_level"] = lambda: zoom_level(request.args.get("zoom"))
+    app.jinja_env.globals["svg_shape"] = svg_shape
+    app.jinja_env.globals["svg_place_open"] = svg_place_open
+    app.jinja_env.globals["svg_place_body"] = svg_place_body
+    app.jinja_env.globals["svg_place_close"] = svg_place_close
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )

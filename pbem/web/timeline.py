@@ -79,7 +79,7 @@ def row_lines(
         lines = names.fill_lines(
             engine.describe(before, seat, row["payload"]["move"], after, viewer),
             roster.names,
-            lambda: names.marks_of(engine.view(after, None)),
+            lambda: names.public_marks(engine, after),
         )
         made_by = mover(roster, row)
         return lines + ([made_by.note] if made_by is not None and made_by.for_person else [])
@@ -142,8 +142,117 @@ class Tail:
         return or_seats(found, self.seats, self.game)
 
 
+class KeptStates:
+    """The states after recent events, by (game id, seq, event hash), least recently used
+    dropped first.
+
+    An event's hash chains every event before it, so the state after it never changes:
+    a turn page folds only the events no page has folded yet instead of its whole tail
+    (up to :data:`TAKE_BACK_WINDOW` moves, most of a Mare Nostrum page's CPU). Engines
+    never mutate a state (:func:`pbem.eventlog.log.apply_event`), so one kept state
+    serves every page and thread. ``size`` bounds the count: the windows of about 16
+    busy games (a Mare Nostrum state holds some 27 kB in about 120 containers, so the
+    collector's full passes stay short); a page of a game not kept folds as before."""
+
+    def __init__(self, size: int = 1024):
+        self.size = size
+        self._states: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, seq: int, digest: str) -> Any | None:
+        key = (game_id, seq, digest)
+        with self._lock:
+            state = self._states.get(key)
+            if state is not None:
+                self._states.move_to_end(key)
+            return state
+
+    def put(self, game_id: str, seq: int, digest: str, state: Any) -> None:
+        with self._lock:
+            self._states[(game_id, seq, digest)] = state
+            self._states.move_to_end((game_id, seq, digest))
+            while len(self._states) > self.size:
+                self._states.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._states.clear()
+
+
+STATES = KeptStates()
+ROWS_KEPT = 256  # games whose last events are kept
+_ROWS: OrderedDict[str, dict[int, dict[str, Any]]] = OrderedDict()
+_ROWS_LOCK = threading.Lock()
+
+
+def tail_rows(session: Any, game: Game, lower: int) -> dict[int, dict[str, Any]]:
+    """Events ``lower`` to the head of ``game`` by seq: the ones a page of this game
+    read before (kept per game, least recently used dropped first), and only the newer
+    ones read. Kept ones are used only when the newer ones chain onto them (their
+    ``prev_hash``) up to the game's head hash; else every one is read again."""
+    store = runtime().service.store
+    with _ROWS_LOCK:
+        kept = _ROWS.get(game.id)
+    rows = None
+    if kept and min(kept) <= lower:
+        last = max(kept)
+        newer = store.rows(session, game.id, after=last) if last < game.head_seq else []
+        chained = kept[last]["hash"]
+        for row in newer:
+            chained = row["hash"] if row["prev_hash"] == chained else None
+        if chained is not None and chained == game.head_hash:
+            window = game.head_seq - TAKE_BACK_WINDOW  # the most a page reads
+            kept = {seq: row for seq, row in kept.items() if seq >= window}
+            kept.update((row["seq"], row) for row in newer)
+            rows = {seq: row for seq, row in kept.items() if seq >= lower}
+    if rows is None:
+        rows = {row["seq"]: row for row in store.rows(session, game.id, after=lower - 1)}
+        kept = rows
+    with _ROWS_LOCK:
+        _ROWS[game.id] = kept
+        _ROWS.move_to_end(game.id)
+        while len(_ROWS) > ROWS_KEPT:
+            _ROWS.popitem(last=False)
+    return dict(rows)
+
+
+VIEWS_KEPT = 512
+_VIEWS: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+
+
+def view_after(tail: Tail, seq: int, seat: int | None) -> dict[str, Any]:
+    """``engine.view`` of the state after event ``seq`` for ``seat`` (to be read, not
+    changed), kept by (game, seq, event hash, seat): a seat's view after its last move
+    serves every page of that seat until it moves again, to mark what changed since."""
+    row = tail.rows.get(seq)
+    if row is None:
+        return tail.engine.view(tail.states[seq], seat)
+    key = (tail.game.id, seq, row["hash"], seat)
+    with _ROWS_LOCK:
+        view = _VIEWS.get(key)
+        if view is not None:
+            _VIEWS.move_to_end(key)
+            return view
+    view = tail.engine.view(tail.states[seq], seat)
+    with _ROWS_LOCK:
+        _VIEWS[key] = view
+        while len(_VIEWS) > VIEWS_KEPT:
+            _VIEWS.popitem(last=False)
+    return view
+
+
+def clear_states() -> None:
+    """Forgets every kept state, event and view (a bench's cold page, a test)."""
+    STATES.clear()
+    with _ROWS_LOCK:
+        _ROWS.clear()
+        _VIEWS.clear()
+
+
 def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
-    """The last ``reach`` events of a game and the states around them."""
+    """The last ``reach`` events of a game (:func:`tail_rows`) and the states around
+    them: the head's from the read model, earlier ones kept (:class:`KeptStates`) where
+    a page has had them already, the others folded from the nearest earlier one."""
     service = runtime().service
     store = service.store
     with service.reading() as session:
@@ -153,19 +262,35 @@ def load_tail(game_id: str, reach: int = TAKE_BACK_WINDOW) -> Tail:
             session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
         )
         lower = max(game.head_seq - reach, 0)
-        states = {lower: store.state_at(session, game, engine, lower)}
-        rows = {row["seq"]: row for row in store.rows(session, game_id, after=lower)}
-        for seq in sorted(rows):
-            row = rows[seq]
-            target = row["payload"].get("to_seq") if row["kind"] == "take_back" else None
+        rows = tail_rows(session, game, lower)
+        floor = rows.pop(lower, None)
+        states: dict[int, Any] = {}
+
+        def state_after(seq: int, row: Mapping[str, Any] | None) -> Any:
+            """The head from the read model's head state, as every move goes on from it
+            (kept for the pages after the next move); an earlier one kept, else folded."""
             if seq == game.head_seq and game.head_state is not None:
-                states[seq] = engine.load(game.head_state)
-            elif target is not None and target not in states:
-                states[seq] = store.state_at(session, game, engine, target)
+                found = engine.load(game.head_state)
             else:
-                states[seq] = apply_event(engine, states[seq - 1], row, states)
-        if game.head_seq == lower and game.head_state is not None:
-            states[lower] = engine.load(game.head_state)
+                found = STATES.get(game_id, seq, row["hash"]) if row is not None else None
+                if found is not None:
+                    return found
+                target = (
+                    row["payload"].get("to_seq") if row and row["kind"] == "take_back" else None
+                )
+                if row is None or seq == lower:
+                    found = store.state_at(session, game, engine, seq)
+                elif target is not None and target not in states:
+                    found = store.state_at(session, game, engine, target)
+                else:
+                    found = apply_event(engine, states[seq - 1], row, states)
+            if row is not None:
+                STATES.put(game_id, seq, row["hash"], found)
+            return found
+
+        states[lower] = state_after(lower, floor)
+        for seq in sorted(rows):
+            states[seq] = state_after(seq, rows[seq])
         kept = rosters(session, game)
     return Tail(game, engine, seats, rows, states, kept)
 
