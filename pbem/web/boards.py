@@ -587,7 +587,7 @@ def changed_places(
 # The two shared macros of ``_map.html`` a board calls once per place and per piece (some
 # hundred times a page) write through these: the same text the macros wrote, without
 # the template's cost per attribute (lookups, escaping, macro calls), which made up most
-# of a Mare Nostrum board's drawing.
+# of the largest board's drawing.
 
 
 def _out(mapping: Mapping[str, Any], key: str) -> str:

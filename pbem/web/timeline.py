@@ -148,10 +148,10 @@ class KeptStates:
 
     An event's hash chains every event before it, so the state after it never changes:
     a turn page folds only the events no page has folded yet instead of its whole tail
-    (up to :data:`TAKE_BACK_WINDOW` moves, most of a Mare Nostrum page's CPU). Engines
+    (up to :data:`TAKE_BACK_WINDOW` moves, most of the largest board's page CPU). Engines
     never mutate a state (:func:`pbem.eventlog.log.apply_event`), so one kept state
     serves every page and thread. ``size`` bounds the count: the windows of about 16
-    busy games (a Mare Nostrum state holds some 27 kB in about 120 containers, so the
+    busy games (the largest title's state holds some 27 kB in about 120 containers, so the
     collector's full passes stay short); a page of a game not kept folds as before."""
 
     def __init__(self, size: int = 1024):
