@@ -112,8 +112,10 @@ def serve_production(runtime, host: str, port: int, workers: int | None) -> int:
 
 def cmd_worker(args) -> int:
     from pbem import scheduler
+    from pbem.web import board_picture
 
     runtime = _runtime(args)
+    board_picture.install(runtime)  # the board in turn mails (drawn as they are sent)
     listener = None
     if runtime.config["mail"].get("inbound_lmtp"):
         from pbem.mail.inbound import lmtp
@@ -506,6 +508,10 @@ def cmd_sweep(args) -> int:
         print(error.message, file=sys.stderr)
         return 2
     runtime = _runtime(args)
+    if not args.no_send:
+        from pbem.web import board_picture
+
+        board_picture.install(runtime)  # the board in turn mails (drawn as they are sent)
     if at is not None:
         # The whole runtime lives at that instant: events, clocks and mails.
         runtime.clock = runtime.service.clock = lambda: at

@@ -56,7 +56,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
 from pbem.games.context import Runtime
-from pbem.mail import budget, deferred, outbox, render
+from pbem.mail import budget, deferred, outbox, pictures, render
 from pbem.mail.inbound import bounces, tags
 from pbem.mail.models import Mail, MailAddress
 from pbem.models import Game
@@ -91,8 +91,12 @@ def build_message(runtime: Runtime, mail: Mail) -> EmailMessage:
     vacation replies), ``List-Id`` (:func:`list_id`) and, when the mail has a settings
     page, ``List-Unsubscribe`` with ``List-Unsubscribe-Post`` (RFC 8058 one-click).
 
+    A turn mail's board (:mod:`pbem.mail.pictures`) is drawn here, as it is sent: the
+    HTML part then is ``multipart/related`` with the PNG its ``cid:`` names.
+
     Raises (``ValueError`` above all) when the row cannot make a valid message."""
     text, html, unsubscribe = deferred.opened(runtime, mail)
+    text, html, image = pictures.fill(runtime, mail, text, html)
     message = EmailMessage()
     message["From"] = runtime.config["mail"]["sender"]
     message["To"] = mail.recipient
@@ -114,6 +118,17 @@ def build_message(runtime: Runtime, mail: Mail) -> EmailMessage:
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(text)
     message.add_alternative(html, subtype="html")
+    if image is not None:
+        # The HTML part becomes multipart/related, the PNG inline in it (not an attachment).
+        part = message.get_body(preferencelist=("html",))
+        part.add_related(  # type: ignore[union-attr]
+            image.data,
+            maintype="image",
+            subtype="png",
+            cid=f"<{image.cid}>",
+            disposition="inline",
+            filename="board.png",
+        )
     return message
 
 

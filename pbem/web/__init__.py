@@ -36,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     from pbem.web import (
         api,
         assets,
+        board_picture,
         csrf,
         games,
         hardening,
@@ -61,5 +62,6 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     for module in (lobby, play, games, api, mail_pages, rescue_pages, ops, rules, mygames):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)
+    board_picture.install(runtime, app)  # the board in turn mails this process sends
 
     return app

@@ -1,0 +1,129 @@
+"""The position in a turn mail: the board as a picture in the HTML part, and in words
+in both parts.
+
+The templates of the mails that show it (``your_turn``, ``reminder``, ``game_over``)
+leave a slot where the board goes, naming the event it is drawn after:
+``<!--pbem-board:SEQ-->`` in the HTML part and ``[pbem-board:SEQ]`` in the plain one.
+The dispatcher fills them as it sends the mail (:func:`fill`), so no picture is drawn in
+a move's transaction, and a mail waiting in the outbox costs nothing until it goes.
+
+Mail cannot draw a board (the boards are the pages' templates, a layer above): it asks
+the drawer the process installed in ``runtime.extras[HOOK]``
+(:mod:`pbem.web.board_picture`), a callable ``(game_id, seat, seq) -> Picture``. With
+no drawer, or when drawing fails (logged), the slots are emptied and the mail goes
+without the position: a picture is never a reason for a mail not to go.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass, field
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pbem.games.context import Runtime
+    from pbem.mail.models import Mail
+
+log = logging.getLogger(__name__)
+
+HOOK = "board_picture"
+KINDS = frozenset({"your_turn", "reminder", "game_over"})
+SHOWN_WIDTH = 360  # CSS px: the picture's width in a mail (a 390 px phone less margins)
+MAX_BYTES = 150_000  # a larger PNG is left out: each mail stays well under 200 KB
+ALT_CHARS = 900
+
+HTML_SLOT = re.compile(r"<!--pbem-board:(\d+)-->")
+TEXT_SLOT = re.compile(r"\[pbem-board:(\d+)\]\n?")
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A board as a mail shows it: ``words`` (the position, a line each) and, when it
+    could be drawn, ``png`` with its size in pixels."""
+
+    words: list[str] = field(default_factory=list)
+    png: bytes | None = None
+    width: int = 0
+    height: int = 0
+
+
+@dataclass(frozen=True)
+class Image:
+    """An image to attach to the HTML part, as ``cid:`` names it."""
+
+    data: bytes
+    cid: str
+
+
+def html_slot(seq: int) -> str:
+    return f"<!--pbem-board:{int(seq)}-->"
+
+
+def text_slot(seq: int) -> str:
+    return f"[pbem-board:{int(seq)}]"
+
+
+def fill(runtime: Runtime, mail: Mail, text: str, html: str) -> tuple[str, str, Image | None]:
+    """``text`` and ``html`` with their board slots filled (the board after the event
+    the slot names, as the mail's seat sees it; a spectator's for a mail to no seat),
+    and the image the HTML part names, if any."""
+    found = HTML_SLOT.search(html) or TEXT_SLOT.search(text)
+    if found is None:
+        return text, html, None
+    picture = None
+    draw = runtime.extras.get(HOOK)
+    if draw is not None and mail.kind in KINDS and mail.game_id:
+        try:
+            picture = draw(mail.game_id, mail.seat, int(found[1]))
+        except Exception:  # noqa: BLE001 - the mail goes without the board
+            log.exception("no board for mail %s (game %s)", mail.id, mail.game_id)
+    if picture is None:
+        return TEXT_SLOT.sub("", text), HTML_SLOT.sub("", html), None
+    image = None
+    if picture.png and len(picture.png) > MAX_BYTES:
+        log.warning("the board of mail %s is %d bytes: left out", mail.id, len(picture.png))
+    elif picture.png:
+        digest = hashlib.sha256(picture.png).hexdigest()[:16]
+        image = Image(picture.png, f"board.{digest}@pbem")
+    said = text_words(picture.words)
+    shown = html_block(picture, image, int(found[1]))
+    return TEXT_SLOT.sub(lambda _: said, text), HTML_SLOT.sub(lambda _: shown, html), image
+
+
+def alt_text(words: list[str]) -> str:
+    """The picture's text alternative: the position in words, shortened to a few
+    sentences (the full list follows the picture for whoever wants it)."""
+    said = "The board: " + "; ".join(word.rstrip(".") for word in words) + "."
+    if len(said) > ALT_CHARS:
+        said = said[: ALT_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return said
+
+
+def text_words(words: list[str]) -> str:
+    """The position in the plain part: a heading and a line for each fact."""
+    if not words:
+        return ""
+    return "The board now:\n" + "".join(f"  {word}\n" for word in words) + "\n"
+
+
+def html_block(picture: Picture, image: Image | None, seq: int) -> str:
+    """The picture (when drawn) sized for a phone, and the position in words."""
+    parts = []
+    if image is not None:
+        height = round(picture.height * SHOWN_WIDTH / picture.width) if picture.width else 0
+        parts.append(
+            f'<p style="margin:1em 0 .3em"><img src="cid:{escape(image.cid)}" '
+            f'alt="{escape(alt_text(picture.words))}" width="{SHOWN_WIDTH}" height="{height}" '
+            'style="display:block;width:100%;max-width:'
+            f'{SHOWN_WIDTH * 2}px;height:auto;border:1px solid #c9c3b4;border-radius:6px"></p>'
+        )
+    if picture.words:
+        items = "".join(f"<li>{escape(word)}</li>" for word in picture.words)
+        parts.append(
+            f'<p style="margin:.6em 0 .2em">The board after event {seq}:</p>'
+            f'<ul style="margin:0 0 1em;padding-left:1.2em">{items}</ul>'
+        )
+    return "\n".join(parts)
