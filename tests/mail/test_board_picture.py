@@ -1,0 +1,205 @@
+"""The board in turn mails (:mod:`pbem.mail.pictures`, :mod:`pbem.web.board_picture`):
+each title's "your turn", reminder and game-over mail carries the seat's board as an
+inline PNG (multipart/related, a Content-ID, an alt text that says the position) and
+the position in words in the plain part, under 200 KB; the picture shows what that
+seat's page shows and nothing more; without a drawer, or when drawing fails, the mail
+goes without it."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from sqlmodel import Session, select
+
+from engines import get_engine
+from pbem.games.service import SeatSpec
+from pbem.mail import pictures, seat_mails
+from pbem.mail.dispatch import build_message
+from pbem.mail.models import Mail
+from pbem.models import Game, Seat
+from pbem.web import board_picture
+from tests.mail.conftest import make_runtime
+
+TITLES = ("mare_balticum", "mare_nostrum", "mercatores")
+LIMIT = 200 * 1024
+
+
+@pytest.fixture
+def runtime(sqlite_db, tmp_path, clock):
+    runtime = make_runtime(sqlite_db, tmp_path, clock, mail={"quiet_minutes": 0})
+    board_picture.install(runtime)
+    return runtime
+
+
+def new_game(runtime, slug: str) -> str:
+    specs = [SeatSpec(name, f"{name.lower()}@example.org") for name in ("Anna", "Ben", "Cleo")]
+    return runtime.service.create_game(slug, specs, {}).game_id
+
+
+def play_until_turn_passes(runtime, game_id: str) -> int:
+    """The seat to move makes its first legal moves until another seat is due; returns
+    that seat."""
+    service = runtime.service
+    first = sorted(service.head(game_id).engine.to_move(service.head(game_id).state))[0]
+    for _ in range(40):
+        head = service.head(game_id)
+        due = head.engine.to_move(head.state)
+        if first not in due:
+            return sorted(due)[0]
+        move = head.engine.legal_moves(head.state, first)[0]
+        service.submit_move(game_id, first, move, head.seq)
+    raise AssertionError("the turn never passed")
+
+
+def message_of(runtime, mail: Mail):
+    message = build_message(runtime, mail)
+    return message, len(message.as_bytes())
+
+
+def turn_mail(runtime, game_id: str, seat: int) -> Mail:
+    with Session(runtime.db) as session:
+        return session.exec(
+            select(Mail).where(Mail.game_id == game_id, Mail.seat == seat, Mail.kind == "your_turn")
+        ).one()
+
+
+def seat_mail(runtime, game_id: str, seat: int, kind: str, **extra) -> Mail:
+    """A mail of ``kind`` to a seat, as the sweep and the game's end write it."""
+    with Session(runtime.db) as session:
+        game = session.get(Game, game_id)
+        row = session.get(Seat, (game_id, seat))
+        mail = seat_mails.mail_seat(
+            session, runtime, game, row, kind, f"{kind}:{game_id}:{seat}", **extra
+        )
+        session.commit()
+        session.refresh(mail)
+        session.expunge(mail)
+    return mail
+
+
+def check_picture(message, name: str) -> str:
+    """The message's HTML part is multipart/related with the PNG its img names; returns
+    the img's alt text."""
+    related = message.get_body(preferencelist=("related",))
+    assert related is not None, "the HTML part is not multipart/related"
+    html = related.get_body(preferencelist=("html",)).get_content()
+    images = [part for part in related.iter_parts() if part.get_content_type() == "image/png"]
+    assert len(images) == 1
+    image = images[0]
+    cid = image["Content-ID"].strip("<>")
+    assert f'src="cid:{cid}"' in html
+    assert image.get_content_disposition() == "inline"
+    data = image.get_content()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(data[16:20], "big") == board_picture.WIDTH
+    assert 'width="360"' in html
+    alt = html.split('alt="', 1)[1].split('"', 1)[0]
+    assert alt.startswith("The board: ") and name in alt
+    assert "pbem-board" not in html
+    return alt
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_your_turn_and_reminder_show_the_board(runtime, slug):
+    game_id = new_game(runtime, slug)
+    seat = play_until_turn_passes(runtime, game_id)
+    name = ["Anna", "Ben", "Cleo"][seat]
+    mail = turn_mail(runtime, game_id, seat)
+    message, size = message_of(runtime, mail)
+    assert size < LIMIT
+    check_picture(message, name)
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    assert "The board now:" in text and name in text.split("The board now:", 1)[1]
+    assert "pbem-board" not in text
+
+    reminder, size = message_of(
+        runtime, seat_mail(runtime, game_id, seat, "reminder", since="", consequence="")
+    )
+    assert size < LIMIT
+    check_picture(reminder, name)
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_game_over_shows_the_board(runtime, slug):
+    game_id = new_game(runtime, slug)
+    over = {"seed": "00", "headline": "Anna wins.", "reason": "", "standings": []}
+    message, size = message_of(runtime, seat_mail(runtime, game_id, 1, "game_over", **over))
+    assert size < LIMIT
+    check_picture(message, "Ben")
+
+
+def test_other_mails_have_no_board(runtime):
+    game_id = new_game(runtime, "mare_balticum")
+    headline = {"headline": "A notice", "lines": ["Something happened."]}
+    message, _ = message_of(runtime, seat_mail(runtime, game_id, 0, "notice", **headline))
+    assert message.get_body(preferencelist=("related",)) is None
+    assert not any(part.get_content_type() == "image/png" for part in message.walk())
+
+
+def test_a_seat_sees_its_own_board_only(runtime):
+    """Non-interference: another seat's hidden cards (a Mercatores hand) change nothing
+    in a seat's picture or words, while that other seat's own picture shows them."""
+    game_id = new_game(runtime, "mercatores")
+    engine = get_engine("mercatores")
+    with Session(runtime.db) as session:
+        game = session.get(Game, game_id)
+        data = dict(game.head_state)
+        seq = game.head_seq
+    hands = [list(hand) for hand in data["hands"]]
+    deck = list(data["deck"])
+    # Ben's hand swapped for as many other cards from the deck: his to see, nobody else's.
+    swapped = {**data, "hands": [hands[0], deck[: len(hands[1])], *hands[2:]]}
+    swapped["deck"] = hands[1] + deck[len(hands[1]) :]
+    assert swapped["hands"][1] != hands[1]
+    assert engine.view(engine.load(swapped), 0) == engine.view(engine.load(data), 0)
+
+    def drawn(seat: int, head_state: dict) -> pictures.Picture:
+        with Session(runtime.db) as session:
+            game = session.get(Game, game_id)
+            game.head_state = head_state
+            session.add(game)
+            session.commit()
+        return board_picture.Pictures(runtime)(game_id, seat, seq)  # nothing kept
+
+    anna, ben = drawn(0, data), drawn(1, data)
+    anna_swapped, ben_swapped = drawn(0, swapped), drawn(1, swapped)
+    assert anna_swapped.png == anna.png and anna_swapped.words == anna.words
+    assert ben_swapped.png != ben.png  # the swap shows where it may: Ben's own board
+
+
+def test_a_failed_drawing_sends_the_mail_without_it(runtime, caplog):
+    game_id = new_game(runtime, "mare_nostrum")
+    seat = play_until_turn_passes(runtime, game_id)
+
+    def broken(game_id, seat, seq):
+        raise RuntimeError("no renderer here")
+
+    runtime.extras[pictures.HOOK] = broken
+    with caplog.at_level(logging.ERROR, logger="pbem.mail.pictures"):
+        message, _ = message_of(runtime, turn_mail(runtime, game_id, seat))
+    assert "no board for mail" in caplog.text
+    assert message.get_body(preferencelist=("related",)) is None
+    html = message.get_body(preferencelist=("html",)).get_content()
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    assert "pbem-board" not in html + text and "It is your turn" in text
+
+    runtime.extras.pop(pictures.HOOK)  # a process that installed no drawer
+    message, _ = message_of(runtime, turn_mail(runtime, game_id, seat))
+    assert message.get_body(preferencelist=("related",)) is None
+
+
+def test_without_resvg_the_words_still_go(runtime, monkeypatch):
+    """A server without the renderer: no PNG, the position in words in both parts."""
+    game_id = new_game(runtime, "mare_balticum")
+    seat = play_until_turn_passes(runtime, game_id)
+
+    def missing(svg, slug):
+        raise ImportError("No module named 'resvg_py'")
+
+    monkeypatch.setattr(board_picture, "to_png", missing)
+    message, _ = message_of(runtime, turn_mail(runtime, game_id, seat))
+    assert message.get_body(preferencelist=("related",)) is None
+    html = message.get_body(preferencelist=("html",)).get_content()
+    assert "<img" not in html and "The board after event" in html
+    assert "The board now:" in message.get_body(preferencelist=("plain",)).get_content()
