@@ -89,7 +89,7 @@ def fill(runtime: Runtime, mail: Mail, text: str, html: str) -> tuple[str, str, 
         digest = hashlib.sha256(picture.png).hexdigest()[:16]
         image = Image(picture.png, f"board.{digest}@pbem")
     said = text_words(picture.words)
-    shown = html_block(picture, image, int(found[1]))
+    shown = html_block(picture, image)
     return TEXT_SLOT.sub(lambda _: said, text), HTML_SLOT.sub(lambda _: shown, html), image
 
 
@@ -109,7 +109,7 @@ def text_words(words: list[str]) -> str:
     return "The board now:\n" + "".join(f"  {word}\n" for word in words) + "\n"
 
 
-def html_block(picture: Picture, image: Image | None, seq: int) -> str:
+def html_block(picture: Picture, image: Image | None) -> str:
     """The picture (when drawn) sized for a phone, and the position in words."""
     parts = []
     if image is not None:
@@ -123,7 +123,7 @@ def html_block(picture: Picture, image: Image | None, seq: int) -> str:
     if picture.words:
         items = "".join(f"<li>{escape(word)}</li>" for word in picture.words)
         parts.append(
-            f'<p style="margin:.6em 0 .2em">The board after event {seq}:</p>'
+            '<p style="margin:.6em 0 .2em">Where the game stands:</p>'
             f'<ul style="margin:0 0 1em;padding-left:1.2em">{items}</ul>'
         )
     return "\n".join(parts)

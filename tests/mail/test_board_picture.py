@@ -201,5 +201,5 @@ def test_without_resvg_the_words_still_go(runtime, monkeypatch):
     message, _ = message_of(runtime, turn_mail(runtime, game_id, seat))
     assert message.get_body(preferencelist=("related",)) is None
     html = message.get_body(preferencelist=("html",)).get_content()
-    assert "<img" not in html and "The board after event" in html
+    assert "<img" not in html and "Where the game stands:" in html
     assert "The board now:" in message.get_body(preferencelist=("plain",)).get_content()

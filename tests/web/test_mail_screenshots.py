@@ -1,0 +1,71 @@
+"""Each title's turn, reminder and game-over mail (with the board picture) as a phone
+shows it: the HTML part in Debian's chromium at 390x844 (device scale 3, touch), its
+``cid:`` image given inline, into ``test-artifacts/screenshots/mails/`` (``make
+screenshots``). Nothing scrolls sideways, and the picture fits the screen."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from pbem.web import board_picture
+from tests.mail.conftest import Clock, make_runtime
+from tests.mail.test_board_picture import (
+    TITLES,
+    message_of,
+    new_game,
+    play_until_turn_passes,
+    seat_mail,
+    turn_mail,
+)
+from tests.web.conftest import SCREENSHOTS
+
+FOLDER = SCREENSHOTS / "mails"
+
+
+@pytest.fixture
+def mail_runtime(sqlite_db, tmp_path):
+    runtime = make_runtime(sqlite_db, tmp_path, Clock(), mail={"quiet_minutes": 0})
+    board_picture.install(runtime)
+    return runtime
+
+
+def as_page(message) -> str:
+    """The HTML part with each ``cid:`` it names replaced by its image's data."""
+    related = message.get_body(preferencelist=("related",))
+    html = message.get_body(preferencelist=("html",)).get_content()
+    for part in related.iter_parts() if related is not None else []:
+        if part.get_content_maintype() == "image":
+            data = base64.b64encode(part.get_content()).decode()
+            cid = part["Content-ID"].strip("<>")
+            html = html.replace(f"cid:{cid}", f"data:{part.get_content_type()};base64,{data}")
+    return html
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_mails_on_a_phone(mail_runtime, browser, slug):
+    runtime = mail_runtime
+    game_id = new_game(runtime, slug)
+    seat = play_until_turn_passes(runtime, game_id)
+    over = {"seed": "0" * 32, "headline": "Anna wins.", "reason": "", "standings": []}
+    mails = {
+        "your_turn": turn_mail(runtime, game_id, seat),
+        "reminder": seat_mail(runtime, game_id, seat, "reminder", since="", consequence=""),
+        "game_over": seat_mail(runtime, game_id, seat, "game_over", **over),
+    }
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        for kind, mail in mails.items():
+            message, _ = message_of(runtime, mail)
+            page.set_content(as_page(message))
+            page.screenshot(path=str(FOLDER / f"{kind}-{slug}.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
+            box = page.locator("img").first.bounding_box()
+            assert box is not None and box["width"] <= 390 and box["height"] > 50, kind
+    finally:
+        context.close()
