@@ -115,7 +115,7 @@ def html_block(picture: Picture, image: Image | None) -> str:
     if image is not None:
         height = round(picture.height * SHOWN_WIDTH / picture.width) if picture.width else 0
         parts.append(
-            f'<p style="margin:1em 0 .3em"><img src="cid:{escape(image.cid)}" '
+            f'<p style="margin:1em 0 0.3em"><img src="cid:{escape(image.cid)}" '
             f'alt="{escape(alt_text(picture.words))}" width="{SHOWN_WIDTH}" height="{height}" '
             'style="display:block;width:100%;max-width:'
             f'{SHOWN_WIDTH * 2}px;height:auto;border:1px solid #c9c3b4;border-radius:6px"></p>'
@@ -123,7 +123,7 @@ def html_block(picture: Picture, image: Image | None) -> str:
     if picture.words:
         items = "".join(f"<li>{escape(word)}</li>" for word in picture.words)
         parts.append(
-            '<p style="margin:.6em 0 .2em">Where the game stands:</p>'
+            '<p style="margin:0.6em 0 0.2em">Where the game stands:</p>'
             f'<ul style="margin:0 0 1em;padding-left:1.2em">{items}</ul>'
         )
     return "\n".join(parts)

@@ -130,7 +130,9 @@ class Pictures:
         phase = view.get("phase")
         if isinstance(phase, str) and names.has_placeholder(phase):
             view = {**view, "phase": names.fill(phase, holders, names.marks_of(view))}
-        return game.engine, view, players(view, seats), changed_places(game.engine, old, view)
+        with self._app().app_context():  # a seat nobody holds asks the app's runtime
+            shown = players(view, seats)
+        return game.engine, view, shown, changed_places(game.engine, old, view)
 
     def draw(
         self, slug: str, view: dict[str, Any], shown: list[dict[str, Any]], changed: set[str]

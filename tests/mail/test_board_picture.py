@@ -34,6 +34,7 @@ def runtime(sqlite_db, tmp_path, clock):
 
 def new_game(runtime, slug: str) -> str:
     specs = [SeatSpec(name, f"{name.lower()}@example.org") for name in ("Anna", "Ben", "Cleo")]
+    specs.append(SeatSpec("Dan", is_bot=True))  # a seat nobody holds is drawn too
     return runtime.service.create_game(slug, specs, {}).game_id
 
 

@@ -24,13 +24,15 @@ from sqlmodel import Session
 
 from pbem import zones
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
+from pbem.games.service import SeatSpec
 from pbem.games.tables import FormerPlayer
-from pbem.mail import deferred, game_over, games_link, outbox, render, seat_mails
+from pbem.mail import deferred, game_over, games_link, outbox, pictures, render, seat_mails
 from pbem.mail.dispatch import build_message
 from pbem.mail.inbound import moves
 from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
+from pbem.web import board_picture
 from tests.mail.conftest import Clock, make_runtime
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -86,7 +88,25 @@ def runtime(sqlite_db, tmp_path):
     with Session(runtime.db) as session:
         session.add(game_row(policy=POLICY))
         session.commit()
+    runtime.extras[pictures.HOOK] = GoldenBoard(runtime)
     return runtime
+
+
+class GoldenBoard(board_picture.Pictures):
+    """The drawer the server installs, drawing for the golden game (a row without events)
+    the board of a real Mare Nostrum game of the same players from a fixed seed: the
+    turn mails carry a real picture and its words."""
+
+    def __init__(self, runtime) -> None:
+        super().__init__(runtime)
+        seats = [SeatSpec(name, f"{name.lower()}@example.org") for name in ("Anna", "Zoe", "Cleo")]
+        created = runtime.service.create_game(
+            "mare_nostrum", [*seats, SeatSpec("Dan", is_bot=True)], {}, seed=b"golden-board"
+        )
+        self.real = created.game_id
+
+    def __call__(self, game_id, seat, seq):
+        return super().__call__(self.real, seat, self.runtime.service.head(self.real).seq)
 
 
 def game_row(**changes) -> Game:
@@ -553,12 +573,32 @@ def message_of(runtime, kind: str, case: dict):
 
 def golden_text(message) -> str:
     head = "".join(f"{name}: {message[name]}\n" for name in HEADERS if message[name] is not None)
+    head += "".join(f"Image: {image}\n" for image in images_of(message))
     body = message.get_body(preferencelist=("plain",)).get_content()
     return head + "\n" + body
 
 
+BOARD_CID = re.compile(r"board\.[0-9a-f]{16}@pbem")
+
+
+def images_of(message) -> list[str]:
+    """The images of the HTML part (the board), by what does not hang on the renderer's
+    bytes: type, disposition, Content-ID (its digest masked) and size in pixels; each
+    mail under 200 KB."""
+    assert len(message.as_bytes()) < 200 * 1024
+    found = []
+    for part in message.walk():
+        if part.get_content_maintype() == "image":
+            data = part.get_content()
+            size = f"{int.from_bytes(data[16:20], 'big')}x{int.from_bytes(data[20:24], 'big')}"
+            cid = BOARD_CID.sub("board.DIGEST@pbem", part["Content-ID"])
+            found.append(f"{part.get_content_type()} {part.get_content_disposition()} {cid} {size}")
+    return found
+
+
 def golden_html(message) -> str:
-    return message.get_body(preferencelist=("html",)).get_content()
+    html = message.get_body(preferencelist=("html",)).get_content()
+    return BOARD_CID.sub("board.DIGEST@pbem", html)
 
 
 NAMES = [
