@@ -61,8 +61,12 @@ _IMAGE_HREF = re.compile(r"(<image\b[^>]*?\bhref=\")([^\"]+)(\")", re.S)
 
 
 def install(runtime: Runtime, app: Flask | None = None) -> None:
-    """Lets the dispatcher of this process draw boards (see the module's doc)."""
-    if app is None and isinstance(runtime.extras.get(HOOK), Pictures):
+    """Lets the dispatcher of this process draw boards (see the module's doc). A drawer
+    already installed stays (with what it kept), given ``app`` if it had none: the one a
+    worker installs makes its application on first use, through here."""
+    drawer = runtime.extras.get(HOOK)
+    if isinstance(drawer, Pictures):
+        drawer.app = drawer.app or app
         return
     runtime.extras[HOOK] = Pictures(runtime, app)
 

@@ -1,7 +1,8 @@
 """Each title's turn, reminder and game-over mail (with the board picture) as a phone
 shows it: the HTML part in Debian's chromium at 390x844 (device scale 3, touch), its
 ``cid:`` image given inline, into ``test-artifacts/screenshots/mails/`` (``make
-screenshots``). Nothing scrolls sideways, and the picture fits the screen."""
+screenshots``), and every golden mail (``golden-<case>.png``). Nothing scrolls
+sideways, and the picture fits the screen."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from tests.mail.test_board_picture import (
     seat_mail,
     turn_mail,
 )
+from tests.mail.test_golden_mails import NAMES, cases
+from tests.mail.test_golden_mails import message_of as golden_message
+from tests.mail.test_golden_mails import runtime as runtime  # noqa: F401 - the golden fixture
 from tests.web.conftest import SCREENSHOTS
 
 FOLDER = SCREENSHOTS / "mails"
@@ -67,5 +71,22 @@ def test_mails_on_a_phone(mail_runtime, browser, slug):
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
             box = page.locator("img").first.bounding_box()
             assert box is not None and box["width"] <= 390 and box["height"] > 50, kind
+    finally:
+        context.close()
+
+
+def test_every_golden_mail_on_a_phone(runtime, browser):  # noqa: F811 - the golden fixture
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    built = cases(runtime)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        for name in NAMES:
+            kind, case = built[name]
+            page.set_content(as_page(golden_message(runtime, kind, case)))
+            page.screenshot(path=str(FOLDER / f"golden-{name}.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
     finally:
         context.close()
