@@ -1,7 +1,8 @@
 """The position in a turn mail: the board as a picture in the HTML part, and in words
 in both parts.
 
-The templates of the mails that show it (``your_turn``, ``reminder``, ``game_over``)
+The templates of the mails that show it (``your_turn``, ``reminder``, ``game_over``, and
+``invitation`` when the seat moves first)
 leave a slot where the board goes, naming the event it is drawn after:
 ``<!--pbem-board:SEQ-->`` in the HTML part and ``[pbem-board:SEQ]`` in the plain one.
 The dispatcher fills them as it sends the mail (:func:`fill`), so no picture is drawn in
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HOOK = "board_picture"
-KINDS = frozenset({"your_turn", "reminder", "game_over"})
+# An invitation shows it only when the seat moves first (its turn's only mail).
+KINDS = frozenset({"your_turn", "reminder", "game_over", "invitation"})
 SHOWN_WIDTH = 360  # CSS px: the picture's width in a mail (a 390 px phone less margins)
 MAX_BYTES = 150_000  # a larger PNG is left out: each mail stays well under 200 KB
 ALT_CHARS = 900
