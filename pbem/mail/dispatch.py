@@ -95,8 +95,24 @@ def build_message(runtime: Runtime, mail: Mail) -> EmailMessage:
     HTML part then is ``multipart/related`` with the PNG its ``cid:`` names.
 
     Raises (``ValueError`` above all) when the row cannot make a valid message."""
-    text, html, unsubscribe = deferred.opened(runtime, mail)
-    text, html, image = pictures.fill(runtime, mail, text, html)
+    opened_text, opened_html, unsubscribe = deferred.opened(runtime, mail)
+    text, html, image = pictures.fill(runtime, mail, opened_text, opened_html)
+    message = _message(runtime, mail, text, html, unsubscribe, image)
+    if image is not None and len(message.as_bytes()) > pictures.MAX_MAIL_BYTES:
+        log.warning("mail %s is too large with its board: sent with the words only", mail.id)
+        text, html, image = pictures.fill(runtime, mail, opened_text, opened_html, png=False)
+        message = _message(runtime, mail, text, html, unsubscribe, image)
+    return message
+
+
+def _message(
+    runtime: Runtime,
+    mail: Mail,
+    text: str,
+    html: str,
+    unsubscribe: str,
+    image: pictures.Image | None,
+) -> EmailMessage:
     message = EmailMessage()
     message["From"] = runtime.config["mail"]["sender"]
     message["To"] = mail.recipient

@@ -34,7 +34,8 @@ HOOK = "board_picture"
 # An invitation shows it only when the seat moves first (its turn's only mail).
 KINDS = frozenset({"your_turn", "reminder", "game_over", "invitation"})
 SHOWN_WIDTH = 360  # CSS px: the picture's width in a mail (a 390 px phone less margins)
-MAX_BYTES = 150_000  # a larger PNG is left out: each mail stays well under 200 KB
+MAX_BYTES = 120_000  # a larger PNG is left out (in base64 it grows by a third)
+MAX_MAIL_BYTES = 200 * 1024  # a mail with its picture above this goes without it
 ALT_CHARS = 900
 
 HTML_SLOT = re.compile(r"<!--pbem-board:(\d+)-->")
@@ -68,10 +69,12 @@ def text_slot(seq: int) -> str:
     return f"[pbem-board:{int(seq)}]"
 
 
-def fill(runtime: Runtime, mail: Mail, text: str, html: str) -> tuple[str, str, Image | None]:
+def fill(
+    runtime: Runtime, mail: Mail, text: str, html: str, *, png: bool = True
+) -> tuple[str, str, Image | None]:
     """``text`` and ``html`` with their board slots filled (the board after the event
     the slot names, as the mail's seat sees it; a spectator's for a mail to no seat),
-    and the image the HTML part names, if any."""
+    and the image the HTML part names, if any (none when not ``png``: the words only)."""
     found = HTML_SLOT.search(html) or TEXT_SLOT.search(text)
     if found is None:
         return text, html, None
@@ -85,11 +88,11 @@ def fill(runtime: Runtime, mail: Mail, text: str, html: str) -> tuple[str, str, 
     if picture is None:
         return TEXT_SLOT.sub("", text), HTML_SLOT.sub("", html), None
     image = None
-    if picture.png and len(picture.png) > MAX_BYTES:
-        log.warning("the board of mail %s is %d bytes: left out", mail.id, len(picture.png))
-    elif picture.png:
-        digest = hashlib.sha256(picture.png).hexdigest()[:16]
-        image = Image(picture.png, f"board.{digest}@pbem")
+    drawn = picture.png if png else None
+    if drawn and len(drawn) > MAX_BYTES:
+        log.warning("the board of mail %s is %d bytes: left out", mail.id, len(drawn))
+    elif drawn:
+        image = Image(drawn, f"board.{hashlib.sha256(drawn).hexdigest()[:16]}@pbem")
     said = text_words(picture.words)
     shown = html_block(picture, image)
     return TEXT_SLOT.sub(lambda _: said, text), HTML_SLOT.sub(lambda _: shown, html), image

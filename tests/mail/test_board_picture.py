@@ -204,3 +204,15 @@ def test_without_resvg_the_words_still_go(runtime, monkeypatch):
     html = message.get_body(preferencelist=("html",)).get_content()
     assert "<img" not in html and "Where the game stands:" in html
     assert "The board now:" in message.get_body(preferencelist=("plain",)).get_content()
+
+
+def test_a_mail_too_large_with_its_picture_goes_with_the_words(runtime, monkeypatch, caplog):
+    game_id = new_game(runtime, "mare_nostrum")
+    seat = play_until_turn_passes(runtime, game_id)
+    monkeypatch.setattr(pictures, "MAX_MAIL_BYTES", 20_000)
+    with caplog.at_level(logging.WARNING, logger="pbem.mail.dispatch"):
+        message, size = message_of(runtime, turn_mail(runtime, game_id, seat))
+    assert "too large with its board" in caplog.text
+    assert size < 20_000 and message.get_body(preferencelist=("related",)) is None
+    html = message.get_body(preferencelist=("html",)).get_content()
+    assert "<img" not in html and "Where the game stands:" in html
