@@ -14,9 +14,10 @@ marked as on the page. Its words (the alt text and the plain part's summary) are
 facts the board prints beside the map, from the same rendering.
 
 The PNG comes from resvg (the ``resvg-py`` wheel: a Rust renderer with no system
-library), with DejaVu Sans (regular, bold, oblique) shipped in ``pbem/fonts`` (the face the map's CSS asks for
-first), so the labels read the same on a server without fonts. Without resvg, or when a
-render fails, a picture has words but no PNG, and the mail goes without the image.
+library), with DejaVu Sans (regular, bold, oblique: the face the map's CSS asks for
+first) shipped in ``pbem/fonts`` and no other, so the labels read the same on every
+server, fonts installed or not. Without resvg, or when a render fails, a picture has
+words but no PNG, and the mail goes without the image.
 """
 
 from __future__ import annotations
