@@ -15,7 +15,11 @@ and, for versions, ``versions``, ``at_version`` and ``bot_levels``; and, optiona
 ``phase_line`` (``phase_line(state) -> (phase, marks)``: ``view(state, None)["phase"]``
 and each seat's mark as :func:`pbem.games.names.marks_of` reads it from that view,
 without building the rest of the view; the server reads them after every move and for
-every history line. Absent: the server builds the public view and reads them there).
+every history line. Absent: the server builds the public view and reads them there) and
+``turn_line`` (``turn_line(state) -> (turn, phase)``: the turn and the phase the history
+page groups events by, as short texts that may hold placeholders, e.g. ``("Turn 3",
+"trade")``; an event belongs to the turn and phase the event before it left. Absent: the
+view's ``turn`` or ``round`` and its ``phase``).
 
 How engine versions coexist
 ---------------------------

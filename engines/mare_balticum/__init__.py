@@ -140,6 +140,9 @@ class MareBalticum:
     def phase_line(self, state: State) -> tuple[str, list[str]]:
         return views.phase_line(state)
 
+    def turn_line(self, state: State) -> tuple[str, str]:
+        return views.turn_line(state)
+
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
 

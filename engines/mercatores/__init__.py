@@ -161,6 +161,9 @@ class Mercatores:
     def phase_line(self, state: State) -> tuple[str, list[str]]:
         return views.phase_line(state)
 
+    def turn_line(self, state: State) -> tuple[str, str]:
+        return views.turn_line(state)
+
     def result(self, state: State) -> Result | None:
         return rules.result(state)
 
