@@ -19,7 +19,9 @@ every history line. Absent: the server builds the public view and reads them the
 ``turn_line`` (``turn_line(state) -> (turn, phase)``: the turn and the phase the history
 page groups events by, as short texts that may hold placeholders, e.g. ``("Turn 3",
 "trade")``; an event belongs to the turn and phase the event before it left. Absent: the
-view's ``turn`` or ``round`` and its ``phase``).
+view's ``turn`` or ``round`` and its ``phase``) and ``score_line`` (``score_line(state,
+seat) -> list | None``: ``view(state, seat).get("scores")`` without the rest of the
+view, for the score chart, read after every event. Absent: the view is built).
 
 How engine versions coexist
 ---------------------------

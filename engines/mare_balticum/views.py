@@ -71,6 +71,15 @@ def phase_text(state: State) -> str:
     return f"Round {state.round} — {who}, {action}"
 
 
+def score_line(state: State, seat: int | None) -> list[int] | None:
+    """The view's ``scores`` (the final ones, once the game is over), without building
+    the rest of the view."""
+    if state.phase != OVER:
+        return None
+    outcome = result(state)
+    return list(outcome.scores) if outcome is not None else None
+
+
 def turn_line(state: State) -> tuple[str, str]:
     """The round and the phase the history groups events by ("Round 2", "{seat:1}" for
     that player's actions): the starting ports and the final turns are rounds of their

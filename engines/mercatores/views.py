@@ -72,6 +72,11 @@ def phase_text(state: State) -> str:
     return f"{stage} round {state.round} — {STEP_WORDS[state.step]}"
 
 
+def score_line(state: State, seat: int | None) -> list[int]:
+    """The view's ``scores``, without building the rest of the view."""
+    return scores(state)
+
+
 def turn_line(state: State) -> tuple[str, str]:
     """The round and the step the history groups events by ("Profit round 2", "load")."""
     if state.phase == OVER:

@@ -42,7 +42,7 @@ from pbem.web.timeline import (
     entry,
     roster_at,
     roster_seats,
-    score_series,
+    scores_of,
     seat_names,
     with_phase_named,
 )
@@ -182,6 +182,7 @@ def _fold(
         line["turn"], line["phase"] = left or left_now
         line["left_turn"], line["left_phase"] = left_now
         line["kinds"] = kinds_of(row)
+        line["scores"] = scores_of(next_engine, after, viewer)
         entries.append(line)
         left = left_now
         engine = next_engine
@@ -191,6 +192,15 @@ def _fold(
     last = rows[-1] if rows else None
     seq, digest = (last["seq"], last["hash"]) if last else (kept.seq, kept.hash)
     return Fold(seq, digest, engine, earlier, entries)
+
+
+def score_steps(entries: Sequence[dict[str, Any]]) -> list[list[float]]:
+    """The running scores after every move (and the set-up), as the score chart of
+    :func:`pbem.web.timeline.score_series` has them: none unless every event's view
+    carries scores."""
+    if any(line["scores"] is None for line in entries):
+        return []
+    return [line["scores"] for line in entries if line["kind"] in (*MOVE_KINDS, "created")]
 
 
 def group(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -298,7 +308,6 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
         for phase in each["phases"]:
             phase["shown"] = any(line["seq"] not in hidden for line in phase["entries"])
         each["shown"] = any(phase["shown"] for phase in each["phases"])
-    series = score_series(game, game_engine(game), viewer)
     return render_template(
         "history.html",
         game=game,
@@ -314,7 +323,7 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
         shown_count=len(entries) - len(hidden),
         kinds=KINDS,
         seat_choices=[(seat.seat, seat.name) for seat in seats],
-        chart=chart(series),
+        chart=chart(score_steps(entries)),
         **addresses(game, token, filters),
         **step(game, viewer, at, entries[at]),
     )

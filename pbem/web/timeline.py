@@ -414,6 +414,17 @@ def score_series(game: Game, engine: Engine, viewer: int | None) -> list[list[fl
     return series.steps if series.scored else []
 
 
+def scores_of(engine: Engine, state: Any, viewer: int | None) -> list[float] | None:
+    """The scores ``viewer``'s view of ``state`` carries (None: none, or not numbers):
+    from the engine's optional ``score_line`` (see :mod:`engines.api`), which builds
+    nothing else, else from ``engine.view``."""
+    cheap = getattr(engine, "score_line", None)
+    scores = cheap(state, viewer) if cheap is not None else engine.view(state, viewer).get("scores")
+    if not isinstance(scores, list) or not all(isinstance(s, int | float) for s in scores):
+        return None
+    return [float(score) for score in scores]
+
+
 def _fold_scores(
     game_id: str, engine: Engine, viewer: int | None, kept: Series, rows: Sequence[dict]
 ) -> Series:
@@ -430,11 +441,11 @@ def _fold_scores(
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
         if not scored:
             continue
-        scores = engine.view(state, viewer).get("scores")
-        if not isinstance(scores, list) or not all(isinstance(s, int | float) for s in scores):
+        scores = scores_of(engine, state, viewer)
+        if scores is None:
             scored, steps = False, []
         elif row["kind"] in MOVE_KINDS or row["kind"] == "created":
-            steps.append([float(score) for score in scores])
+            steps.append(scores)
     last = rows[-1] if rows else None
     seq, digest = (last["seq"], last["hash"]) if last else (kept.seq, kept.hash)
     return Series(seq, digest, earlier, steps, scored)
