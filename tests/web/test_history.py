@@ -183,3 +183,23 @@ def test_lines_kept_across_moves_match_lines_folded_afresh(app, runtime, game):
         fresh = history_entries(service.game(game.game_id), 1, "Europe/Berlin")
     assert kept == fresh
     assert kept[-1]["lines"] == ["Ann said to the table: “Later”"]
+
+
+def test_a_secret_offer_reads_only_in_its_own_seats_history(client, runtime, game):
+    """Mare Nostrum's trade offers are secret until revealed: in the grouped history,
+    filtered or not, a seat reads its own offers' cards and nobody else's."""
+    offers: dict[int, int] = {}
+    for row in runtime.service.events(game.game_id):
+        if row["kind"] == "move" and row["payload"]["move"].get("type") == "offer":
+            offers[row["seat"]] = offers.get(row["seat"], 0) + 1
+    assert offers, "the game should hold secret offers"
+    block = re.compile(r'<li id="event-\d+" data-seat="(\d*)"[^>]*>(.*?)</li>', re.S)
+    readers = [(None, f"/games/{game.game_id}/history")]
+    readers += [(seat, f"/play/{token}/history") for seat, token in enumerate(game.tokens)]
+    for viewer, url in readers:
+        for query in ("", "?kind=moves", f"?kind=moves&player={min(offers)}", "?turn=2"):
+            html = client.get(url + query).text
+            own = [seat for seat, text in block.findall(html) if "You offer" in text]
+            assert set(own) <= ({str(viewer)} if viewer is not None else set()), (url, query)
+            if query in ("", "?kind=moves") and viewer is not None:
+                assert len(own) == offers.get(viewer, 0), (viewer, query)
