@@ -61,6 +61,7 @@ document.addEventListener("DOMContentLoaded", function () {
     if (item) {
       var turn = item.closest("details");
       if (turn) turn.open = true;
+      reveal(item);
     }
     if (jump) {
       var turns = document.querySelectorAll(".history-turns details.turn"), index = 0;
@@ -141,4 +142,16 @@ document.addEventListener("DOMContentLoaded", function () {
     if (at !== null) load(at, false);
   });
   history.replaceState({ at: current }, "", location.href);
+  reveal(document.getElementById("event-" + current));
+
+  // Beside the board (a wide screen) the list scrolls on its own: bring the step's event
+  // into its view without moving the page.
+  function reveal(item) {
+    var log = document.querySelector(".history-log");
+    if (!item || !log || log.scrollHeight <= log.clientHeight) return;
+    var offset = item.getBoundingClientRect().top - log.getBoundingClientRect().top;
+    if (offset < 0 || offset > log.clientHeight - item.offsetHeight) {
+      log.scrollTop += offset - log.clientHeight / 3;
+    }
+  }
 });
