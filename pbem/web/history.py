@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import abort, render_template, request, url_for
+from markupsafe import Markup
 
 from engines.api import Engine
 from pbem.eventlog.log import (
@@ -183,6 +184,7 @@ def _fold(
         line["left_turn"], line["left_phase"] = left_now
         line["kinds"] = kinds_of(row)
         line["scores"] = scores_of(next_engine, after, viewer)
+        line["text"] = line_html(line)
         entries.append(line)
         left = left_now
         engine = next_engine
@@ -201,6 +203,20 @@ def score_steps(entries: Sequence[dict[str, Any]]) -> list[list[float]]:
     if any(line["scores"] is None for line in entries):
         return []
     return [line["scores"] for line in entries if line["kind"] in (*MOVE_KINDS, "created")]
+
+
+def line_html(line: dict[str, Any]) -> Markup:
+    """An event's entry in the list after its link, escaped once and kept with the line
+    (a long game's page would otherwise escape every line on every view): its time, who
+    made it (unless the line names them first) and its lines."""
+    local = " data-local" if line["local"] else ""
+    text = Markup('<span class="muted"><time datetime="{}"{}>{}</time></span> ').format(
+        line["at_iso"], Markup(local), line["at"]
+    )
+    lines = line["lines"]
+    if line["who"] and not (lines and lines[0].startswith(line["who"])):
+        text += Markup("<strong>{}</strong>: ").format(line["who"])
+    return text + " ".join(lines)
 
 
 def group(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
