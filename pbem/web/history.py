@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import abort, render_template, request, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from engines.api import Engine
 from pbem.eventlog.log import (
@@ -210,13 +210,15 @@ def line_html(line: dict[str, Any]) -> Markup:
     (a long game's page would otherwise escape every line on every view): its time, who
     made it (unless the line names them first) and its lines."""
     local = " data-local" if line["local"] else ""
-    text = Markup('<span class="muted"><time datetime="{}"{}>{}</time></span> ').format(
-        line["at_iso"], Markup(local), line["at"]
-    )
+    parts = [
+        f'<span class="muted"><time datetime="{escape(line["at_iso"])}"{local}>',
+        f"{escape(line['at'])}</time></span> ",
+    ]
     lines = line["lines"]
     if line["who"] and not (lines and lines[0].startswith(line["who"])):
-        text += Markup("<strong>{}</strong>: ").format(line["who"])
-    return text + " ".join(lines)
+        parts.append(f"<strong>{escape(line['who'])}</strong>: ")
+    parts.append(" ".join(str(escape(text)) for text in lines))
+    return Markup("".join(parts))
 
 
 def group(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
