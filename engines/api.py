@@ -18,8 +18,8 @@ without building the rest of the view; the server reads them after every move an
 every history line. Absent: the server builds the public view and reads them there) and
 ``turn_line`` (``turn_line(state) -> (turn, phase)``: the turn and the phase the history
 page groups events by, as short texts that may hold placeholders, e.g. ``("Turn 3",
-"trade")``; an event belongs to the turn and phase the event before it left. Absent: the
-view's ``turn`` or ``round`` and its ``phase``) and ``score_line`` (``score_line(state,
+"trade")``; an event belongs to the turn and phase the event before it left. Absent:
+the public view's ``round`` when it is a number, else one group of every event) and ``score_line`` (``score_line(state,
 seat) -> list | None``: ``view(state, seat).get("scores")`` without the rest of the
 view, for the score chart, read after every event. Absent: the view is built).
 

@@ -90,15 +90,15 @@ def kinds_of(row: dict[str, Any]) -> list[str]:
 
 def turn_and_phase(engine: Engine, state: Any, seat_names: Sequence[str]) -> tuple[str, str]:
     """The turn and phase of ``state`` as a reader sees them, placeholders filled: the
-    engine's ``turn_line``, else the public view's ``turn`` (or ``round``) and ``phase``."""
+    engine's ``turn_line``, else the public view's ``round`` (a view's ``turn`` may name
+    the seat to move, so it is not read) and no phase: one group for a view without."""
     cheap = getattr(engine, "turn_line", None)
     if cheap is not None:
         turn, phase = cheap(state)
     else:
-        view = engine.view(state, None)
-        number = view.get("turn", view.get("round"))
-        turn = f"Turn {number}" if isinstance(number, int) else "The game"
-        phase = view.get("phase") if isinstance(view.get("phase"), str) else ""
+        number = engine.view(state, None).get("round")
+        turn = f"Round {number}" if isinstance(number, int) else "Every event"
+        phase = ""
     if names.has_placeholder(turn) or names.has_placeholder(phase):
         marks = names.public_marks(engine, state)
         turn, phase = names.fill(turn, seat_names, marks), names.fill(phase, seat_names, marks)

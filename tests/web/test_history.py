@@ -203,3 +203,19 @@ def test_a_secret_offer_reads_only_in_its_own_seats_history(client, runtime, gam
             assert set(own) <= ({str(viewer)} if viewer is not None else set()), (url, query)
             if query in ("", "?kind=moves") and viewer is not None:
                 assert len(own) == offers.get(viewer, 0), (viewer, query)
+
+
+def test_a_title_without_turn_line_lists_its_events_in_one_group(client, runtime, monkeypatch):
+    """A title written from the protocol alone (Drawn Nim: no ``turn_line``, and a view
+    whose ``turn`` is the seat to move) gets one group, not a "turn" per move."""
+    from engines import REGISTRY
+    from tests.titles_fixture import DRAWN_NIM
+
+    monkeypatch.setitem(REGISTRY, DRAWN_NIM.slug, DRAWN_NIM)
+    assert not hasattr(DRAWN_NIM, "turn_line")
+    seats = [SeatSpec("Ann", "ann@example.org"), SeatSpec("Ben", "ben@example.org")]
+    created = runtime.service.create_game(DRAWN_NIM.slug, seats)
+    bot_moves(runtime.service, created.game_id, random.Random(1), 4)
+    html = client.get(f"/games/{created.game_id}/history").text
+    assert len(TURN.findall(html)) == 1 and "<summary>Every event <span" in html
+    assert len(items(html)) == runtime.service.game(created.game_id).head_seq + 1 >= 3
