@@ -70,6 +70,8 @@ SEAT_KINDS = frozenset(
     }
 )
 FOLDS_KEPT = 64  # (game, viewer, zone) folds kept, least recently used dropped first
+LINES_KEPT = 60_000  # and no more lines than this in all of them (about 1 kB each)
+LIST_REACH = 250  # events either side of the step whose turns are listed in full
 
 
 def kinds_of(row: dict[str, Any]) -> list[str]:
@@ -148,8 +150,9 @@ def history_entries(game: Game, viewer: int | None, zone: str | None) -> list[di
     with _LOCK:
         _FOLDS[key] = folded
         _FOLDS.move_to_end(key)
-        while len(_FOLDS) > FOLDS_KEPT:
-            _FOLDS.popitem(last=False)
+        lines = sum(len(fold.entries) for fold in _FOLDS.values())
+        while len(_FOLDS) > 1 and (len(_FOLDS) > FOLDS_KEPT or lines > LINES_KEPT):
+            lines -= len(_FOLDS.popitem(last=False)[1].entries)
     return folded.entries
 
 
@@ -193,7 +196,9 @@ def _fold(
         state = after
     last = rows[-1] if rows else None
     seq, digest = (last["seq"], last["hash"]) if last else (kept.seq, kept.hash)
-    return Fold(seq, digest, engine, earlier, entries)
+    # Only the last state is kept (a take-back past it reads its target from the store,
+    # as rare as take-backs are): a kept fold costs its lines and one state.
+    return Fold(seq, digest, engine, {seq: earlier[seq]} if seq in earlier else {}, entries)
 
 
 def score_steps(entries: Sequence[dict[str, Any]]) -> list[list[float]]:
@@ -322,6 +327,8 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
     at = min(max(game.head_seq if at is None else at, 0), game.head_seq)
     current = next(t["index"] for t in turns if t["first"] <= at <= t["last"])
     hidden = {line["seq"] for line in entries if not filters.shows(line)}
+    for each in turns:  # a long game lists the turns near the step; the others on asking
+        each["listed"] = each["last"] >= at - LIST_REACH and each["first"] <= at + LIST_REACH
     for each in turns:
         for phase in each["phases"]:
             phase["shown"] = any(line["seq"] not in hidden for line in phase["entries"])

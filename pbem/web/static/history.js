@@ -40,11 +40,12 @@ document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll(".history-turns .phase").forEach(function (phase) {
       phase.hidden = !phase.querySelector("li:not([hidden])");
     });
-    document.querySelectorAll(".history-turns details.turn").forEach(function (turn) {
+    document.querySelectorAll(".history-turns details.turn:not([data-unlisted])").forEach(function (turn) {
       turn.hidden = !turn.querySelector(".phase:not([hidden])");
     });
     var active = wanted.player !== "" || wanted.kinds.length > 0;
-    if (count) count.textContent = active ? shown + " of " + items.length + " events shown." : items.length + " events.";
+    var listed = document.querySelector("details.turn[data-unlisted]") ? " listed here" : "";
+    if (count) count.textContent = active ? shown + " of the " + items.length + " events" + listed + " shown." : items.length + " events" + listed + ".";
     if (none) none.hidden = shown > 0;
     var clear = filters.querySelector(".filters-clear");
     if (clear) clear.hidden = !active;
@@ -132,6 +133,10 @@ document.addEventListener("DOMContentLoaded", function () {
       event.preventDefault();
       var turn = document.getElementById("turn-" + jump.elements.turn.value);
       if (!turn) return;
+      if (turn.hasAttribute("data-unlisted")) {  // its events are not on this page
+        location.href = turn.querySelector(".unlisted a").href;
+        return;
+      }
       turn.open = true;
       turn.scrollIntoView({ block: "start" });
       load(Number(turn.getAttribute("data-first")), true);
