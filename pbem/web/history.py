@@ -327,8 +327,13 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
     at = min(max(game.head_seq if at is None else at, 0), game.head_seq)
     current = next(t["index"] for t in turns if t["first"] <= at <= t["last"])
     hidden = {line["seq"] for line in entries if not filters.shows(line)}
-    for each in turns:  # a long game lists the turns near the step; the others on asking
-        each["listed"] = each["last"] >= at - LIST_REACH and each["first"] <= at + LIST_REACH
+    low, high = at - LIST_REACH, at + LIST_REACH
+    for each in turns:  # a long game lists the events near the step; the others on asking
+        each["listed"] = each["last"] >= low and each["first"] <= high
+        each["earlier"] = low - 1 if each["listed"] and each["first"] < low else None
+        each["later"] = high + 1 if each["listed"] and each["last"] > high else None
+        for phase in each["phases"]:
+            phase["listed"] = [line for line in phase["entries"] if low <= line["seq"] <= high]
     for each in turns:
         for phase in each["phases"]:
             phase["shown"] = any(line["seq"] not in hidden for line in phase["entries"])
