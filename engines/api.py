@@ -15,7 +15,13 @@ and, for versions, ``versions``, ``at_version`` and ``bot_levels``; and, optiona
 ``phase_line`` (``phase_line(state) -> (phase, marks)``: ``view(state, None)["phase"]``
 and each seat's mark as :func:`pbem.games.names.marks_of` reads it from that view,
 without building the rest of the view; the server reads them after every move and for
-every history line. Absent: the server builds the public view and reads them there).
+every history line. Absent: the server builds the public view and reads them there) and
+``turn_line`` (``turn_line(state) -> (turn, phase)``: the turn and the phase the history
+page groups events by, as short texts that may hold placeholders, e.g. ``("Turn 3",
+"trade")``; an event belongs to the turn and phase the event before it left. Absent:
+the public view's ``round`` when it is a number, else one group of every event) and ``score_line`` (``score_line(state,
+seat) -> list | None``: ``view(state, seat).get("scores")`` without the rest of the
+view, for the score chart, read after every event. Absent: the view is built).
 
 How engine versions coexist
 ---------------------------

@@ -140,6 +140,12 @@ class MareBalticum:
     def phase_line(self, state: State) -> tuple[str, list[str]]:
         return views.phase_line(state)
 
+    def turn_line(self, state: State) -> tuple[str, str]:
+        return views.turn_line(state)
+
+    def score_line(self, state: State, seat: int | None) -> list[int] | None:
+        return views.score_line(state, seat)
+
     def result(self, state: State) -> Result | None:
         return scoring.result(state)
 

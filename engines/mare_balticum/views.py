@@ -71,6 +71,30 @@ def phase_text(state: State) -> str:
     return f"Round {state.round} — {who}, {action}"
 
 
+def score_line(state: State, seat: int | None) -> list[int] | None:
+    """The view's ``scores`` (the final ones, once the game is over), without building
+    the rest of the view."""
+    if state.phase != OVER:
+        return None
+    outcome = result(state)
+    return list(outcome.scores) if outcome is not None else None
+
+
+def turn_line(state: State) -> tuple[str, str]:
+    """The round and the phase the history groups events by ("Round 2", "{seat:1}" for
+    that player's actions): the starting ports and the final turns are rounds of their
+    own, a passage of time a phase of the round it ends."""
+    if state.phase == OVER:
+        return "Game over", ""
+    if state.phase == START:
+        return "Starting ports", ""
+    if state.phase == TIME:
+        return f"Round {state.round}", f"Passage of time {state.time_track}"
+    if state.final_turns is not None:
+        return "Final turns", named(state.order[state.turn])
+    return f"Round {state.round}", named(state.order[state.turn])
+
+
 def phase_line(state: State) -> tuple[str, list[str]]:
     """The public view's ``phase`` and each seat's mark (its ``colour``), without the rest
     of the view: what the server's phase line and history lines need after every move."""

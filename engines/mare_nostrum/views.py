@@ -82,6 +82,25 @@ def phase_text(state: State) -> str:
     return f"Turn {state['turn']} — {PHASE_TITLES[state['phase']]}"
 
 
+def score_line(state: State, seat: int | None) -> list[int] | None:
+    """The view's ``scores`` (the cards each seat holds, once every civilisation is
+    chosen), without building the rest of the view."""
+    if None in state["civs"]:
+        return None
+    return [len(state["cards"][s]) for s in range(state["seats"])]
+
+
+def turn_line(state: State) -> tuple[str, str]:
+    """The turn and the phase the history groups events by ("Turn 3", "trade"); the
+    set-up phases before the first turn form a turn of their own."""
+    if state["phase"] in (CHOOSE_CIV, SETUP, OVER):
+        title = PHASE_TITLES[state["phase"]]
+        return ("Game over" if state["phase"] == OVER else "Before the first turn"), title
+    if state["title_check"]:
+        return f"Turn {state['turn']}", f"{state['title_check']['phase']} (title check)"
+    return f"Turn {state['turn']}", PHASE_TITLES[state["phase"]]
+
+
 def phase_line(state: State) -> tuple[str, list[str]]:
     """The public view's ``phase`` and each seat's mark (its civilisation's ``name``, ""
     before it has one), without the rest of the view: what the server's phase line and

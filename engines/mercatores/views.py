@@ -72,6 +72,19 @@ def phase_text(state: State) -> str:
     return f"{stage} round {state.round} — {STEP_WORDS[state.step]}"
 
 
+def score_line(state: State, seat: int | None) -> list[int]:
+    """The view's ``scores``, without building the rest of the view."""
+    return scores(state)
+
+
+def turn_line(state: State) -> tuple[str, str]:
+    """The round and the step the history groups events by ("Profit round 2", "load")."""
+    if state.phase == OVER:
+        return "Game over", ""
+    stage = "Investment" if state.phase == INVESTMENT else "Profit"
+    return f"{stage} round {state.round}", STEP_WORDS[state.step]
+
+
 def phase_line(state: State) -> tuple[str, list[str]]:
     """The public view's ``phase`` and each seat's mark (its ``name``), without the rest
     of the view: what the server's phase line and history lines need after every move."""

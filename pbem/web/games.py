@@ -19,17 +19,14 @@ from pbem.eventlog.audit import VIEW_BUDGET, audit_game
 from pbem.games import invitations, seat_links, talk
 from pbem.games.portable import export_chunks
 from pbem.mail.inbound.bounces import flag_bouncing_players
+from pbem.web.history import render_history, render_step
 from pbem.web.present import players, runtime
 from pbem.web.timeline import (
     HISTORY_LINES,
     chart,
     load_tail,
     recent_lines,
-    roster_at,
-    roster_seats,
     score_series,
-    seat_names,
-    step_entry,
     with_phase_named,
 )
 from pbem.web.titles import board_template
@@ -88,40 +85,15 @@ def take_open_seat(game_id: str, seat: int):
     return redirect(url_for("games.spectate", game_id=game_id), code=303)
 
 
-def render_history(game_id: str, viewer: int | None, token: str | None = None) -> str:
-    """The history step at ``?at=SEQ`` for ``viewer`` (a seat, or None for a spectator)."""
-    service = runtime().service
-    game = service.game(game_id)
-    try:
-        at = int(request.args.get("at", game.head_seq))
-    except ValueError:
-        at = game.head_seq
-    at = min(max(at, 0), game.head_seq)
-    engine, state, _ = service.state_at(game_id, at)
-    seats = service.seats(game_id)
-    shown = roster_seats(roster_at(game, at))
-    view = with_phase_named(engine.view(state, viewer), seat_names(shown))
-    series = score_series(game, engine, viewer)
-    return render_template(
-        "history.html",
-        game=game,
-        view=view,
-        at=at,
-        viewer=viewer,
-        viewer_name=seats[viewer].name if viewer is not None else "",
-        token=token,
-        players=players(view, shown),
-        board=board_template(game.engine),
-        entry=step_entry(
-            game, engine, viewer, at, seats[viewer].timezone if viewer is not None else None
-        ),
-        chart=chart(series),
-    )
-
-
 @bp.get("/history")
 def history(game_id: str):
     return render_history(game_id, None)
+
+
+@bp.get("/history/step")
+def history_step(game_id: str):
+    """The board after one event, for the history page's script."""
+    return render_step(game_id, None)
 
 
 @bp.get("/audit")

@@ -32,7 +32,7 @@ from pbem.mail import addresses, budget
 from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.models import Seat
 from pbem.web import boards, csrf
-from pbem.web.games import render_history
+from pbem.web.history import render_history, render_step
 from pbem.web.present import players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, view_after, with_phase_named
 from pbem.web.titles import board_template, changed_places
@@ -410,6 +410,13 @@ def head(token: str):
 def history(token: str):
     seat = seat_links.holder_seat(runtime(), token)
     return render_history(seat.game_id, seat.seat, token)
+
+
+@bp.get("/history/step")
+def history_step(token: str):
+    """The board after one event as this seat sees it, for the history page's script."""
+    seat = seat_links.holder_seat(runtime(), token)
+    return render_step(seat.game_id, seat.seat, token)
 
 
 @bp.get("/export.json")

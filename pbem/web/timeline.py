@@ -1,7 +1,8 @@
-"""A game's events as a viewer reads them: a turn page's latest lines, a history step,
-and the score chart. Lines come from ``engine.describe(..., viewer)`` only; who made a
-move is named by the roster as of that event (:mod:`pbem.eventlog.roster`), so a seat's
-later holder never takes credit for an earlier one's moves. Logs from before rosters
+"""A game's events as a viewer reads them: a turn page's latest lines, one event's entry
+(the history page, :mod:`pbem.web.history`, keeps a viewer's), and the score chart.
+Lines come from ``engine.describe(..., viewer)`` only; who made a move is named by the
+roster as of that event (:mod:`pbem.eventlog.roster`), so a seat's later holder never
+takes credit for an earlier one's moves. Logs from before rosters
 were logged fall back to today's seat rows.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -31,35 +32,6 @@ HISTORY_LINES = 40
 _SERIES_CACHE: OrderedDict[tuple, Series] = OrderedDict()
 CHART_POINTS = 600
 _SERIES_LOCK = threading.Lock()
-
-
-def event_lines(
-    engine: Engine,
-    rows: Sequence[Mapping[str, Any]],
-    state: Any,
-    viewer: int | None,
-    roster_at: Callable[[int], Roster],
-    zone: str | None = None,
-) -> list[dict[str, Any]]:
-    """History entries for ``rows``, folded from ``state`` (the state before the first);
-    ``roster_at(seq)`` is the roster once event ``seq`` happened; times in ``zone`` (None:
-    a reader without a seat, see :func:`entry`)."""
-    entries = []
-    earlier: dict[int, Any] = {}
-    if rows:
-        earlier[rows[0]["seq"] - 1] = state
-    for row in rows:
-        if row["kind"] == "created":
-            after = state
-        elif row["kind"] == "take_back" and row["payload"].get("to_seq") not in earlier:
-            after = runtime().service.state_at(row["game_id"], row["payload"]["to_seq"])[1]
-        else:
-            after = apply_event(engine, state, row, earlier)
-        entries.append(entry(engine, row, state, after, viewer, roster_at(row["seq"]), zone))
-        earlier[row["seq"]] = after
-        earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
-        state = after
-    return entries
 
 
 def row_lines(
@@ -365,16 +337,6 @@ def roster_seats(roster: Roster) -> list[SimpleNamespace]:
     ]
 
 
-def step_entry(
-    game: Game, engine: Engine, viewer: int | None, seq: int, zone: str | None = None
-) -> dict:
-    """One event's entry for the history page, its time in ``zone``."""
-    service = runtime().service
-    rows = service.events(game.id, after=seq - 1, upto=seq)
-    _, before, _ = service.state_at(game.id, max(seq - 1, 0))
-    return event_lines(engine, rows, before, viewer, lambda at: roster_at(game, at), zone)[0]
-
-
 @dataclass
 class Series:
     """A viewer's running scores up to event ``seq`` (whose hash is ``hash``), with the
@@ -414,6 +376,17 @@ def score_series(game: Game, engine: Engine, viewer: int | None) -> list[list[fl
     return series.steps if series.scored else []
 
 
+def scores_of(engine: Engine, state: Any, viewer: int | None) -> list[float] | None:
+    """The scores ``viewer``'s view of ``state`` carries (None: none, or not numbers):
+    from the engine's optional ``score_line`` (see :mod:`engines.api`), which builds
+    nothing else, else from ``engine.view``."""
+    cheap = getattr(engine, "score_line", None)
+    scores = cheap(state, viewer) if cheap is not None else engine.view(state, viewer).get("scores")
+    if not isinstance(scores, list) or not all(isinstance(s, int | float) for s in scores):
+        return None
+    return [float(score) for score in scores]
+
+
 def _fold_scores(
     game_id: str, engine: Engine, viewer: int | None, kept: Series, rows: Sequence[dict]
 ) -> Series:
@@ -430,11 +403,11 @@ def _fold_scores(
         earlier.pop(row["seq"] - TAKE_BACK_WINDOW, None)
         if not scored:
             continue
-        scores = engine.view(state, viewer).get("scores")
-        if not isinstance(scores, list) or not all(isinstance(s, int | float) for s in scores):
+        scores = scores_of(engine, state, viewer)
+        if scores is None:
             scored, steps = False, []
         elif row["kind"] in MOVE_KINDS or row["kind"] == "created":
-            steps.append([float(score) for score in scores])
+            steps.append(scores)
     last = rows[-1] if rows else None
     seq, digest = (last["seq"], last["hash"]) if last else (kept.seq, kept.hash)
     return Series(seq, digest, earlier, steps, scored)

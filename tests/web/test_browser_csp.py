@@ -37,14 +37,20 @@ def test_no_page_violates_the_policy_and_the_enhancements_still_run(browser, ser
         assert answer.status == 200, path
         assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
     assert complaints == []
-    # enhance.js, loaded from /static under script-src 'self', keeps the label in step.
+    # history.js, loaded from /static under script-src 'self', keeps the label in step
+    # and fetches the board after the chosen event (connect-src 'self').
     head = runtime.service.head(game_id)
     due = min(head.engine.to_move(head.state))
     move = head.engine.legal_moves(head.state, due)[0]
     runtime.service.submit_move(game_id, due, move, head.seq)
     page.goto(f"{base}/games/{game_id}/history?at=0")
-    slider = page.locator("form.stepper input[type=range]")
-    slider.evaluate("(el) => { el.value = el.max; el.dispatchEvent(new Event('input')); }")
-    assert page.inner_text("#at-label") == slider.evaluate("(el) => el.value") != "0"
+    slider = page.locator("form.history-steps input[type=range]")
+    slider.evaluate(
+        "(el) => { el.value = el.max; el.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
+    assert page.inner_text(".at-label") == slider.evaluate("(el) => el.value") != "0"
+    slider.evaluate("(el) => el.dispatchEvent(new Event('change', {bubbles: true}))")
+    page.wait_for_url("**/history?at=1")
+    assert page.inner_text("#event-line").startswith("#1 ")
     assert complaints == []
     page.close()

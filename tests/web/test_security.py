@@ -59,9 +59,16 @@ def test_no_answer_for_a_seat_holds_a_card_it_never_saw(sqlite_runtime):
         if token is None:
             urls = [f"/games/{created.game_id}", f"/api/games/{created.game_id}"]
             urls += [f"/games/{created.game_id}/history?at={seq}" for seq in range(head + 1)]
+            history = f"/games/{created.game_id}/history"
         else:
             urls = [f"/play/{token}", f"/api/play/{token}", f"/play/{token}/export.json"]
             urls += [f"/play/{token}/history?at={seq}" for seq in range(head + 1)]
+            history = f"/play/{token}/history"
+        # The grouped and filtered history, its turn jump and the script's board steps.
+        urls += [f"{history}?kind={kind}" for kind in ("moves", "draws", "talk", "seats")]
+        urls += [f"{history}?player={seat}&kind=moves" for seat in range(3)]
+        urls += [f"{history}?turn={turn}" for turn in range(1, 4)]
+        urls += [f"{history}/step?at={seq}" for seq in range(head + 1)]
         for url in urls:
             answer = client.get(url)
             assert answer.status_code == 200, url
@@ -130,6 +137,11 @@ def test_what_a_seat_may_not_see_changes_none_of_its_answers(sqlite_runtime, slu
     others = [token for seat, token in enumerate(created.tokens) if seat != secret]
     urls = [f"/play/{token}" for token in others] + [f"/api/play/{token}" for token in others]
     urls.append(f"/api/games/{created.game_id}")
+    # The history by turn, filtered, and the board step its script fetches at the head.
+    head = runtime.service.game(created.game_id).head_seq
+    for history in [f"/games/{created.game_id}/history"] + [f"/play/{t}/history" for t in others]:
+        urls += [history, f"{history}?kind=moves&player={secret}", f"{history}?turn=1"]
+        urls.append(f"{history}/step?at={head}")
     checked = owner_pages_differ = 0
     for first, second in pairs():
         answers, own, own_page = [], [], []
