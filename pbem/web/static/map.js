@@ -145,11 +145,15 @@
         x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
         x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
       });
+      if (!marked.length) { x0 = x1 = width / 2; y0 = y1 = height / 2; }
       var s = current();
-      var cx = marked.length ? (x0 + x1) / 2 : width / 2;
-      var cy = marked.length ? (y0 + y1) / 2 : height / 2;
-      frame.scrollLeft = cx * s - frame.clientWidth / 2;
-      frame.scrollTop = cy * s - frame.clientHeight / 2;
+      // Their middle in the frame's middle; when they are wider (or taller) than the
+      // frame, their start at its start, so that nothing is cut on both sides.
+      function along(start, end, room) {
+        return (end - start) * s <= room ? (start + end) / 2 * s - room / 2 : start * s - 8;
+      }
+      frame.scrollLeft = along(x0, x1, frame.clientWidth);
+      frame.scrollTop = along(y0, y1, frame.clientHeight);
     }
 
     // First view: the scale kept for this title, else the page's ?zoom= level, else
