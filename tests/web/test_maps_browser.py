@@ -433,6 +433,8 @@ def test_the_places_list_names_every_place_of_the_board_as_text(browser, served)
     places.locator("summary").click()
     listed = places.locator("li").evaluate_all("(all) => all.map((li) => li.textContent).sort()")
     assert len(named) == len(boards.game_data("mare_balticum").GEO) and listed == named
+    places.scroll_into_view_if_needed()
+    page.screenshot(path=str(GALLERY / "mare_balticum-mid-phone-places.png"))
     assert scrolls_sideways(page) == 0
     context.close()
 
