@@ -397,6 +397,10 @@ def test_two_fingers_pinch_the_map_and_one_drags_it_without_following_a_link(bro
     assert page.url == url and scrolls_sideways(page) == 0
     page.reload()  # a pinch is remembered as well
     assert abs(first_view(page)["width"] - dragged["width"]) < 1
+    # A tap (no drag) on one of the viewer's places, centred again, follows its link.
+    viewer = page.locator(".map-frame").get_attribute("data-viewer")
+    page.locator(f"a.place[data-seats~='{viewer}'] .label").first.tap()
+    page.wait_for_url("**pick=**")
     context.close()
 
 
