@@ -395,6 +395,15 @@ def test_two_fingers_pinch_the_map_and_one_drags_it_without_following_a_link(bro
     assert dragged["frame"]["left"] > pinched["frame"]["left"] + 50
     assert dragged["frame"]["top"] > pinched["frame"]["top"] + 20
     assert page.url == url and scrolls_sideways(page) == 0
+    # Dragged up past the map's bottom, the page scrolls on: a finger on the map is
+    # never stuck there.
+    page.evaluate("window.scrollTo(0, 0)")
+    scrolled = page.evaluate("window.scrollY")
+    touch(cdp, "touchStart", [(cx, cy)])
+    for step in range(1, 31):
+        touch(cdp, "touchMove", [(cx, cy - 25 * step)])
+    touch(cdp, "touchEnd", [])
+    assert page.evaluate("window.scrollY") > scrolled + 100
     page.reload()  # a pinch is remembered as well
     assert abs(first_view(page)["width"] - dragged["width"]) < 1
     # A tap (no drag) on one of the viewer's places, centred again, follows its link.

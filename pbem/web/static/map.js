@@ -166,8 +166,8 @@
     else zoomTo(readable, 0, 0, true);
     centre();
 
-    // Pointers: one drags the map in its frame, two pinch it. A drag is not a tap, so
-    // the place under it is not followed.
+    // Pointers: one drags the map in its frame (and the page, past the map's top or
+    // bottom), two pinch it. A drag is not a tap, so the place under it is not followed.
     var pointers = {}, dragged = false, pinch = null;
     function count() { return Object.keys(pointers).length; }
     function pair() {
@@ -206,7 +206,12 @@
         try { frame.setPointerCapture(event.pointerId); } catch (error) { /* gone */ }
       }
       frame.scrollLeft -= dx;
+      var top = frame.scrollTop;
       frame.scrollTop -= dy;
+      // What the map cannot take (it is at its top or bottom) scrolls the page, so a
+      // finger on the map still gets past it.
+      var left = dy - (top - frame.scrollTop);
+      if (event.pointerType !== "mouse" && Math.abs(left) >= 1) window.scrollBy(0, -left);
     });
     function up(event) {
       if (!pointers[event.pointerId]) return;
