@@ -96,6 +96,7 @@ def layout(
             "x": gx,
             "y": gy,
             "changed": place_id in changed,
+            "seats": sorted(fleets.get(place_id, {})),  # whose vessels lie here
         }
         lay_chip(node, [goods_row, fleet_row])
         nodes.append(node)

@@ -43,6 +43,11 @@ def layout(
             return seat_mark(by_civ[civ])
         return {**NEUTRAL, "letter": civ[0].upper()}
 
+    def seats_of(civs: Iterable[str | None]) -> list[int]:
+        """The seats with a piece among ``civs`` (the map centres a seat's first view
+        on its own)."""
+        return sorted({by_civ[civ]["seat"] for civ in civs if civ in by_civ})
+
     nodes = []
     for province in data.PROVINCES:
         shown = view["provinces"].get(province["id"], {})
@@ -67,6 +72,9 @@ def layout(
             if n
         ]
         control = civ_mark(shown.get("marker"))
+        holders = [shown.get(role) for role in ("marker", "occupier", "fortress")]
+        holders += [civ for civ, n in (shown.get("legions") or {}).items() if n]
+        holders += [civ for civ, n in (shown.get("dock") or {}).items() if n]
         gx, gy = frame.project(*data.GEO[province["id"]])
         node = {
             "id": province["id"],
@@ -82,6 +90,7 @@ def layout(
             "border": control["colour"] if control else "#8C7B57",
             "at_war": bool(shown.get("at_war")),
             "changed": province["id"] in changed,
+            "seats": seats_of(holders),
         }
         lay_chip(node, [top, units])
         nodes.append(node)
@@ -105,6 +114,7 @@ def layout(
             "y": gy,
             "at_war": bool(shown.get("at_war")),
             "changed": sea["id"] in changed,
+            "seats": seats_of(civ for civ, n in (shown.get("triremes") or {}).items() if n),
         }
         lay_chip(node, [units])
         nodes.append(node)

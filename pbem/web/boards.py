@@ -616,27 +616,42 @@ def svg_place_open(node: Mapping[str, Any], about: Any, groups: Any) -> Markup:
     name it when the viewer has moves (``groups``), else a group with a role."""
     changed = " changed" if node.get("changed") else ""
     place, about = _out(node, "id"), escape(about)
+    seats = node.get("seats")
+    # whose pieces lie here: the map's script centres a viewer's first view on their own
+    held = f' data-seats="{escape(" ".join(str(seat) for seat in seats))}"' if seats else ""
     if groups:
         return Markup(
-            f'<a class="place{changed}" href="?pick={place}#moves" data-place="{place}"'
+            f'<a class="place{changed}" href="?pick={place}#moves" data-place="{place}"{held}'
             f' aria-label="{about}"><title>{about}</title>'
         )
     return Markup(
-        f'<g class="place{changed}" data-place="{place}" role="img" aria-label="{about}">'
+        f'<g class="place{changed}" data-place="{place}"{held} role="img" aria-label="{about}">'
         f"<title>{about}</title>"
     )
 
 
-def svg_place_close(groups: Any) -> Markup:
-    """The end of :func:`svg_place_open`'s group."""
-    return Markup("</a>" if groups else "</g>")
+def svg_place_close(groups: Any, node: Mapping[str, Any] | None = None) -> Markup:
+    """The end of :func:`svg_place_open`'s group, then the pieces on ``node``'s chip.
+
+    The pieces are drawn after the link, not inside it: a link's visible text must be
+    part of its name (axe-core's ``label-content-name-mismatch``), and the pieces'
+    letters ("R2") are not, while its name says the same in words. They let the pointer
+    through to the chip under them (map.css), so a tap on a piece still follows the link."""
+    close = "</a>" if groups else "</g>"
+    marks = (node or {}).get("marks")
+    if not marks:
+        return Markup(close)
+    return Markup(
+        f'{close}<g class="marks" aria-hidden="true">{"".join(svg_shape(m) for m in marks)}</g>'
+    )
 
 
 def svg_place_body(
     node: Mapping[str, Any], fill: Any, stroke: Any, width: Any = 1.2, label_class: Any = "label"
 ) -> Markup:
-    """A place's chip, its pieces and its name, with the pin to where it lies on the map
-    and the ring of a place changed since the viewer's last move."""
+    """A place's chip and its name, with the pin to where it lies on the map and the ring
+    of a place changed since the viewer's last move (its pieces follow the group: see
+    :func:`svg_place_close`)."""
     x, y, w, h = node["x"], node["y"], node["w"], node["h"]
     parts = []
     if node.get("pin"):
@@ -666,7 +681,6 @@ def svg_place_body(
         f' width="{round(w, 1)}" height="{round(h, 1)}" rx="5" fill="{escape(fill)}"'
         f' stroke="{escape(stroke)}" stroke-width="{escape(width)}"{dashed}/>\n'
     )
-    parts.extend(svg_shape(m) for m in node.get("marks") or ())
     label = node["label"]
     box = label["box"]
     parts.append(

@@ -6,6 +6,7 @@ move and says so when a chosen place names no move."""
 
 from __future__ import annotations
 
+import html as html_module
 import importlib
 import math
 import random
@@ -249,7 +250,8 @@ def test_the_map_is_a_group_of_named_links_not_links_inside_an_image(nostrum):
     svg = html.split('<svg class="board map')[1].split("</svg>")[0]
     assert 'role="group" aria-label="The Mediterranean: 33 provinces and 10 seas' in svg
     links = re.findall(
-        r'<a class="place[^"]*" href="\?pick=(\w+)#moves" data-place="\1" aria-label="([^"]+)"><title>\2</title>',
+        r'<a class="place[^"]*" href="\?pick=(\w+)#moves" data-place="\1"(?: data-seats="[\d ]+")?'
+        r' aria-label="([^"]+)"><title>\2</title>',
         svg,
     )
     assert len(links) == 43
@@ -257,6 +259,25 @@ def test_the_map_is_a_group_of_named_links_not_links_inside_an_image(nostrum):
     names = dict(links)
     assert re.match(r"Latium: Rome \([^)]+\)'s control marker, .*legion", names["latium"])
     assert names["s2"].startswith("Mare Tyrrhenum (sea): ")
+    # A link's only text is the place's name, which its own name begins with (axe-core's
+    # label-content-name-mismatch): the pieces' letters follow it, hidden from readers.
+    for link in re.findall(r"<a class=\"place.*?</a>", svg, re.S):
+        texts = re.findall(r"<text[^>]*>([^<]*)</text>", link)
+        name = re.search(r'aria-label="([^"]+)"', link).group(1)
+        assert len(texts) == 1 and name.startswith(html_module.unescape(texts[0])), link
+    assert svg.count('<g class="marks" aria-hidden="true">') > 0
+    # The places of the viewer's civilisation are marked as theirs (the first view is
+    # centred on them), and the list under the map says what every link says.
+    head = runtime.service.head(created.game_id)
+    seat = min(head.engine.to_move(head.state))
+    assert f'data-viewer="{seat}"' in html and f'data-seats="{seat}"' in svg
+    places = html.split('<details class="map-places">')[1].split("</details>")[0]
+    assert "Every province and sea as text (43)" in places
+    listed = [
+        html_module.unescape(re.sub(r"</?strong>", "", item))
+        for item in re.findall(r"<li>(.*?)</li>", places)
+    ]
+    assert sorted(listed) == sorted(html_module.unescape(name) for name in names.values())
     # The spectator's map has no moves: its places are named images, with no links.
     spectator = client.get(f"/games/{created.game_id}").text
     svg = spectator.split('<svg class="board map')[1].split("</svg>")[0]
@@ -370,7 +391,7 @@ def test_what_changed_since_the_viewers_last_move_is_highlighted(sqlite_runtime)
     changed = re.findall(r'<a class="place changed" href="\?pick=(\w+)#moves"', html)
     assert changed
     for place in changed:
-        label = re.search(rf'data-place="{place}" aria-label="([^"]+)"', html).group(1)
+        label = re.search(rf'data-place="{place}"[^>]* aria-label="([^"]+)"', html).group(1)
         assert label.endswith("changed since your last move")
     assert html.count('class="changed-ring"') == len(changed)
 
