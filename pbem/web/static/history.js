@@ -81,6 +81,7 @@ document.addEventListener("DOMContentLoaded", function () {
       })
       .then(function (html) {
         step.innerHTML = html;
+        document.dispatchEvent(new CustomEvent("pbem:board-swapped"));
         current = at;
         mark(at);
         if (push) history.pushState({ at: at }, "", query(at));

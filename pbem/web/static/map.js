@@ -20,6 +20,8 @@
   var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
 
   function setUp(frame) {
+    if (frame.hasAttribute("data-map-ready")) return;
+    frame.setAttribute("data-map-ready", "");
     var svg = frame.querySelector("svg.board");
     var box = svg && svg.viewBox && svg.viewBox.baseVal;
     if (!box || !box.width) return;
@@ -254,4 +256,6 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
+  // A page that swaps its board in place (the history's steps) says so: the new map is set up.
+  document.addEventListener("pbem:board-swapped", start);
 })();
