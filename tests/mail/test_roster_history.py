@@ -16,7 +16,7 @@ from pbem.mail import history
 from pbem.models import Seat
 from tests.mail.conftest import new_game, take_turn
 
-EVENT_LINE = re.compile(r'<p class="message" id="event-line">(.*?)</p>', re.S)
+EVENT_LINE = re.compile(r'<p class="message" id="event-line"[^>]*>(.*?)</p>', re.S)
 PLAYERS = re.compile(r'<ul class="players">(.*?)</ul>', re.S)
 
 
@@ -32,7 +32,8 @@ def step(client, game_id: str, seq: int) -> tuple[str, str]:
     page = client.get(f"/games/{game_id}/history?at={seq}")
     assert page.status_code == 200
     line = EVENT_LINE.search(page.text).group(1)
-    line = re.sub(r'<span class="muted"><time [^>]*>[^<]*</time></span> ', "", line)  # when
+    # when: the turn, the phase and the time
+    line = re.sub(r'<span class="muted">.*?</time></span> ', "", line, flags=re.S)
     return line, PLAYERS.search(page.text).group(1)
 
 

@@ -19,7 +19,7 @@ from pbem.runtime import build_runtime
 from pbem.web import create_app
 from tests.pbem.test_upgrade import FIXTURES
 
-EVENT_LINE = re.compile(r'<p class="message" id="event-line">(.*?)</p>', re.S)
+EVENT_LINE = re.compile(r'<p class="message" id="event-line"[^>]*>(.*?)</p>', re.S)
 
 
 @pytest.fixture

@@ -319,7 +319,8 @@ def play_until(runtime, slug: str, options: dict, done, limit: int = 400):
 def place_groups(html: str) -> dict[str, tuple[str, str]]:
     """Each map place's accessible name and tooltip: {place: (aria-label, title)}."""
     found = re.findall(
-        r'<g class="[a-z]+" data-place="(\w+)" role="img" aria-label="([^"]*)"><title>([^<]*)</title>',
+        r'<g class="[a-z]+" data-place="(\w+)"(?: data-seats="[^"]*")? role="img" '
+        r'aria-label="([^"]*)"><title>([^<]*)</title>',
         html,
     )
     return {place: (label, title) for place, label, title in found}
