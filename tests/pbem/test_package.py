@@ -153,6 +153,21 @@ def test_the_wheel_runs_outside_the_checkout(installed):
         PBEM_CONFIG=str(settings),
     ).strip()
     assert "Move accepted" in _run(installed, work, *pbem, "move", game, "0", legal)
+    # The board a turn mail carries, drawn with the fonts the wheel ships.
+    drawn = _python(
+        installed,
+        work,
+        "import sys\nfrom pbem.runtime import build_runtime\n"
+        "from pbem.web.board_picture import FONTS, Pictures\n"
+        "runtime = build_runtime()\n"
+        "seq = runtime.service.head(sys.argv[1]).seq\n"
+        "picture = Pictures(runtime)(sys.argv[1], 0, seq)\n"
+        "print(FONTS, len(picture.png or b''), picture.width, len(picture.words))",
+        game,
+        PBEM_CONFIG=str(settings),
+    ).split()
+    assert Path(drawn[0]).is_relative_to(site) and not Path(drawn[0]).is_relative_to(ROOT)
+    assert int(drawn[1]) > 1000 and int(drawn[2]) > 0 and int(drawn[3]) > 0
 
     port = _free_port()
     server = subprocess.Popen(
