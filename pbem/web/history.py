@@ -39,6 +39,7 @@ from pbem.games import names, talk
 from pbem.models import Game
 from pbem.web.present import players, runtime
 from pbem.web.timeline import (
+    chains,
     chart,
     entry,
     roster_at,
@@ -141,7 +142,7 @@ def history_entries(game: Game, viewer: int | None, zone: str | None) -> list[di
     rows: list[dict[str, Any]] = []
     if kept is not None and kept.seq < game.head_seq:
         rows = service.events(game.id, after=kept.seq, upto=game.head_seq)
-        if not rows or rows[0]["prev_hash"] != kept.hash:
+        if not rows or not chains(kept.hash, rows, game.head_hash):
             rows = []
     if not rows:
         rows = service.events(game.id, upto=game.head_seq)

@@ -157,6 +157,16 @@ _ROWS: OrderedDict[str, dict[int, dict[str, Any]]] = OrderedDict()
 _ROWS_LOCK = threading.Lock()
 
 
+def chains(kept_hash: str, newer: Sequence[Mapping[str, Any]], head_hash: str) -> bool:
+    """Whether the events ``newer`` follow on from an event whose hash is ``kept_hash``,
+    each naming the one before it (``prev_hash``), up to ``head_hash``: what a page kept
+    may then be used with them; otherwise every event is read again."""
+    chained: str | None = kept_hash
+    for row in newer:
+        chained = row["hash"] if row["prev_hash"] == chained else None
+    return chained is not None and chained == head_hash
+
+
 def tail_rows(session: Any, game: Game, lower: int) -> dict[int, dict[str, Any]]:
     """Events ``lower`` to the head of ``game`` by seq: the ones a page of this game
     read before (kept per game, least recently used dropped first), and only the newer
@@ -169,10 +179,7 @@ def tail_rows(session: Any, game: Game, lower: int) -> dict[int, dict[str, Any]]
     if kept and min(kept) <= lower:
         last = max(kept)
         newer = store.rows(session, game.id, after=last) if last < game.head_seq else []
-        chained = kept[last]["hash"]
-        for row in newer:
-            chained = row["hash"] if row["prev_hash"] == chained else None
-        if chained is not None and chained == game.head_hash:
+        if chains(kept[last]["hash"], newer, game.head_hash):
             window = game.head_seq - TAKE_BACK_WINDOW  # the most a page reads
             kept = {seq: row for seq, row in kept.items() if seq >= window}
             kept.update((row["seq"], row) for row in newer)
