@@ -63,6 +63,8 @@ def site(tmp_path_factory):
             "my games": "/my-games/"
             + games_link.link_token(runtime.secret_key, "ann@example.org", 0),
             "lobby": "/",
+            "seats and deadlines": f"/rescue/{game['due']}",
+            "not found": "/play/" + "x" * 40,
         }
         with serving(runtime) as base:
             yield base, pages
@@ -127,7 +129,7 @@ def test_the_switch_overrides_the_device_and_is_kept_on_reload_and_other_pages(s
 
 
 @browser_test
-def test_the_storage_brings_the_choice_back_when_the_cookie_is_gone(site, browser):
+def test_the_storage_brings_the_choice_back_and_other_tabs_follow(site, browser):
     base, pages = site
     context = browser.new_context(color_scheme="light")
     page = context.new_page()
@@ -138,6 +140,12 @@ def test_the_storage_brings_the_choice_back_when_the_cookie_is_gone(site, browse
     assert 'data-theme="device"' in answer.text()  # the server no longer knows ...
     assert dark(page)  # ... the browser does, and tells it again
     assert {cookie["name"]: cookie["value"] for cookie in context.cookies()}["theme"] == "dark"
+    # A choice made in one tab reaches the others open on the site.
+    other = context.new_page()
+    other.goto(base + pages["rules"])
+    page.get_by_role("button", name="Light").click()
+    other.wait_for_function("document.documentElement.dataset.theme === 'light'")
+    assert light(other)
     context.close()
 
 

@@ -47,6 +47,9 @@
 
   restore();
   window.addEventListener("pageshow", restore);  // a page shown again from the back button
+  window.addEventListener("storage", function (event) {  // chosen in another tab
+    if (event.key === KEY && valid(event.newValue)) show(event.newValue);
+  });
   document.addEventListener("DOMContentLoaded", function () {
     show(root.getAttribute("data-theme") || "device");
     document.addEventListener("submit", function (event) {
