@@ -172,6 +172,10 @@ class MareBalticum:
         """The numbers of the game's rules reference page, built from its data."""
         return views.rules_reference()
 
+    def rule_anchor(self, kind: str) -> str | None:
+        """The section of the rules reference page that explains moves of ``kind``."""
+        return views.rule_anchor(kind)
+
     def board_layout(
         self,
         view: Mapping[str, Any],

@@ -601,3 +601,35 @@ COST_NAMES = {
     "wonder": "Wonder",
     "pyramids": "The Pyramids",
 }
+
+
+# The section of the rules reference (templates/rules.html) that explains each kind of
+# move, for the link beside the kind's moves on the turn page.
+RULE_SECTIONS = {
+    "choose_civ": "setups",
+    "setup_build": "experienced",
+    "end_setup": "experienced",
+    "choose_title_holder": "titles",
+    "choose_good": "wonders",
+    "set_trade": "trading",
+    "offer": "trading",
+    "take": "trading",
+    "compensate": "compensation",
+    "name_builder": "building",
+    "build": "building",
+    "exchange": "heroes",
+    "end_build": "building",
+    "keep": "discard",
+    "name_warrior": "war",
+    "launch": "war-moves",
+    "move": "war-moves",
+    "attack": "battle",
+    "pillage": "occupation",
+    "hold": "occupation",
+    "end_war": "occupation",
+}
+
+
+def rule_anchor(kind: str) -> str | None:
+    """The id of the rules reference's section that explains moves of ``kind``."""
+    return RULE_SECTIONS.get(kind)
