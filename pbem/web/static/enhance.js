@@ -11,7 +11,12 @@ document.addEventListener("DOMContentLoaded", function () {
 });
 
 // A move that cannot be taken back asks in a dialog first (without script the server
-// answers such a move with a confirm page instead).
+// answers such a move with a confirm page instead). A listed move carries its reason; a
+// composed one (form.compose) is known only once composed, so it is sent in the
+// background: the server answers a move that needs a second step with its confirm page
+// (nothing applied), whose question goes into the same dialog; any other move it makes
+// (the page then follows the answer) or refuses (the form is sent again in the open, to
+// show the refusal).
 function confirmFinalMoves() {
   if (typeof HTMLDialogElement !== "function") return;
   var dialog = null, pending = null;
@@ -36,18 +41,55 @@ function confirmFinalMoves() {
       form.submit();
     });
   }
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.hasAttribute || !form.hasAttribute("data-confirm")) return;
-    var button = event.submitter || form.querySelector("button");
-    event.preventDefault();
+  function ask(form, heading, reason) {
     if (!dialog) build();
-    dialog.querySelector("h2").textContent = "Confirm: " + button.textContent.trim();
-    dialog.querySelector(".reason").textContent = form.getAttribute("data-confirm");
+    dialog.querySelector("h2").textContent = heading;
+    dialog.querySelector(".reason").textContent = reason;
     pending = form;
     dialog.returnValue = "";
     dialog.showModal();
     dialog.querySelector("button[value=confirm]").focus();
+  }
+  function inTheOpen(form) { form.submit(); }
+  function composed(form) {
+    var button = form.querySelector("button[type=submit]");
+    form.setAttribute("aria-busy", "true");
+    if (button) button.disabled = true;
+    function done() {
+      form.removeAttribute("aria-busy");
+      if (button) button.disabled = false;
+    }
+    fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" })
+      .then(function (answer) {
+        if (answer.redirected) {  // made: the fresh page
+          window.location.assign(answer.url);
+          return;
+        }
+        return answer.text().then(function (text) {
+          var page = new DOMParser().parseFromString(text, "text/html");
+          // the confirm page: its heading, its reason and a form that sends "confirmed"
+          var label = page.querySelector("main h1");
+          var reason = page.querySelector("main .message");
+          var confirmPage = page.querySelector("main form input[name=confirmed]");
+          if (answer.ok && confirmPage && label && reason) {
+            done();
+            ask(form, label.textContent.trim(), reason.textContent.trim());
+          } else inTheOpen(form);
+        });
+      })
+      .catch(function () { inTheOpen(form); });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute) return;
+    if (form.hasAttribute("data-confirm")) {
+      var button = event.submitter || form.querySelector("button");
+      event.preventDefault();
+      ask(form, "Confirm: " + button.textContent.trim(), form.getAttribute("data-confirm"));
+    } else if (form.classList.contains("compose") && window.fetch && window.DOMParser) {
+      event.preventDefault();
+      if (!form.hasAttribute("aria-busy")) composed(form);
+    }
   });
 }
 

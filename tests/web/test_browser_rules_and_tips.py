@@ -1,0 +1,122 @@
+"""In Debian's chromium: a composed move that cannot be taken back asks in the same dialog
+as a listed one; each kind of move's rule link reads well and is large enough to tap;
+the boards' explanations open on a tap, a click or keyboard focus, not only on hover.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engines import REGISTRY
+from pbem.games.service import SeatSpec
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving
+from tests.web.test_browser import question, settled
+from tests.web.test_browser_pages import play_until_due, serious
+
+pytestmark = pytest.mark.browser
+
+DESK = {"viewport": {"width": 1280, "height": 900}}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """Each title's game at its start and a little later, every seat a person's."""
+    import random
+
+    with file_runtime(tmp_path_factory, "rules_tips") as runtime:
+        games = {}
+        for slug in ("mercatores", "mare_balticum", "mare_nostrum"):
+            engine = REGISTRY[slug]
+            for stage, moves in (("start", 0), ("mid", 24)):
+                specs = [SeatSpec(f"P{n}", f"p{n}@example.org") for n in range(engine.min_seats)]
+                created = runtime.service.create_game(
+                    slug, specs, {}, seed=b"t" * 32, game_id=f"tips-{slug}-{stage}"
+                )
+                seats = set(range(len(specs)))
+                play_until_due(runtime.service, created.game_id, seats, random.Random(3), moves)
+                games[slug, stage] = created
+        with serving(runtime) as base:
+            yield runtime, base, games
+
+
+def due_link(runtime, base, created) -> tuple[int, str]:
+    seat = runtime.service.game(created.game_id).to_move[0]
+    return seat, f"{base}/play/{created.tokens[seat]}"
+
+
+def compose_load(page, runtime, game_id: str, seat: int) -> None:
+    """Clicks the cards of the first legal load in the load form and sends it."""
+    head = runtime.service.head(game_id)
+    move = next(m for m in head.engine.legal_moves(head.state, seat) if m["type"] == "load")
+    form = page.locator("form.compose:has(input[name=move_type][value=load])")
+    form.locator("select[name='f.way']").select_option(move["way"])
+    for card in move["cards"]:
+        form.locator(f"input[type=checkbox][value='{card}']").check()
+    form.locator("button[type=submit]").click()
+
+
+def test_a_composed_final_move_asks_in_the_dialog_and_waits_for_the_answer(served, browser):
+    runtime, base, games = served
+    created = games["mercatores", "start"]
+    seat, link = due_link(runtime, base, created)
+    context = browser.new_context(**DESK)
+    page = context.new_page()
+    page.goto(link)
+    head = runtime.service.head(created.game_id)
+    # A trade can be taken back: composed, it is made at once and the page follows.
+    trade = next(m for m in head.engine.legal_moves(head.state, seat) if m["type"] == "trade")
+    form = page.locator("form.compose:has(input[name=move_type][value=trade])")
+    form.locator(f"input[name='f.give'][value='{trade['give']}']").check()
+    for card in trade["take"]:
+        form.locator(f"input[type=checkbox][value='{card}']").check()
+    form.locator("button[type=submit]").click()
+    settled(page)
+    assert runtime.service.head(created.game_id).seq == head.seq + 1
+    assert page.url == link and page.locator("dialog[open]").count() == 0
+    # A load hands the turn over: the same dialog as a listed move asks first.
+    seq = head.seq + 1
+    compose_load(page, runtime, created.game_id, seat)
+    asked = question(page)
+    dialog = page.locator("dialog.confirm[open]")
+    assert dialog.count() == 1 and asked.startswith("Confirm: Load")
+    assert "it cannot be taken back" in dialog.locator(".reason").inner_text()
+    assert page.url == link  # no confirm page: still the turn page, nothing applied
+    assert runtime.service.head(created.game_id).seq == seq
+    assert serious(page) == []
+    page.screenshot(path=str(SCREENSHOTS / "compose-dialog-desktop.png"))
+    dialog.get_by_role("button", name="Cancel").click()
+    assert page.locator("dialog[open]").count() == 0
+    assert runtime.service.head(created.game_id).seq == seq
+    # The form keeps its choice; asked again and confirmed, the move is made.
+    page.locator("form.compose:has(input[name=move_type][value=load]) button").click()
+    question(page)
+    with page.expect_navigation():
+        page.locator("dialog.confirm[open]").get_by_role("button", name="Confirm").click()
+    assert runtime.service.head(created.game_id).seq == seq + 1
+    assert "That move was not made" not in page.content()
+    context.close()
+
+
+def test_without_script_a_composed_final_move_gets_the_confirm_page(served, browser):
+    runtime, base, _ = served
+    specs = [SeatSpec("Ann", "ann@example.org"), SeatSpec("Ben", "ben@example.org")]
+    created = runtime.service.create_game("mercatores", specs, {}, seed=b"n" * 32)
+    seat, link = due_link(runtime, base, created)
+    head = runtime.service.head(created.game_id)
+    trade = next(m for m in head.engine.legal_moves(head.state, seat) if m["type"] == "trade")
+    runtime.service.submit_move(created.game_id, seat, trade, head.seq)
+    context = browser.new_context(**PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(link)
+    compose_load(page, runtime, created.game_id, seat)
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text().startswith("Confirm: Load")
+    assert page.url.endswith("/move")
+    assert runtime.service.head(created.game_id).seq == head.seq + 1
+    context.close()
