@@ -120,3 +120,89 @@ def test_without_script_a_composed_final_move_gets_the_confirm_page(served, brow
     assert page.url.endswith("/move")
     assert runtime.service.head(created.game_id).seq == head.seq + 1
     context.close()
+
+
+def tip_text(page) -> str:
+    tip = page.locator(".board-tip")
+    return tip.inner_text() if tip.count() and tip.is_visible() else ""
+
+
+def own_title(locator) -> str:
+    return locator.evaluate("(node) => node.querySelector(':scope > title').textContent.trim()")
+
+
+@pytest.mark.parametrize("slug", ["mare_balticum", "mare_nostrum", "mercatores"])
+def test_a_tap_on_a_place_or_card_shows_what_it_is(served, browser, slug):
+    runtime, base, games = served
+    created = games[slug, "mid"]
+    due = runtime.service.game(created.game_id).to_move[0]
+    waiting = next(seat for seat in range(len(created.tokens)) if seat != due)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{base}/play/{created.tokens[waiting]}")  # not its turn: places are no links
+    places = page.locator("svg.board g.place, svg.board g.card")
+    assert places.count() >= 3
+    target = places.nth(2)
+    target.scroll_into_view_if_needed()
+    target.tap()
+    assert tip_text(page) == own_title(target)
+    tip = page.locator(".board-tip").bounding_box()
+    assert tip and tip["x"] >= 0 and tip["x"] + tip["width"] <= 390
+    page.screenshot(path=str(SCREENSHOTS / f"board-tip-{slug}-phone.png"))
+    # A tap elsewhere closes it; the words stay the hover title for a page without script.
+    page.locator("h1").tap()
+    assert tip_text(page) == ""
+    assert target.locator(":scope > title").count() == 1
+    assert serious(page) == []
+    context.close()
+
+
+def test_a_tapped_place_link_shows_what_it_is_beside_its_moves(served, browser):
+    runtime, base, games = served
+    _, link = due_link(runtime, base, games["mare_balticum", "mid"])
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(link)
+    place = page.locator("svg.board a.place").first
+    words = place.get_attribute("aria-label")
+    place.locator(".label").tap()  # a tap follows the link: only the moves that name it
+    page.wait_for_url("**pick=**")
+    page.wait_for_function("() => !document.querySelector('.board-tip[hidden]')")
+    assert tip_text(page) == words
+    context.close()
+
+
+def test_keyboard_focus_on_a_place_shows_what_it_is(served, browser):
+    runtime, base, games = served
+    _, link = due_link(runtime, base, games["mare_nostrum", "mid"])
+    context = browser.new_context(**DESK)
+    page = context.new_page()
+    page.goto(link)
+    places = page.locator("svg.board a.place")
+    places.nth(0).focus()
+    page.keyboard.press("Tab")
+    assert tip_text(page) == places.nth(1).get_attribute("aria-label")
+    page.keyboard.press("Escape")
+    assert tip_text(page) == ""
+    context.close()
+
+
+def test_a_drag_across_the_map_opens_no_tip(served, browser):
+    runtime, base, games = served
+    created = games["mare_nostrum", "mid"]
+    due = runtime.service.game(created.game_id).to_move[0]
+    context = browser.new_context(**DESK)
+    page = context.new_page()
+    page.goto(f"{base}/play/{created.tokens[1 - due]}")
+    frame = page.locator(".map-frame")
+    page.locator(".map-zoom-live button[aria-label='Zoom in']").click()
+    box = page.locator("svg.board g.place").nth(5).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    before = frame.evaluate("(f) => f.scrollLeft")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 60, y, steps=6)
+    page.mouse.up()
+    assert frame.evaluate("(f) => f.scrollLeft") != before  # the map was dragged
+    assert tip_text(page) == ""
+    context.close()

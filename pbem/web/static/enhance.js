@@ -8,6 +8,7 @@ document.addEventListener("DOMContentLoaded", function () {
   }
   confirmFinalMoves();
   pollWhileWaiting();
+  boardTips();
 });
 
 // A move that cannot be taken back asks in a dialog first (without script the server
@@ -127,4 +128,76 @@ function pollWhileWaiting() {
       .catch(later);
   }
   later();
+}
+
+// What a place, a piece or a card on a board is, in words: its SVG <title>, which a mouse
+// shows on hover, opens in a small tip on a tap or a click, on keyboard focus, and for
+// the place a page was opened with (?pick=, the link a tap on a place follows). Screen
+// readers have the same words as the element's name, so the tip is for the eyes only.
+// A drag or a pinch of the map is no tap (map.js stops its click).
+function boardTips() {
+  var tip = null, anchor = null;
+  function titled(element) {
+    for (var node = element; node && node.ownerSVGElement !== undefined; node = node.parentNode) {
+      if (node.tagName && node.tagName.toLowerCase() === "svg") return null;
+      var title = node.firstElementChild;
+      while (title && title.tagName.toLowerCase() !== "title") title = title.nextElementSibling;
+      if (title && title.textContent.trim()) return node;
+    }
+    return null;
+  }
+  function words(node) {
+    var title = node.querySelector(":scope > title");
+    return title ? title.textContent.trim() : "";
+  }
+  function place() {
+    if (!tip || !anchor) return;
+    var box = anchor.getBoundingClientRect();
+    var frame = anchor.closest(".map-frame");
+    var room = frame ? frame.getBoundingClientRect() : { left: 0, right: window.innerWidth, top: 0, bottom: window.innerHeight };
+    var left = Math.max(box.left, room.left) + 4;
+    var top = Math.min(Math.max(box.bottom, room.top), room.bottom) + 6;
+    left = Math.max(8, Math.min(left, document.documentElement.clientWidth - tip.offsetWidth - 8));
+    tip.style.left = (left + window.scrollX) + "px";
+    tip.style.top = (top + window.scrollY) + "px";
+  }
+  function show(node) {
+    var text = words(node);
+    if (!text) return;
+    if (!tip) {
+      tip = document.createElement("div");
+      tip.className = "board-tip";
+      tip.setAttribute("aria-hidden", "true");
+      document.body.appendChild(tip);
+    }
+    anchor = node;
+    tip.textContent = text;
+    tip.hidden = false;
+    place();
+  }
+  function hide() {
+    if (tip) tip.hidden = true;
+    anchor = null;
+  }
+  document.addEventListener("click", function (event) {
+    var node = event.target.closest && event.target.closest("svg") ? titled(event.target) : null;
+    if (!node || node.closest("a")) { hide(); return; }  // a link goes on to its moves
+    if (node === anchor) hide(); else show(node);
+  });
+  document.addEventListener("focusin", function (event) {
+    var node = event.target.closest && event.target.closest("svg") ? titled(event.target) : null;
+    if (node && event.target.matches(":focus-visible")) show(node);
+  });
+  document.addEventListener("focusout", function () { if (anchor && anchor.closest("a")) hide(); });
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
+  document.addEventListener("scroll", place, true);
+  window.addEventListener("resize", place);
+  var picked = new URLSearchParams(window.location.search).get("pick");
+  if (picked) {
+    var link = Array.prototype.find.call(document.querySelectorAll("svg a[href]"), function (a) {
+      return new URLSearchParams(a.getAttribute("href").split("#")[0].replace(/^\?/, "")).get("pick") === picked;
+    });
+    var title = link && link.querySelector("title");
+    if (title) window.setTimeout(function () { show(title.parentNode); }, 0);
+  }
 }
