@@ -206,3 +206,44 @@ def test_a_drag_across_the_map_opens_no_tip(served, browser):
     assert frame.evaluate("(f) => f.scrollLeft") != before  # the map was dragged
     assert tip_text(page) == ""
     context.close()
+
+
+@pytest.mark.parametrize("slug", ["mare_balticum", "mare_nostrum", "mercatores"])
+def test_each_rule_link_reads_as_its_rule_is_large_enough_and_submits_nothing(
+    served, browser, slug
+):
+    import re
+
+    from axe_playwright_python.sync_playwright import Axe
+
+    runtime, base, games = served
+    created = games[slug, "mid"]
+    _, link = due_link(runtime, base, created)
+    seq = runtime.service.head(created.game_id).seq
+    for options in (DESK, PHONE):
+        context = browser.new_context(**options)
+        page = context.new_page()
+        page.goto(link)
+        rules = page.get_by_role("link", name=re.compile(r"^Rule: \w"))
+        kinds = page.locator(".moves > .move-group > details")
+        assert kinds.count() >= 1 and rules.count() >= kinds.count()
+        for index in range(rules.count()):
+            box = rules.nth(index).bounding_box()
+            assert box["width"] >= 24 and box["height"] >= 24, box
+        checked = Axe().run(
+            page, options={"runOnly": ["target-size", "label-content-name-mismatch"]}
+        )
+        assert [rule["id"] for rule in checked.response["violations"]] == []
+        assert serious(page) == []
+        summary = kinds.first.locator("summary").inner_text()
+        kind = re.sub(r" \(\d+\)$", "", summary)
+        page.get_by_role("link", name=f"Rule: {kind}").first.click()
+        page.wait_for_load_state()
+        anchor = page.url.split("#")[1]
+        assert page.url.startswith(f"{base}/rules/{slug}#")
+        assert page.locator(f"[id='{anchor}']").is_visible()
+        assert page.locator(f"[id='{anchor}']").evaluate(
+            "(node) => node.getBoundingClientRect().top < window.innerHeight"
+        )
+        context.close()
+    assert runtime.service.head(created.game_id).seq == seq  # no move was made
