@@ -447,6 +447,23 @@ RULE_SECTIONS = {
 }
 
 
+KIND_NAMES = {
+    "place_start": "Choose a starting port",
+    "sail": "Sail",
+    "fish": "Fish",
+    "unload": "Unload",
+    "take_contract": "Take a contract",
+    "overboard": "Throw fish overboard",
+    "end_turn": "End the turn",
+    "produce": "Produce",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
 def rule_anchor(kind: str) -> str | None:
     """The id of the rules reference's section that explains moves of ``kind``."""
     return RULE_SECTIONS.get(kind)

@@ -630,6 +630,36 @@ RULE_SECTIONS = {
 }
 
 
+KIND_NAMES = {
+    "choose_civ": "Choose a civilisation",
+    "setup_build": "Place a starting piece",
+    "end_setup": "Finish the set-up",
+    "choose_title_holder": "Give a title",
+    "choose_good": "Take a good (Temple of Artemis)",
+    "set_trade": "Set the number of cards to trade",
+    "offer": "Offer cards",
+    "take": "Take a card",
+    "compensate": "Give a card back",
+    "name_builder": "Choose who builds next",
+    "build": "Build",
+    "exchange": "Swap a card (Cleopatra)",
+    "end_build": "End building",
+    "keep": "Keep cards (Mausoleum)",
+    "name_warrior": "Choose who goes to war next",
+    "launch": "Put to sea",
+    "move": "Move",
+    "attack": "Attack",
+    "pillage": "Pillage",
+    "hold": "Hold a province",
+    "end_war": "End the war turn",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
 def rule_anchor(kind: str) -> str | None:
     """The id of the rules reference's section that explains moves of ``kind``."""
     return RULE_SECTIONS.get(kind)

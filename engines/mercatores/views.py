@@ -460,6 +460,19 @@ RULE_SECTIONS = {
 }
 
 
+KIND_NAMES = {
+    "trade": "Trade",
+    "load": "Load",
+    "tax": "Tax",
+    "cash": "Cash in",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
 def rule_anchor(kind: str) -> str | None:
     """The id of the rules reference's section that explains moves of ``kind``."""
     return RULE_SECTIONS.get(kind)

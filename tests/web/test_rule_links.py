@@ -4,7 +4,8 @@ The legal moves of seeded bot games (each title, the fewest and the most seats, 
 option's choices) are walked; each kind a title offers must name a section
 (``rule_anchor``) that its rules page (``/rules/<slug>``) has. The turn page's groups
 of moves and the composing forms link there by a plain link, which submits nothing and
-reads "Rule: <kind>" to a screen reader.
+reads "Rule: <kind>" to a screen reader; each kind has the name a player calls it by
+(``kind_name``), never its code name.
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ def test_every_kind_of_move_a_title_offers_has_its_section_in_the_rules(client, 
             for seed in SEEDS:
                 kinds |= kinds_offered(engine, seats, options, seed)
     assert len(kinds) >= 4
+    unnamed = sorted(kind for kind in kinds if not engine.kind_name(kind))
+    assert unnamed == [], f"kinds a player would read as code: {unnamed}"
     missing = {kind: engine.rule_anchor(kind) for kind in kinds}
     missing = {kind: anchor for kind, anchor in missing.items() if anchor not in ids}
     assert missing == {}, f"kinds without a section on /rules/{slug}: {missing}"
@@ -105,6 +108,7 @@ def test_every_kind_of_move_a_title_offers_has_its_section_in_the_rules(client, 
 @pytest.mark.parametrize("slug", TITLES)
 def test_a_kind_the_rules_do_not_name_gets_no_link(slug):
     assert REGISTRY[slug].rule_anchor("no_such_kind") is None
+    assert REGISTRY[slug].kind_name("no_such_kind") is None
 
 
 LINK = re.compile(r'<a class="rule-link" href="([^"]+)" aria-label="Rule: ([^"]+)">Rule</a>')
@@ -125,9 +129,10 @@ def test_each_group_of_moves_on_the_turn_page_links_to_its_rule(client, sqlite_r
     links = LINK.findall(html)
     moves = html[html.index('<div class="moves">') :]
     listed = LINK.findall(moves)
-    assert [kind for _, kind in listed] == [
-        group.replace("_", " ").capitalize() for group in groups
-    ]
+    assert [kind for _, kind in listed] == [engine.kind_name(group) for group in groups]
+    headings = re.findall(r"<summary>([^<(]+) \(\d+\)</summary>", moves)
+    assert headings == [engine.kind_name(group) for group in groups]
+    assert not any("_" in heading for heading in headings)
     for (href, _), group in zip(listed, groups, strict=True):
         assert href == f"/rules/{slug}#{engine.rule_anchor(group)}"
     # Beside the forms, never inside one: following a rule submits nothing.
