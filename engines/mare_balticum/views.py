@@ -431,3 +431,39 @@ def rules_reference() -> dict:
             for contract in CONTRACTS
         ],
     }
+
+
+# The section of the rules reference (templates/rules.html) that explains each kind of
+# move, for the link beside the kind's moves on the turn page.
+RULE_SECTIONS = {
+    "place_start": "start",
+    "sail": "sail",
+    "fish": "fish",
+    "unload": "unload",
+    "take_contract": "contracts",
+    "overboard": "overboard",
+    "end_turn": "end-turn",
+    "produce": "markets",
+}
+
+
+KIND_NAMES = {
+    "place_start": "Choose a starting port",
+    "sail": "Sail",
+    "fish": "Fish",
+    "unload": "Unload",
+    "take_contract": "Take a contract",
+    "overboard": "Throw fish overboard",
+    "end_turn": "End the turn",
+    "produce": "Produce",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
+def rule_anchor(kind: str) -> str | None:
+    """The id of the rules reference's section that explains moves of ``kind``."""
+    return RULE_SECTIONS.get(kind)

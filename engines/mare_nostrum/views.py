@@ -601,3 +601,65 @@ COST_NAMES = {
     "wonder": "Wonder",
     "pyramids": "The Pyramids",
 }
+
+
+# The section of the rules reference (templates/rules.html) that explains each kind of
+# move, for the link beside the kind's moves on the turn page.
+RULE_SECTIONS = {
+    "choose_civ": "setups",
+    "setup_build": "experienced",
+    "end_setup": "experienced",
+    "choose_title_holder": "titles",
+    "choose_good": "wonders",
+    "set_trade": "trading",
+    "offer": "trading",
+    "take": "trading",
+    "compensate": "compensation",
+    "name_builder": "building",
+    "build": "building",
+    "exchange": "heroes",
+    "end_build": "building",
+    "keep": "discard",
+    "name_warrior": "war",
+    "launch": "war-moves",
+    "move": "war-moves",
+    "attack": "battle",
+    "pillage": "occupation",
+    "hold": "occupation",
+    "end_war": "occupation",
+}
+
+
+KIND_NAMES = {
+    "choose_civ": "Choose a civilisation",
+    "setup_build": "Place a starting piece",
+    "end_setup": "Finish the set-up",
+    "choose_title_holder": "Give a title",
+    "choose_good": "Take a good (Temple of Artemis)",
+    "set_trade": "Set the number of cards to trade",
+    "offer": "Offer cards",
+    "take": "Take a card",
+    "compensate": "Give a card back",
+    "name_builder": "Choose who builds next",
+    "build": "Build",
+    "exchange": "Swap a card (Cleopatra)",
+    "end_build": "End building",
+    "keep": "Keep cards (Mausoleum)",
+    "name_warrior": "Choose who goes to war next",
+    "launch": "Put to sea",
+    "move": "Move",
+    "attack": "Attack",
+    "pillage": "Pillage",
+    "hold": "Hold a province",
+    "end_war": "End the war turn",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
+def rule_anchor(kind: str) -> str | None:
+    """The id of the rules reference's section that explains moves of ``kind``."""
+    return RULE_SECTIONS.get(kind)

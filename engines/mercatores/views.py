@@ -448,3 +448,31 @@ def rules_reference() -> dict:
         "take_after_goods": 2,
         "take_after_special": 3,
     }
+
+
+# The section of the rules reference (templates/rules.html) that explains each kind of
+# move, for the link beside the kind's moves on the turn page.
+RULE_SECTIONS = {
+    "trade": "trade",
+    "load": "load",
+    "tax": "tax",
+    "cash": "cash",
+}
+
+
+KIND_NAMES = {
+    "trade": "Trade",
+    "load": "Load",
+    "tax": "Tax",
+    "cash": "Cash in",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
+def rule_anchor(kind: str) -> str | None:
+    """The id of the rules reference's section that explains moves of ``kind``."""
+    return RULE_SECTIONS.get(kind)

@@ -105,7 +105,10 @@ def move_groups(
         confirm = second_step(engine, state, seat, move, seat_names) if state is not None else ""
         entry = {"label": label, "json": json.dumps(move, sort_keys=True), "confirm": confirm}
         groups.setdefault(str(move.get("type")), []).append(entry)
-    return [{"type": kind, "moves": entries} for kind, entries in groups.items()]
+    return [
+        {"type": kind, "name": names.kind_name(engine, kind), "moves": entries}
+        for kind, entries in groups.items()
+    ]
 
 
 def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, int]:
