@@ -346,7 +346,14 @@ def _unload_lines(who: str, event: Mapping[str, Any]) -> list[str]:
 
 
 def _production_lines(event: Mapping[str, Any], viewer: int | None, version: int = 1) -> list[str]:
-    lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
+    if version >= 2:
+        # Rules 'Passage of time': a tax is played face up, a number token face down.
+        lines = [
+            f"Passage of time {event['number']}: every player has played a production token"
+            " (a tax face up, a number token face down until the game ends)."
+        ]
+    else:  # version 1 shows each number token played, not where it lies
+        lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
     for choice in event["choices"]:
         name = named(choice["seat"])
         if choice["token"] == "tax":
