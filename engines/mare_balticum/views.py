@@ -264,7 +264,10 @@ def describe(
 
     def flush() -> None:
         for area, kinds in refills:
-            lines.append(f"Refill: {NAMES[area]} gets {' and '.join(kinds)}.")
+            # a deep area draws two: "gets 2 amber", not "gets amber and amber"
+            same = len(kinds) == 2 and kinds[0] == kinds[1]
+            drawn = f"2 {kinds[0]}" if same else " and ".join(kinds)
+            lines.append(f"Refill: {NAMES[area]} gets {drawn}.")
         refills.clear()
 
     for event in after.events:
