@@ -262,6 +262,9 @@ def round_start_lines(state: State) -> list[str]:
             if len(winners) == 1
             else (f"{names} share the win with {plural(best, 'coin')} each")
         )
+        if state.captain in winners:  # rules 'End of the game': the Captain counts 2 coins
+            holder = "" if len(winners) == 1 else f" for {who(state.captain)}"
+            won += f" (the Captain's {CAPTAIN_VALUE} included{holder})"
         return [f"Every player's resources are empty: the game is over. {won}."]
     opener = f"Profit round {state.round}: {who(state.turn)} starts"
     if state.turn != state.round_start:

@@ -256,8 +256,14 @@ def test_game_ends_when_every_resource_is_empty_and_the_captain_adds_two():
     state = profit_position(2, [goods("tobacco", 5), goods("corn", 8)], unloading=0)
     state = cash(state, 0, pile="tobacco")  # 2 coins
     state = play(state, 1, {"type": "tax", "card": "corn-01"})
+    before = state
     state = cash(state, 1, pile="corn")  # 7 corn: 2 coins
     assert state.phase == OVER and ENGINE.to_move(state) == frozenset()
+    lines = as_read(ENGINE.describe(before, 1, {"type": "cash", "pile": "corn"}, state, None))
+    assert lines[-1] == (
+        "Every player's resources are empty: the game is over. Red wins with 4 coins "
+        "(the Captain's 2 included)."
+    )
     result = ENGINE.result(state)
     assert result.scores == (4, 2) and result.winners == (0,)
     assert result.breakdown["seats"][0] == {"coins": 2, "captain": 2, "total": 4}
