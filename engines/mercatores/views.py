@@ -269,7 +269,7 @@ def round_start_lines(state: State) -> list[str]:
     opener = f"Profit round {state.round}: {who(state.turn)} starts"
     if state.turn != state.round_start:
         holder = who(state.round_start)
-        return [f"{opener} ({holder} holds the Unloading card but has no resources left)."]
+        return [f"{opener}, since {holder} holds the Unloading card but has no resources left."]
     return [f"{opener} with the Unloading card."]
 
 

@@ -247,9 +247,15 @@ def test_an_unloading_holder_without_resources_is_skipped_too():
     state = profit_position(3, [goods("corn", 3), goods("cotton", 3) + ["w1"], []], unloading=1)
     state = cash(state, 1, pile="cotton")
     state = play(state, 0, {"type": "tax", "card": "corn-01"})
+    before = state
     state = cash(state, 0, pile="corn")
     # Green now holds the Unloading card but has nothing: Blue opens round 2.
     assert (state.unloading, state.round, state.turn, state.step) == (2, 2, 1, CASH)
+    lines = as_read(ENGINE.describe(before, 0, {"type": "cash", "pile": "corn"}, state, None))
+    assert lines[-1] == (
+        "Profit round 2: Blue starts, since Green holds the Unloading card but has no resources "
+        "left."
+    )
 
 
 def test_game_ends_when_every_resource_is_empty_and_the_captain_adds_two():
