@@ -264,7 +264,10 @@ def describe(
 
     def flush() -> None:
         for area, kinds in refills:
-            lines.append(f"Refill: {NAMES[area]} gets {' and '.join(kinds)}.")
+            # a deep area draws two: "gets 2 amber", not "gets amber and amber"
+            same = len(kinds) == 2 and kinds[0] == kinds[1]
+            drawn = f"2 {kinds[0]}" if same else " and ".join(kinds)
+            lines.append(f"Refill: {NAMES[area]} gets {drawn}.")
         refills.clear()
 
     for event in after.events:
@@ -346,7 +349,14 @@ def _unload_lines(who: str, event: Mapping[str, Any]) -> list[str]:
 
 
 def _production_lines(event: Mapping[str, Any], viewer: int | None, version: int = 1) -> list[str]:
-    lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
+    if version >= 2:
+        # Rules 'Passage of time': a tax is played face up, a number token face down.
+        lines = [
+            f"Passage of time {event['number']}: every player has played a production token"
+            " (a tax face up, a number token face down until the game ends)."
+        ]
+    else:  # version 1 shows each number token played, not where it lies
+        lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
     for choice in event["choices"]:
         name = named(choice["seat"])
         if choice["token"] == "tax":
