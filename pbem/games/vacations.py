@@ -2,8 +2,9 @@
 
 - :func:`start_vacation` (``vacation``): the seat's deadlines pause for whole days,
   within ``scheduler.max_vacation_days`` per game; the others are told.
-- :func:`end_vacation` (``vacation_ended``): the seat's player is back early; the
-  unused whole days are given back and the clock runs again; the others are told.
+- :func:`end_vacation` (``vacation_ended``): the seat's player is back early; only the
+  time used is charged, to the nearest hour (back within half an hour costs nothing),
+  and the clock runs again; the others are told.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def start_vacation(
         left = cap - clock.vacation_days_used
         if days > left + 1e-9:
             raise Rejected(
-                f"This game allows {cap:g} days of vacation per seat; {left:g} are left."
+                f"This game allows {cap:g} days of vacation per seat; {time_left(left)} left."
             )
         count_request(session, runtime, game_id, seat, "vacation")
         clock.vacation_days_used += days
@@ -87,7 +88,8 @@ def start_vacation(
 
 
 def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
-    """Ends the seat's vacation now: the unused whole days are given back, and a due
+    """Ends the seat's vacation now: the time not used, to the nearest hour, is given
+    back to the seat's allowance, and a due
     seat's clock runs again with the deadline as far off as it was when the vacation
     began (now + what was left then; a turn that began during the vacation gets the
     policy's full time) and the first reminder ``reminder_after_hours`` from now."""
@@ -102,8 +104,8 @@ def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = Non
         if clock.paused_until is None or utc(clock.paused_until) <= now:
             raise Rejected(away)
         until = utc(clock.paused_until)
-        unused = int((until - now) / timedelta(days=1))
-        clock.vacation_days_used = max(clock.vacation_days_used - unused, 0.0)
+        unused_hours = round((until - now) / timedelta(hours=1))
+        clock.vacation_days_used = max(clock.vacation_days_used - unused_hours / 24, 0.0)
         if clock.deadline_at is not None:
             clock.deadline_at = now + max(utc(clock.deadline_at) - until, timedelta(0))
         if clock.turn_since is not None and clock.remind_at is not None:
@@ -125,6 +127,18 @@ def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = Non
         change,
         notify_target=False,
     )
+
+
+def time_left(days: float) -> str:
+    """What is left of a vacation allowance, in words: "2 days and 21 hours"."""
+    hours = max(round(days * 24), 0)
+    whole, rest = divmod(hours, 24)
+    parts = [
+        f"{count} {unit}{'' if count == 1 else 's'}"
+        for count, unit in ((whole, "day"), (rest, "hour"))
+        if count
+    ]
+    return " and ".join(parts) or "nothing is"
 
 
 def _iso(moment: datetime) -> str:
