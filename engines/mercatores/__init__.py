@@ -95,7 +95,7 @@ FIRST_PLAYER = Option(
     default="seat_order",
     help=(
         "Who starts: the first seat, a seat drawn at random when the game is set up, "
-        "or the seat you name (seat 1 is the first seat)."
+        "or the seat you name."
     ),
     choices=("seat_order", "1", "2", "3", "4", "random"),
     label="First player",

@@ -30,7 +30,8 @@ def since_last_move(
     session: Session, runtime: Runtime, game: Game, engine: Engine, seat: Seat
 ) -> list[str]:
     """The history lines from ``seat``'s last move on, as that seat may see them."""
-    return history(session, runtime, game, engine, seat.seat, history_start(game, seat))[0]
+    start = history_start(game, seat)
+    return history(session, runtime, game, engine, seat.seat, start, zone=seat.timezone)[0]
 
 
 def history(
@@ -41,11 +42,12 @@ def history(
     viewer: int,
     start: int,
     upto: int | None = None,
+    zone: str | None = None,
 ) -> tuple[list[str], Any]:
     """The lines of the events after ``start`` up to ``upto`` (the head if None) as seat
     ``viewer`` may see them, and the state after the last of them. A move a bot made is
     marked with the seat's holder as of that move (the roster then; today's seats for a
-    log without one)."""
+    log without one); times in ``zone``, the reader's (UTC when None)."""
     store = runtime.service.store
     state = store.state_at(session, game, engine, start)
     lines: list[str] = []
@@ -74,7 +76,7 @@ def history(
             if made_by is not None and made_by.note:
                 lines.append(made_by.note)
         else:
-            line = describe_admin(row)
+            line = describe_admin(row, zone)
             if line:
                 lines.append(line)
         state = after
