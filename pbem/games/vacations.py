@@ -13,8 +13,9 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from pbem import zones
 from pbem.errors import BadInput, Rejected
 from pbem.games.context import Runtime
 from pbem.games.seat_changes import (
@@ -127,6 +128,36 @@ def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = Non
         change,
         notify_target=False,
     )
+
+
+def away_until(runtime: Runtime, game_id: str) -> dict[int, datetime]:
+    """The seats of the game on vacation now, and until when (UTC)."""
+    now = utc(runtime.clock())
+    with runtime.service.reading() as session:
+        clocks = session.exec(
+            select(SeatClock).where(
+                SeatClock.game_id == game_id, col(SeatClock.paused_until).is_not(None)
+            )
+        ).all()
+    return {
+        clock.seat: utc(clock.paused_until)
+        for clock in clocks
+        if clock.paused_until is not None and utc(clock.paused_until) > now
+    }
+
+
+def mark_away(shown: list[dict], away: dict[int, datetime], zone: str | None) -> None:
+    """Marks each player of a page's list who is on vacation with until when, in the
+    reader's ``zone`` (UTC, named, and for the page's script to show in the browser's
+    zone, for a reader without a seat)."""
+    for player in shown:
+        until = away.get(player["seat"])
+        if until is not None:
+            player["away"] = {
+                "at": zones.stamp(until, zone or "UTC"),
+                "iso": zones.iso_utc(until),
+                "local": zone is None,
+            }
 
 
 def time_left(days: float) -> str:
