@@ -65,22 +65,29 @@ def history(
                     seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
                     today.append(or_seats(None, seats, game))
                 roster = today[0]
-            lines.extend(
-                names.fill_lines(
-                    engine.describe(state, row["seat"], row["payload"]["move"], after, viewer),
-                    roster.names,
-                    partial(marks_after, engine, after),
-                )
+            described = names.fill_lines(
+                engine.describe(state, row["seat"], row["payload"]["move"], after, viewer),
+                roster.names,
+                partial(marks_after, engine, after),
             )
             made_by = mover(roster, row)
-            if made_by is not None and made_by.note:
-                lines.append(made_by.note)
+            lines.extend(with_note(described, made_by.note if made_by is not None else ""))
         else:
             line = describe_admin(row, zone)
             if line:
                 lines.append(line)
         state = after
     return lines, state
+
+
+def with_note(described: list[str], note: str) -> list[str]:
+    """A move's lines with who played it ("(played by a bot for Ann)") on the move's own
+    first line, the line that names the seat, never a line of its own after them."""
+    if not note:
+        return described
+    if not described:
+        return [note]
+    return [f"{described[0]} {note}", *described[1:]]
 
 
 def marks_after(engine: Engine, state: Any) -> list[str]:
