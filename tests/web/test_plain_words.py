@@ -61,7 +61,8 @@ def test_the_rules_reference_names_an_options_default_in_words(client):
         html = unescape(client.get(f"/rules/{engine.slug}").text)
         for option in engine.options:
             if option.choices and is_word(option.default):
-                assert f"(default: {option.choice_label(option.default)})" in html
+                words = option.choice_label(option.default)
+                assert f"(default: {words[:1].lower()}{words[1:]})" in html
                 assert f"(default: {option.default})" not in html
 
 
