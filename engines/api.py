@@ -198,11 +198,29 @@ class Option:
     help: str
     choices: tuple[Any, ...] | None = None
     label: str = ""
+    # What a player reads for each of ``choices`` (same order): the form, the rules
+    # reference and the game's pages show these, never the values themselves.
+    choice_labels: tuple[str, ...] | None = None
+
+    @property
+    def shown_label(self) -> str:
+        """The option's name as a player reads it."""
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def choice_label(self, value: Any) -> str:
+        """The words for one value of this option (the value itself when undeclared)."""
+        if self.choices is not None and self.choice_labels is not None:
+            for choice, words in zip(self.choices, self.choice_labels, strict=False):
+                if str(choice) == str(value):
+                    return words
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
 
     def to_json(self) -> dict:
         return {
             "name": self.name,
-            "label": self.label or self.name.replace("_", " ").capitalize(),
+            "label": self.shown_label,
             "default": self.default,
             "help": self.help,
             "choices": list(self.choices) if self.choices is not None else None,

@@ -17,6 +17,9 @@ from pbem.models import Seat
 from pbem.runtime import Runtime
 
 DEMO_PREFIX = "Demo: "
+# The demo seat's holder: a name, since the lobby and the spectator pages name the
+# player to act to everyone ("You" there would speak of someone else).
+DEMO_PLAYER = "Alex"
 
 
 def demo_seats(engine) -> int:
@@ -48,7 +51,7 @@ def ensure_demo(runtime: Runtime) -> list[tuple[str, str]]:
         slug = engine.slug
         game = running.get(slug)
         if game is None:
-            seats = [SeatSpec("You")] + [
+            seats = [SeatSpec(DEMO_PLAYER)] + [
                 SeatSpec(f"Bot {index}", is_bot=True) for index in range(1, demo_seats(engine))
             ]
             created = service.create_game(

@@ -51,12 +51,11 @@ from pbem.eventlog import audit
 from pbem.games import rescue, talk, tallies
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatClock
-from pbem.mail import budget, outbox, replies, seat_mails
+from pbem.mail import budget, outbox, render, replies, seat_mails
 from pbem.mail.dispatch import DispatchReport
 from pbem.mail.dispatch import dispatch as dispatch_mail
 from pbem.mail.models import Heartbeat, Mail
 from pbem.models import Game, Seat
-from pbem.words import sentence
 from pbem.zones import utc
 
 log = logging.getLogger(__name__)
@@ -269,13 +268,6 @@ def _deadline_mails(
     session: Session, runtime: Runtime, game: Game, late: Seat, clock: SeatClock, policy: str
 ) -> None:
     turn = f"{clock.turn_since:%Y%m%d%H%M%S%f}"
-    outcomes = {
-        "wait": "The game waits for {name}; reminders go on.",
-        "bot_turn": "A bot plays this turn for {name}; the seat stays theirs.",
-        "bot_seat": "A bot takes over {whose} seat; {name} can take it back from the link at any time.",
-        "replace": "{whose} seat is open for a new player on the game's page; the old link "
-        "no longer works.",
-    }
     # Under "wait" the late seat's own mail lists its moves (replies by mail on); its
     # key ends with the head it was written at, which a reply's tag names.
     moves = replies.moves_context(runtime, session, game, late) if policy == "wait" else {}
@@ -297,12 +289,7 @@ def _deadline_mails(
             "deadline",
             key,
             late="your turn" if mine else f"{late.name}'s turn",
-            outcome=sentence(
-                outcomes[policy].format(
-                    name="you" if mine else late.name,
-                    whose="your" if mine else f"{late.name}'s",
-                )
-            ),
+            outcome=render.deadline_outcome(policy, late.name, mine),
             **(moves if mine else {}),
         )
 

@@ -101,6 +101,7 @@ class MareBalticum:
             name="seat_order",
             default="as_listed",
             choices=("as_listed", "random"),
+            choice_labels=("In the order listed", "Drawn at random"),
             label="Seat order",
             help="Play in the order the players were listed, or in an order drawn by chance.",
         ),

@@ -170,6 +170,8 @@ CIVILISATIONS_OPTION = Option(
     "Who plays which civilisation: the set recommended for the number of players "
     "(in seat order), each seat choosing in turn, or a random draw.",
     choices=("recommended", "choose", "random"),
+    label="Civilisations",
+    choice_labels=("The recommended set", "Each seat chooses in turn", "Drawn at random"),
 )
 SETUP_OPTION = Option(
     "setup",
@@ -177,12 +179,15 @@ SETUP_OPTION = Option(
     "The printed starting positions, or the experienced set-up where each player "
     "spends 36 build points around their capital.",
     choices=("starting", "experienced"),
+    label="Set-up",
+    choice_labels=("The printed starting positions", "The experienced set-up"),
 )
 TURN_LIMIT_OPTION = Option(
     "turn_limit",
     40,
     "End the game after this many turns (0: no limit, the game may then go on for "
     "ever). At the limit the most heroes and wonders win, then the most provinces.",
+    label="Turn limit",
 )
 OPTIONS_BY_VERSION = {
     1: (

@@ -94,11 +94,12 @@ FIRST_PLAYER = Option(
     name="first_player",
     default="seat_order",
     help=(
-        "Who starts: seat_order (the first seat), random (drawn when the game is set up), "
-        "or the number of the seat that starts (1 is the first seat)."
+        "Who starts: the first seat, a seat drawn at random when the game is set up, "
+        "or the seat you name."
     ),
     choices=("seat_order", "1", "2", "3", "4", "random"),
     label="First player",
+    choice_labels=("The first seat", "Seat 1", "Seat 2", "Seat 3", "Seat 4", "Drawn at random"),
 )
 
 

@@ -1,12 +1,15 @@
 """How administrative events read in a game's history and in mail: headlines and lines.
 
-Imports nothing from the rest of pbem, so that mail and the web pages can use it
-without depending on the rescue actions.
+Imports nothing from the rest of pbem but :mod:`pbem.zones`, so that mail and the web
+pages can use it without depending on the rescue actions.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+
+from pbem import zones
 
 HEADLINES = {
     "seat_to_bot": "A bot takes over a seat",
@@ -49,8 +52,9 @@ BY_WHOM = {
 }
 
 
-def describe_admin(row: dict[str, Any]) -> str:
-    """The history line of an administrative event (empty for kinds without one)."""
+def describe_admin(row: dict[str, Any], zone: str | None = None) -> str:
+    """The history line of an administrative event (empty for kinds without one), its
+    times in ``zone`` (the reader's; UTC, named, for a reader without one)."""
     payload = row.get("payload") or {}
     name = payload.get("name", f"seat {row.get('seat')}")
     by = BY.get(payload.get("by", ""), "")
@@ -68,7 +72,7 @@ def describe_admin(row: dict[str, Any]) -> str:
     if kind == "seat_reclaimed":
         return f"{name} takes their seat back from the bot."
     if kind == "vacation":
-        return f"{name} is on vacation until {payload.get('until', '?')}; deadlines pause."
+        return f"{name} is on vacation until {moment(payload.get('until'), zone)}; deadlines pause."
     if kind == "vacation_ended":
         return f"{name} is back from vacation early; their deadlines run again."
     if kind in ("policy_changed", "game_paused", "game_resumed"):
@@ -89,6 +93,18 @@ def describe_admin(row: dict[str, Any]) -> str:
     if kind == "take_back":
         return f"The game is taken back to event {payload.get('to_seq')}."
     return ""
+
+
+def moment(text: Any, zone: str | None) -> str:
+    """A time an event keeps as text ("2026-03-05 10:00 UTC") in the reader's ``zone``,
+    named ("2026-03-05 05:00 EST"); anything else as it was written."""
+    if not isinstance(text, str):
+        return "?"
+    try:
+        at = datetime.strptime(text.removesuffix(" UTC"), "%Y-%m-%d %H:%M")
+    except ValueError:
+        return text
+    return zones.stamp(at, zone or "UTC")
 
 
 def roster_names(roster: Any) -> str:

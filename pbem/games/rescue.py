@@ -280,6 +280,15 @@ def offer_seat(
     )
 
 
+# What a reclaimed seat's old link answers: what happened, and where the working link is.
+RECLAIMED_LINK = (
+    "This seat was taken back from the bot that played it, and a fresh link went to its "
+    "player by mail; this old link stopped working then. If the seat is yours, open the "
+    "newest mail from this game and play from the link in it. No such mail? Look in your "
+    "spam folder, or ask the game's creator to send your link again."
+)
+
+
 def reclaim(runtime: Runtime, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
     """A bot seat goes back to its player, with a fresh link mailed to them."""
     target = active_seat(runtime, game_id, seat)
@@ -299,6 +308,7 @@ def reclaim(runtime: Runtime, game_id: str, seat: int, by: int | None = None) ->
             count_request(session, runtime, game_id, seat, "rescue")
         row.is_bot = False
         row.bot_level = "normal"
+        retire_link(session, runtime, game, row, RECLAIMED_LINK)
         _give_link(
             session,
             runtime,

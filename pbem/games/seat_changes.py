@@ -118,7 +118,8 @@ def append_event(
     payload = {"seat": target.seat, "name": target.name, "by": permitted.by, **fields}
     if permitted.voters:
         payload["voters"] = permitted.voters
-    line = describe_admin({"kind": kind, "seat": target.seat, "payload": payload})
+    # The one who acted reads the outcome in the seat's zone; each player told, in theirs.
+    line = describe_admin({"kind": kind, "seat": target.seat, "payload": payload}, target.timezone)
 
     def change_and_tell(session: Session, game: Game) -> None:
         if claim is not None:
@@ -129,6 +130,9 @@ def append_event(
             mine = other.seat == target.seat
             if (mine and not notify_target) or (not mine and not notify_others):
                 continue
+            read = describe_admin(
+                {"kind": kind, "seat": target.seat, "payload": payload}, other.timezone
+            )
             runtime.service.tell(
                 session,
                 Notice(
@@ -143,7 +147,7 @@ def append_event(
                         # second person.
                         "lines": list(target_lines)
                         if mine and target_lines
-                        else [line, *((None if mine else other_lines) or [])],
+                        else [read, *((None if mine else other_lines) or [])],
                         # A seat just handed to a bot: its player is told all the same.
                         "even_a_bot": mine,
                     },

@@ -2,8 +2,9 @@
 
 - :func:`start_vacation` (``vacation``): the seat's deadlines pause for whole days,
   within ``scheduler.max_vacation_days`` per game; the others are told.
-- :func:`end_vacation` (``vacation_ended``): the seat's player is back early; the
-  unused whole days are given back and the clock runs again; the others are told.
+- :func:`end_vacation` (``vacation_ended``): the seat's player is back early; only the
+  time used is charged, to the nearest hour (back within half an hour costs nothing),
+  and the clock runs again; the others are told.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from pbem import zones
 from pbem.errors import BadInput, Rejected
 from pbem.games.context import Runtime
 from pbem.games.seat_changes import (
@@ -62,7 +64,7 @@ def start_vacation(
         left = cap - clock.vacation_days_used
         if days > left + 1e-9:
             raise Rejected(
-                f"This game allows {cap:g} days of vacation per seat; {left:g} are left."
+                f"This game allows {cap:g} days of vacation per seat; {time_left(left)} left."
             )
         count_request(session, runtime, game_id, seat, "vacation")
         clock.vacation_days_used += days
@@ -87,7 +89,8 @@ def start_vacation(
 
 
 def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = None) -> RescueOutcome:
-    """Ends the seat's vacation now: the unused whole days are given back, and a due
+    """Ends the seat's vacation now: the time not used, to the nearest hour, is given
+    back to the seat's allowance, and a due
     seat's clock runs again with the deadline as far off as it was when the vacation
     began (now + what was left then; a turn that began during the vacation gets the
     policy's full time) and the first reminder ``reminder_after_hours`` from now."""
@@ -102,8 +105,8 @@ def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = Non
         if clock.paused_until is None or utc(clock.paused_until) <= now:
             raise Rejected(away)
         until = utc(clock.paused_until)
-        unused = int((until - now) / timedelta(days=1))
-        clock.vacation_days_used = max(clock.vacation_days_used - unused, 0.0)
+        unused_hours = round((until - now) / timedelta(hours=1))
+        clock.vacation_days_used = max(clock.vacation_days_used - unused_hours / 24, 0.0)
         if clock.deadline_at is not None:
             clock.deadline_at = now + max(utc(clock.deadline_at) - until, timedelta(0))
         if clock.turn_since is not None and clock.remind_at is not None:
@@ -125,6 +128,48 @@ def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = Non
         change,
         notify_target=False,
     )
+
+
+def away_until(runtime: Runtime, game_id: str) -> dict[int, datetime]:
+    """The seats of the game on vacation now, and until when (UTC)."""
+    now = utc(runtime.clock())
+    with runtime.service.reading() as session:
+        clocks = session.exec(
+            select(SeatClock).where(
+                SeatClock.game_id == game_id, col(SeatClock.paused_until).is_not(None)
+            )
+        ).all()
+    return {
+        clock.seat: utc(clock.paused_until)
+        for clock in clocks
+        if clock.paused_until is not None and utc(clock.paused_until) > now
+    }
+
+
+def mark_away(shown: list[dict], away: dict[int, datetime], zone: str | None) -> None:
+    """Marks each player of a page's list who is on vacation with until when, in the
+    reader's ``zone`` (UTC, named, and for the page's script to show in the browser's
+    zone, for a reader without a seat)."""
+    for player in shown:
+        until = away.get(player["seat"])
+        if until is not None:
+            player["away"] = {
+                "at": zones.stamp(until, zone or "UTC"),
+                "iso": zones.iso_utc(until),
+                "local": zone is None,
+            }
+
+
+def time_left(days: float) -> str:
+    """What is left of a vacation allowance, in words: "2 days and 21 hours"."""
+    hours = max(round(days * 24), 0)
+    whole, rest = divmod(hours, 24)
+    parts = [
+        f"{count} {unit}{'' if count == 1 else 's'}"
+        for count, unit in ((whole, "day"), (rest, "hour"))
+        if count
+    ]
+    return " and ".join(parts) or "nothing is"
 
 
 def _iso(moment: datetime) -> str:

@@ -148,7 +148,9 @@ def render_deferred(runtime: Runtime, mail: Mail) -> None:
         if seat is None:
             raise ValueError(f"game {game.id} has no seat {mail.seat}")
         engine = game_engine(game)
-        lines, state = history(session, runtime, game, engine, seat.seat, recipe["from"], upto)
+        lines, state = history(
+            session, runtime, game, engine, seat.seat, recipe["from"], upto, zone=seat.timezone
+        )
         event = session.get(Event, (game.id, upto))
         if event is None:
             raise ValueError(f"game {game.id} has no event {upto}")

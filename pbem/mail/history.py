@@ -30,7 +30,8 @@ def since_last_move(
     session: Session, runtime: Runtime, game: Game, engine: Engine, seat: Seat
 ) -> list[str]:
     """The history lines from ``seat``'s last move on, as that seat may see them."""
-    return history(session, runtime, game, engine, seat.seat, history_start(game, seat))[0]
+    start = history_start(game, seat)
+    return history(session, runtime, game, engine, seat.seat, start, zone=seat.timezone)[0]
 
 
 def history(
@@ -41,11 +42,12 @@ def history(
     viewer: int,
     start: int,
     upto: int | None = None,
+    zone: str | None = None,
 ) -> tuple[list[str], Any]:
     """The lines of the events after ``start`` up to ``upto`` (the head if None) as seat
     ``viewer`` may see them, and the state after the last of them. A move a bot made is
     marked with the seat's holder as of that move (the roster then; today's seats for a
-    log without one)."""
+    log without one); times in ``zone``, the reader's (UTC when None)."""
     store = runtime.service.store
     state = store.state_at(session, game, engine, start)
     lines: list[str] = []
@@ -63,22 +65,29 @@ def history(
                     seats = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
                     today.append(or_seats(None, seats, game))
                 roster = today[0]
-            lines.extend(
-                names.fill_lines(
-                    engine.describe(state, row["seat"], row["payload"]["move"], after, viewer),
-                    roster.names,
-                    partial(marks_after, engine, after),
-                )
+            described = names.fill_lines(
+                engine.describe(state, row["seat"], row["payload"]["move"], after, viewer),
+                roster.names,
+                partial(marks_after, engine, after),
             )
             made_by = mover(roster, row)
-            if made_by is not None and made_by.note:
-                lines.append(made_by.note)
+            lines.extend(with_note(described, made_by.note if made_by is not None else ""))
         else:
-            line = describe_admin(row)
+            line = describe_admin(row, zone)
             if line:
                 lines.append(line)
         state = after
     return lines, state
+
+
+def with_note(described: list[str], note: str) -> list[str]:
+    """A move's lines with who played it ("(played by a bot for Ann)") on the move's own
+    first line, the line that names the seat, never a line of its own after them."""
+    if not note:
+        return described
+    if not described:
+        return [note]
+    return [f"{described[0]} {note}", *described[1:]]
 
 
 def marks_after(engine: Engine, state: Any) -> list[str]:

@@ -126,7 +126,8 @@ def _amount(value: Any, unit: str) -> str:
 
 AT_DEADLINE_WORDS = {
     "wait": "At the deadline the game waits for the late player, and reminders go on.",
-    "bot_turn": "At the deadline a bot plays that turn for the late player; the seat stays theirs.",
+    "bot_turn": "At the deadline a bot plays that one turn for the late player, who keeps "
+    "the seat and plays the next turn as usual.",
     "bot_seat": "At the deadline a bot takes over the late player's seat, until they take "
     "it back from their link.",
     "replace": "At the deadline the late player's seat is offered to a new player, and "
@@ -136,11 +137,41 @@ AT_DEADLINE_WORDS = {
 
 YOUR_DEADLINE_WORDS = {
     "wait": "At the deadline the game waits for you, and reminders go on.",
-    "bot_turn": "At the deadline a bot plays this turn for you; the seat stays yours.",
+    "bot_turn": "At the deadline a bot plays this one turn for you; you keep your seat and "
+    "play your next turn as usual.",
     "bot_seat": "At the deadline a bot takes over your seat, until you take it back from "
     "your link.",
     "replace": "At the deadline your seat is offered to a new player, and your link stops working.",
 }
+
+
+DEADLINE_OUTCOMES = {
+    "wait": (
+        "The game waits for you; reminders go on.",
+        "The game waits for {name}; reminders go on.",
+    ),
+    "bot_turn": (
+        "A bot plays this one turn for you. Your seat is still yours: your next turn comes "
+        "by mail as usual, and you play it from your link.",
+        "A bot plays this one turn for {name}. {name} keeps the seat and plays the next "
+        "turn as usual.",
+    ),
+    "bot_seat": (
+        "A bot takes over your seat; you can take it back from your link at any time.",
+        "A bot takes over {name}'s seat; {name} can take it back from their link at any time.",
+    ),
+    "replace": (
+        "Your seat is open for a new player on the game's page; your old link no longer works.",
+        "{name}'s seat is open for a new player on the game's page; the old link no longer works.",
+    ),
+}
+
+
+def deadline_outcome(policy: str, late_name: str, mine: bool) -> str:
+    """What happens now that ``late_name``'s deadline passed under the ``at_deadline``
+    policy, told to the late player (``mine``) or to another player."""
+    to_late, to_others = DEADLINE_OUTCOMES[policy]
+    return to_late if mine else to_others.format(name=late_name)
 
 
 def at_your_deadline(policy: Any) -> str:

@@ -16,7 +16,7 @@ from flask_limiter.util import get_remote_address
 
 from pbem.errors import Rejected
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
-from pbem.games import invitations, seat_links, talk
+from pbem.games import invitations, seat_links, talk, vacations
 from pbem.games.portable import export_chunks
 from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.web.history import render_history, render_step
@@ -47,6 +47,7 @@ def spectate(game_id: str):
     view = with_phase_named(engine.view(tail.states[game.head_seq], None), tail.names)
     shown = players(view, tail.seats)
     flag_bouncing_players(runtime(), shown, tail.seats)  # "mail bounces" by a player's name
+    vacations.mark_away(shown, vacations.away_until(runtime(), game_id), None)
     return render_template(
         "game.html",
         game=game,

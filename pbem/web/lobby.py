@@ -74,6 +74,7 @@ def lobby_page(
         listing_game=request.args.get("game", "") if not listing_error else "",
         listing_status=request.args.get("status", "") if not listing_error else "",
         engines=[engine for engine in product_engines()],
+        game_names={slug: engine.title for slug, engine in REGISTRY.items()},
         seat_rows=range(MAX_SEATS),
         policy=DEFAULT_POLICY,
         at_deadline=[(key, AT_DEADLINE_TEXT[key]) for key in AT_DEADLINE],

@@ -24,7 +24,7 @@ from engines.api import Engine
 from pbem import zones
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
-from pbem.games import invitations, names, seat_links, talk
+from pbem.games import invitations, names, seat_links, talk, vacations
 from pbem.games.portable import export_chunks
 from pbem.games.tables import SeatClock
 from pbem.games.takeback import take_back, target_in
@@ -131,6 +131,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     )
     shown = players(view, tail.seats)
     flag_bouncing_players(runtime(), shown, tail.seats)  # "mail bounces" by a player's name
+    vacations.mark_away(shown, vacations.away_until(runtime(), seat.game_id), seat.timezone)
     own = next((player for player in shown if player["seat"] == seat.seat), {})
     page = render_template(
         "play.html",
@@ -198,7 +199,8 @@ def page(token: str):
     changed = bool(request.args.get("address"))
     pick = boards.pick_choice(title, request.args.get("pick"))  # a known one, or one for all
     key = (token, head_hash, pick, created, seat.timezone, zoom, theme.chosen())
-    key += (bounces, changed)
+    away = tuple(sorted(vacations.away_until(runtime(), seat.game_id).items()))
+    key += (bounces, changed, away)
     html = PAGES.get(key)
     if html is None:
         message = "Your game is set up; invitations are on their way." if created else ""

@@ -87,6 +87,7 @@ def page(token: str):
         resigned=resigned,
         consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
         vacation_left=max(int(cap - used), 0),
+        vacation_left_words=vacations.time_left(cap - used),
         paused_until=clock.paused_until if clock else None,
         on_vacation=bool(clock and clock.paused_until and utc(clock.paused_until) > now),
         vacation_until=_local(clock.paused_until, seat.timezone) if clock else "",

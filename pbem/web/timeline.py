@@ -41,9 +41,11 @@ def row_lines(
     after: Any,
     viewer: int | None,
     roster: Roster,
+    zone: str | None = None,
 ) -> list[str]:
     """The readable lines of one event, as ``viewer`` may see it (``roster``: the roster
-    once it happened). A move a bot played for a person's seat says so."""
+    once it happened; times in ``zone``, UTC when None). A move a bot played for a
+    person's seat says so."""
     seat = row["seat"]
     who = roster.name(seat)
     kind = row["kind"]
@@ -72,7 +74,7 @@ def row_lines(
         return ["The game is over: the seed was revealed, so anyone can check every draw."]
     if kind == talk.KIND:  # table talk: the text only for its audience
         return [talk.history_line(row, roster.names, viewer)]
-    line = describe_admin(row)
+    line = describe_admin(row, zone)
     return [line] if line else [f"{kind.replace('_', ' ').capitalize()}: {who}."]
 
 
@@ -316,7 +318,7 @@ def entry(
         "at": zones.stamp(str(row["created_at"]), zone or "UTC"),
         "local": zone is None,
         "at_iso": zones.iso_utc(str(row["created_at"])),
-        "lines": row_lines(engine, row, before, after, viewer, roster),
+        "lines": row_lines(engine, row, before, after, viewer, roster, zone),
     }
 
 

@@ -165,22 +165,13 @@ def plain(name: str, number: int, **context) -> dict:
 def deadline_mail(runtime, number: int, name: str, late: str, policy: str) -> dict:
     """The context of :func:`pbem.scheduler._deadline_mails`."""
     mine = name == late
-    outcomes = {
-        "bot_seat": "A bot takes over {whose} seat; {name} can take it back from the link "
-        "at any time.",
-        "replace": "{whose} seat is open for a new player on the game's page; the old link "
-        "no longer works.",
-    }
-    outcome = outcomes[policy].format(
-        name="you" if mine else late, whose="your" if mine else f"{late}'s"
-    )
     return seat_mail(
         runtime,
         number,
         name,
         game=game_row(policy={**POLICY, "at_deadline": policy}),
         late="your turn" if mine else f"{late}'s turn",
-        outcome=outcome[:1].upper() + outcome[1:],
+        outcome=render.deadline_outcome(policy, late, mine),
     )
 
 
@@ -322,6 +313,14 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
         ),
         "deadline__player": ("deadline", deadline_mail(runtime, 1, "Ben", "Ben", "bot_seat")),
         "deadline__other": ("deadline", deadline_mail(runtime, 0, "Anna", "Ben", "bot_seat")),
+        "deadline__player_bot_turn": (
+            "deadline",
+            deadline_mail(runtime, 1, "Ben", "Ben", "bot_turn"),
+        ),
+        "deadline__other_bot_turn": (
+            "deadline",
+            deadline_mail(runtime, 0, "Anna", "Ben", "bot_turn"),
+        ),
         "deadline__player_replace": (
             "deadline",
             deadline_mail(runtime, 1, "Ben", "Ben", "replace"),
@@ -614,6 +613,8 @@ NAMES = [
     "reminder__newcomer",
     "deadline__player",
     "deadline__other",
+    "deadline__player_bot_turn",
+    "deadline__other_bot_turn",
     "deadline__player_replace",
     "deadline__other_replace",
     "notice__player",

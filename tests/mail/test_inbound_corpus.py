@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES = {
     "gmail_top_posted": ("applied", "Start in Stockholm", True),
     "gmail_html_only": ("applied", "Start in Riga", True),
+    "gmail_android_russian": ("applied", "Start in Stockholm", True),
     "outlook_top_posted": ("applied", "Start in Gdańsk", True),
     "outlook_html_only": ("applied", "Start in Sankt Peterburg (St Petersburg)", True),
     "apple_mail_signature": ("applied", "Start in København (Copenhagen)", True),
@@ -97,6 +98,10 @@ def _check(runtime, name: str) -> None:
         engine = runtime.service.head(GAME).engine
         assert engine.move_label(moves[0].payload["move"]) == label
     assert len(answers) == (1 if answered else 0)
+    if answered and label is not None:
+        # One move, nothing more: the quote's attribution line is not read as a second.
+        text = as_sent(runtime, answers)[0].body_text
+        assert "no longer your turn" not in text and "Nothing was applied" not in text
     if answered and label is None:
         # A refusal says why and lists the moves again.
         text = as_sent(runtime, answers)[0].body_text

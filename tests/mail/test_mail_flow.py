@@ -95,7 +95,7 @@ def test_a_whole_game_mails_every_kind_and_each_reads_right(runtime, mailbox, cl
     assert "Thursday traders, a game of Mercatores" in text
     assert "Playing with you: Anna and Cleo." in text
     assert "A reminder comes 6 hours into a turn." in text
-    assert "At the deadline a bot plays that turn for the late player" in text
+    assert "At the deadline a bot plays that one turn for the late player, who keeps" in text
     assert created.commitment in text
 
     first = next(m for m in mailbox.to("anna@example.org", "invited"))

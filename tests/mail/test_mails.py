@@ -188,7 +188,8 @@ def test_digest_rescue_notices_and_fresh_links(runtime, mailbox, clock, app):
     fresh = mailbox.to("cleo@example.org", "your link")[0]
     fresh_path = links(fresh)[0]
     assert client.get(fresh_path).status_code == 200
-    assert client.get(f"/play/{created.tokens[2]}").status_code == 404
+    old = client.get(f"/play/{created.tokens[2]}")  # the reclaimed seat's old link explains
+    assert old.status_code == 410 and "newest mail from this game" in old.text
     invite = mailbox.to("dora@example.org", "offered to you")[0]
     assert f"/play/{replaced.token}" in part(invite, "plain")
     assert "take over Ben&#39;s seat" in part(invite, "html")

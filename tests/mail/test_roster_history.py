@@ -99,8 +99,10 @@ def test_moves_a_bot_made_say_so_and_human_moves_never_do(runtime, app, clock):
         game = runtime.service.game(game_id)
         engine = runtime.service.head(game_id).engine
         lines, _ = history.history(session, runtime, game, engine, 0, anna[0])
-    assert "(played by Ben, a bot)" in lines
-    assert "(played by a bot for Cleo)" in lines
+    # Each note sits on its move's own line, never on a line of its own.
+    assert any(line.endswith(" (played by Ben, a bot)") for line in lines)
+    assert any(line.endswith(" (played by a bot for Cleo)") for line in lines)
+    assert not any(line.startswith("(played by") for line in lines)
     assert sum("played by" in line for line in lines) == len(ben) + len(cleo)
 
 

@@ -218,7 +218,7 @@ def test_a_vacation_ends_early_with_its_days_given_back(runtime, mailbox, clock)
     assert clock_row.paused_until is None
     assert aware(clock_row.deadline_at) == clock.now + timedelta(days=2)
     assert aware(clock_row.remind_at) == clock.now + timedelta(hours=24)
-    assert clock_row.vacation_days_used == 2  # 3 whole days of 5 given back
+    assert clock_row.vacation_days_used == pytest.approx(1.125)  # 1 day 3 hours used
     event = runtime.service.events(game)[-1]
     assert event["kind"] == "vacation_ended" and event["seat"] == 0
     dispatch(runtime)
@@ -237,6 +237,39 @@ def test_a_vacation_ends_early_with_its_days_given_back(runtime, mailbox, clock)
     with pytest.raises(NotAllowed):
         end_vacation(runtime, game, 0, by=1)
     assert clock_of(runtime, game, 0).paused_until is not None
+
+
+@pytest.mark.parametrize(
+    "away, charged",
+    [
+        (timedelta(seconds=20), 0),
+        (timedelta(minutes=29), 0),
+        (timedelta(minutes=40), 1),
+        (timedelta(hours=5, minutes=10), 5),
+        (timedelta(days=2, hours=23, minutes=50), 72),
+    ],
+)
+def test_ending_a_vacation_charges_the_hours_used_not_whole_days(runtime, clock, away, charged):
+    created = new_game(runtime, seats=2)
+    game = created.game_id
+    assert start_vacation(runtime, game, 0, 3).done
+    clock.advance(seconds=away.total_seconds())
+    assert end_vacation(runtime, game, 0).done
+    used = clock_of(runtime, game, 0).vacation_days_used
+    assert round(used * 24, 6) == charged
+
+
+def test_what_is_left_of_the_allowance_reads_in_days_and_hours(runtime, app, clock):
+    created = new_game(runtime, seats=2)
+    game, token = created.game_id, created.tokens[0]
+    cap = int(float(runtime.config["scheduler"]["max_vacation_days"]))
+    assert start_vacation(runtime, game, 0, 3).done
+    clock.advance(hours=3)
+    assert end_vacation(runtime, game, 0).done
+    page = app.test_client().get(f"/rescue/{token}").text
+    assert f"{cap - 1} days and 21 hours left in this game" in page
+    with pytest.raises(Rejected, match=f"{cap - 1} days and 21 hours left"):
+        start_vacation(runtime, game, 0, cap)
 
 
 # The settings page -------------------------------------------------------------------

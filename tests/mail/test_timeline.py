@@ -73,10 +73,14 @@ def test_bot_plays_the_turn_at_the_deadline(runtime, clock):
     seats = runtime.service.seats(game.game_id)
     assert not seats[0].is_bot and seats[1].due
     assert len(mails(runtime, "your_turn", "ben@example.org")) == 1
-    assert (
-        "A bot plays this turn for you"
-        in mails(runtime, "deadline", "anna@example.org")[0].body_text
-    )
+    anna = mails(runtime, "deadline", "anna@example.org")[0].body_text
+    ben = mails(runtime, "deadline", "ben@example.org")[0].body_text
+    # Who plays, that the seat is still the late player's, and how they come back.
+    assert "A bot plays this one turn for you. Your seat is still yours" in anna
+    assert "your next turn comes by mail as usual, and you play it from your link" in anna
+    assert "A bot plays this one turn for Anna. Anna keeps the seat" in ben
+    for text in (anna, ben):
+        assert "theirs" not in text
     assert sweep(runtime).deadlines == 0
 
 
@@ -138,11 +142,31 @@ def test_vacation_pauses_reminders_and_moves_the_deadline(runtime, clock):
     assert hours_of(runtime, start, "reminder", "anna@example.org")[:3] == [73, 85, 97]
     assert hours_of(runtime, start, "deadline", "anna@example.org") == [120]
     told = mails(runtime, "notice", "ben@example.org")
-    assert "Anna is on vacation until 2026-03-05 10:00 UTC" in told[0].body_text
-    with pytest.raises(Rejected, match="11 are left"):
+    assert "Anna is on vacation until 2026-03-05 05:00 EST" in told[0].body_text  # Ben's zone
+    with pytest.raises(Rejected, match="11 days left"):
         start_vacation(runtime, game.game_id, 0, 12)
     with pytest.raises(BadInput):
         start_vacation(runtime, game.game_id, 0, "soon")
+
+
+def test_a_vacation_reads_in_each_readers_own_zone(runtime, clock, app):
+    game = new_game(runtime, seats=4)
+    clock.advance(hours=1)
+    outcome = start_vacation(runtime, game.game_id, 0, 3)
+    # Anna (Berlin) reads her own vacation in her zone, each other player in theirs.
+    assert "Anna is on vacation until 2026-03-05 11:00 CET" in outcome.message
+    told = {
+        address: mails(runtime, "notice", address)[0].body_text
+        for address in ("ben@example.org", "cleo@example.org", "dan@example.org")
+    }
+    assert "until 2026-03-05 05:00 EST" in told["ben@example.org"]
+    assert "until 2026-03-05 10:00 UTC" in told["cleo@example.org"]
+    assert "until 2026-03-05 19:00 JST" in told["dan@example.org"]
+    client = app.test_client()
+    history = client.get(f"/play/{game.tokens[1]}/history").text
+    assert "until 2026-03-05 05:00 EST" in history and "10:00 UTC" not in history
+    spectator = client.get(f"/games/{game.game_id}/history").text
+    assert "until 2026-03-05 10:00 UTC" in spectator
 
 
 def test_replacement_by_majority_vote_revokes_the_old_link(runtime, clock):

@@ -47,7 +47,8 @@ def test_rescue_page_vacation_and_seat_actions(runtime, app):
     assert back.status_code == 302
     fresh = back.headers["Location"].rsplit("/", 1)[-1]
     assert runtime.service.seat_for_token(fresh).seat == 2
-    assert client.get(f"/rescue/{tokens[2]}").status_code == 404
+    old = client.get(f"/rescue/{tokens[2]}")  # the old link says what happened
+    assert old.status_code == 410 and b"newest mail from this game" in old.data
 
 
 def test_bad_rescue_forms_get_a_clear_4xx_and_change_nothing(runtime, app):

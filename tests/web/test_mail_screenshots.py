@@ -12,6 +12,7 @@ import pytest
 
 from pbem.web import board_picture
 from tests.mail.conftest import Clock, make_runtime
+from tests.mail.conftest import new_game as new_pig_game
 from tests.mail.test_board_picture import (
     TITLES,
     message_of,
@@ -96,5 +97,62 @@ def test_every_golden_mail_on_a_phone(runtime, browser):  # noqa: F811 - the gol
             page.set_content(as_page(golden_message(runtime, kind, case)))
             page.screenshot(path=str(FOLDER / f"golden-{name}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+    finally:
+        context.close()
+
+
+def test_the_game_over_standings_keep_each_name_whole_on_a_phone(mail_runtime, browser):
+    """Long figures (nine columns of a breakdown) beside short names once squeezed the
+    names of a table letter by letter at 390 px; each name now reads on one line, its
+    figures under it."""
+    runtime = mail_runtime
+    game_id = new_pig_game(runtime, seats=3).game_id
+    figures = (
+        "Salmon: 6, Flatfish: 15, Herring: 0, Cod: 0, Amber: 5, Contract: 0, Points: 26, "
+        "Warehouse tokens: 13, Lost in the hold: 1"
+    )
+    names = ["Bot Konstantin", "Bruno", "Annabelle"]
+    over = {
+        "seed": "0" * 32,
+        "headline": "Bot Konstantin wins.",
+        "reason": "Most points after the final scoring.",
+        "standings": [
+            {"rank": rank, "name": name, "winner": rank == 1, "score": figures}
+            for rank, name in enumerate(names, start=1)
+        ],
+        "lines": ["Annabelle sails from Åland Sea to Gdańsk. (played by a bot for Annabelle)"],
+    }
+    mail = seat_mail(runtime, game_id, 0, "game_over", **over)
+    message, _ = message_of(runtime, mail)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.set_content(as_page(message))
+        FOLDER.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(FOLDER / "game_over-standings.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        for name in names:
+            # The text node of the name, measured: one line box, so no break inside.
+            lines = page.evaluate(
+                """(name) => {
+                    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+                    while (walker.nextNode()) {
+                        const node = walker.currentNode;
+                        const at = node.data.indexOf(name);
+                        if (at < 0 || node.parentElement.closest("ul")) continue;
+                        const range = document.createRange();
+                        range.setStart(node, at);
+                        range.setEnd(node, at + name.length);
+                        return new Set([...range.getClientRects()].map((r) => r.top)).size;
+                    }
+                    return 0;
+                }""",
+                name,
+            )
+            assert lines == 1, name
+        items = page.locator("ul li").all_inner_texts()
+        assert items and not any(item.startswith("(played by") for item in items)
     finally:
         context.close()

@@ -296,39 +296,87 @@ def body_text(message: EmailMessage) -> str:
 
 
 QUOTE_HEADER = re.compile(
-    r"^(on\s.+wrote:|am\s.+schrieb.*:|le\s.+a écrit\s?:|-+\s*original message\s*-+|"
-    r"from:\s.+|_{5,}|\*\s.+\[.+\]:)\s*$",
+    r"^(-+\s*original message\s*-+|from:\s.+|_{5,}|\*\s.+\[.+\]:)\s*$",
     re.IGNORECASE,
 )
+# The line a mail program writes above the quoted original ("On <date>, <name> wrote:"),
+# in the forms of Gmail, Outlook, Apple Mail and Thunderbird in the common languages;
+# any line naming an address in angle brackets and ending in a colon is one too.
+ATTRIBUTION = re.compile(
+    r"^(?:"
+    r"on\s.+\swrote\s?:"  # English
+    r"|am\s.+\sschrieb.*:"  # German
+    r"|le\s.+\sa\s[ée]crit\s?:"  # French
+    r"|el\s.+\sescribi[óo]\s?:"  # Spanish
+    r"|il\s.+\sha\sscritto\s?:"  # Italian
+    r"|em\s.+\sescreveu\s?:"  # Portuguese
+    r"|op\s.+\sschreef.*:"  # Dutch
+    r"|.+\s(?:написал|написала|написал\(а\)|написав|написала\(в\)|пишет)\s?:"  # Russian
+    r"|.+\s(?:napisał|napisała|napisał\(a\))\s?:"  # Polish
+    r"|.+\s(?:skrev|kirjoitti|yazdı)(?:\s.*)?:"  # Nordic, Finnish, Turkish
+    r"|.+(?:のメッセージ|は書きました|が書きました)\s?[:：]"  # Japanese
+    r"|.+写道\s?[:：]"  # Chinese
+    r"|.*<[^<>\s@]+@[^<>\s]+>.*[:：]"  # any language: an address, then a colon
+    r")\s*$",
+    re.IGNORECASE,
+)
+# What the first line of an attribution wrapped over two or three lines shows: an
+# address or its opening bracket, a time, a year, or an English or Romance opener.
+ATTRIBUTION_START = re.compile(
+    r"[<@]|\d{1,2}[:.]\d{2}|\b(?:19|20)\d{2}\b|^(?:on|am|le|el|il|em|op)\s", re.IGNORECASE
+)
+
+# A line that goes on with an address, as the second line of a wrapped attribution.
+WRAPPED_ADDRESS = re.compile(r"^<?[^\s<>@]+@[^\s<>]+>")
+
+
+def header_span(rows: list[str], index: int) -> int:
+    """How many lines, from ``rows[index]``, make a quote header (0 when none): a quote
+    header line, an attribution line, or one wrapped over up to three lines (Gmail breaks
+    a long one after the sender's "<")."""
+    line = rows[index].strip()
+    if QUOTE_HEADER.match(line) or ATTRIBUTION.match(line):
+        return 1
+    if not line or not ATTRIBUTION_START.search(line):
+        return 0
+    for span in (2, 3):
+        part = [row.strip() for row in rows[index : index + span]]
+        if len(part) < span or not part[-1]:
+            return 0
+        if ATTRIBUTION.match(part[1]) and not WRAPPED_ADDRESS.match(part[1]):
+            return 0  # the next line is an attribution of its own: this one is not
+        if ATTRIBUTION.match(" ".join(part)):
+            return span
+    return 0
 
 
 def first_paragraph(text: str) -> list[str]:
     """The first paragraph of the text's own lines: quoted lines (``>``), quote
-    headers ("On ... wrote:", Outlook's "From: ..." block, mutt's "* X [date]:", an
-    attribution line ending in ":" just above a quote) are passed over; a signature
-    separator or a quote after the paragraph ends it."""
+    headers ("On ... wrote:" and its forms in other languages, even wrapped; Outlook's
+    "From: ..." block; mutt's "* X [date]:"; an attribution line ending in ":" just above
+    a quote) are passed over; a signature separator or a quote after the paragraph
+    ends it."""
     rows = [row.rstrip() for row in text.replace("\r\n", "\n").split("\n")]
     lines: list[str] = []
-    for index, raw in enumerate(rows):
+    index = 0
+    while index < len(rows):
+        raw = rows[index]
         line = raw.strip()
         following = next((row.strip() for row in rows[index + 1 :] if row.strip()), "")
         quoted = line.startswith(">")
-        header = bool(QUOTE_HEADER.match(line)) or (
-            line.endswith(":") and following.startswith(">")
-        )
+        span = header_span(rows, index)
+        if not span and line.endswith(":") and following.startswith(">"):
+            span = 1
         if line in ("--", "__") or raw == "-- " or line.startswith("Sent from my"):
             break
-        if quoted or header:
+        if quoted or span:
             if lines:
                 break
-            if (
-                header
-                and QUOTE_HEADER.match(line)
-                and not quoted
-                and line.lower().startswith(("from:", "-", "_"))
-            ):
+            if span and QUOTE_HEADER.match(line) and line.lower().startswith(("from:", "-", "_")):
                 break  # Outlook: everything after its header block is the original
+            index += max(span, 1)
             continue
+        index += 1
         if not line:
             if lines:
                 break
@@ -361,7 +409,7 @@ def own_text(message: EmailMessage) -> str:
                 break
             quote = (
                 line.startswith(">")
-                or bool(QUOTE_HEADER.match(line))
+                or bool(header_span(rows, index))
                 or (line.endswith(":") and following.startswith(">"))
             )
             if quote:
