@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, render_template_string
 from sqlmodel import col, select
 
+from engines import REGISTRY
 from pbem.eventlog.store import game_engine
 from pbem.games import names
 from pbem.mail.pictures import HOOK, Picture
@@ -153,7 +154,7 @@ class Pictures:
                 groups=[],
                 pick="",
             )
-        words = board_words(page, view)
+        words = board_words(page, view) + own_words(slug, view)
         svg = board_svg(page, slug)
         if svg is None:
             return Picture(words=words)
@@ -290,6 +291,15 @@ class _Facts(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.text is not None and not self.drawing:
             self.text.append(data)
+
+
+def own_words(slug: str, view: dict[str, Any]) -> list[str]:
+    """What only the view's seat sees, in words, when the title says it (the engine's
+    optional ``own_words``): drawn for that seat's mail alone, as its view is."""
+    say = getattr(REGISTRY.get(slug), "own_words", None)
+    if say is None:
+        return []
+    return [str(line) for line in say(view) if line]
 
 
 def board_words(page: str, view: dict[str, Any]) -> list[str]:

@@ -216,3 +216,38 @@ def test_a_mail_too_large_with_its_picture_goes_with_the_words(runtime, monkeypa
     assert size < 20_000 and message.get_body(preferencelist=("related",)) is None
     html = message.get_body(preferencelist=("html",)).get_content()
     assert "<img" not in html and "Where the game stands:" in html
+
+
+def test_the_words_of_a_seat_mail_hold_its_own_hand_and_no_one_elses(runtime):
+    """The position in words (plain part and alt text) names the reader's own hand, from
+    the engine's ``own_words``; another seat's mail, and a spectator's, never show it."""
+    game_id = new_game(runtime, "mercatores")
+    with Session(runtime.db) as session:
+        game = session.get(Game, game_id)
+        hands = [list(hand) for hand in game.head_state["hands"]]
+        seq = game.head_seq
+    engine = get_engine("mercatores")
+    said = engine.own_words(engine.view(engine.load(game.head_state), 1))
+    assert said and said[0].startswith("Your hand: ")
+    assert engine.own_words(engine.view(engine.load(game.head_state), None)) == []
+
+    drawer = board_picture.Pictures(runtime)
+    ben = drawer(game_id, 1, seq)
+    anna = drawer(game_id, 0, seq)
+    watcher = drawer(game_id, None, seq)
+    assert said[0] in ben.words
+    assert said[0] not in anna.words and said[0] not in watcher.words
+    assert sum(line.startswith("Your hand: ") for line in anna.words) == 1
+    assert not any(line.startswith("Your hand: ") for line in watcher.words)
+    assert hands[0] != hands[1]
+
+    message, size = message_of(
+        runtime, seat_mail(runtime, game_id, 1, "reminder", since="", consequence="")
+    )
+    assert size < LIMIT
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    assert said[0] in text.split("The board now:", 1)[1]
+    other, _ = message_of(
+        runtime, seat_mail(runtime, game_id, 0, "reminder", since="", consequence="")
+    )
+    assert said[0] not in other.as_string()
