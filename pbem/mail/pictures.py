@@ -34,6 +34,7 @@ HOOK = "board_picture"
 # An invitation shows it only when the seat moves first (its turn's only mail).
 KINDS = frozenset({"your_turn", "reminder", "game_over", "invitation"})
 SHOWN_WIDTH = 360  # CSS px: the picture's width in a mail (a 390 px phone less margins)
+PHONE_WIDTH = 390  # CSS px: a phone's screen, the widest the picture is shown on one
 MAX_BYTES = 120_000  # a larger PNG is left out (in base64 it grows by a third)
 MAX_MAIL_BYTES = 200 * 1024  # a mail with its picture above this goes without it
 ALT_CHARS = 900
@@ -51,6 +52,11 @@ class Picture:
     png: bytes | None = None
     width: int = 0
     height: int = 0
+    # When the picture is a part of the board (a phone could not read the whole): what
+    # part, in words ("around your pieces: Stockholm, Gotland"); empty for the whole.
+    part: str = ""
+    # The smallest text of the picture, in CSS px, shown PHONE_WIDTH px wide.
+    smallest_px: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -98,10 +104,21 @@ def fill(
     return TEXT_SLOT.sub(lambda _: said, text), HTML_SLOT.sub(lambda _: shown, html), image
 
 
-def alt_text(words: list[str]) -> str:
-    """The picture's text alternative: the position in words, shortened to a few
-    sentences (the full list follows the picture for whoever wants it)."""
+def part_text(part: str) -> str:
+    """What a picture of part of the board shows, and where the whole is."""
+    return (
+        f"The picture shows the part of the board {part}; the whole board is on the "
+        "game's page (the link in this mail)."
+    )
+
+
+def alt_text(words: list[str], part: str = "") -> str:
+    """The picture's text alternative: what part of the board it shows (when a part),
+    then the position in words, shortened to a few sentences (the full list follows the
+    picture for whoever wants it)."""
     said = "The board: " + "; ".join(word.rstrip(".") for word in words) + "."
+    if part:
+        said = part_text(part) + " " + said
     if len(said) > ALT_CHARS:
         said = said[: ALT_CHARS - 1].rsplit(" ", 1)[0] + "…"
     return said
@@ -121,10 +138,15 @@ def html_block(picture: Picture, image: Image | None) -> str:
         height = round(picture.height * SHOWN_WIDTH / picture.width) if picture.width else 0
         parts.append(
             f'<p style="margin:1em 0 0.3em"><img src="cid:{escape(image.cid)}" '
-            f'alt="{escape(alt_text(picture.words))}" width="{SHOWN_WIDTH}" height="{height}" '
+            f'alt="{escape(alt_text(picture.words, picture.part))}" width="{SHOWN_WIDTH}" '
+            f'height="{height}" '
             'style="display:block;width:100%;max-width:'
             f'{SHOWN_WIDTH * 2}px;height:auto;border:1px solid #c9c3b4;border-radius:6px"></p>'
         )
+        if picture.part:
+            parts.append(
+                f'<p style="margin:0 0 0.6em;font-size:0.9em">{escape(part_text(picture.part))}</p>'
+            )
     if picture.words:
         items = "".join(f"<li>{escape(word)}</li>" for word in picture.words)
         parts.append(
