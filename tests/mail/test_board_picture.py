@@ -285,7 +285,10 @@ def test_on_a_phone_the_picture_shows_the_part_around_the_readers_pieces(runtime
     assert "whole board is on the game's page" in alt
     related = message.get_body(preferencelist=("related",))
     html = related.get_body(preferencelist=("html",)).get_content()
-    assert "the whole board is on the game&#x27;s page" in html
+    # The caption links the whole board: the seat's own link to the game's page.
+    assert "the whole board is on <a href=" in html
+    whole = html.split("the whole board is on <a href=", 1)[1].split("</a>", 1)[0]
+    assert whole.startswith('"http') and "/play/" in whole and whole.endswith("page")
 
 
 def test_the_part_shown_is_around_the_seats_own_places():
@@ -313,3 +316,10 @@ def test_the_part_shown_is_around_the_seats_own_places():
     assert board_picture.crop(svg, 0) == (svg, "")  # nothing of seat 0's, nothing changed
     marked = svg.replace('class="place" data-place="p2"', 'class="place changed" data-place="p2"')
     assert board_picture.crop(marked, 0)[1] == "around what changed: Place 2"
+
+
+def test_the_slot_carries_the_seats_link_whatever_its_letters():
+    for link in ("http://pbem.test/play/ab--cd-", "http://pbem.test/play/x?a=1&b=2", ""):
+        found = pictures.HTML_SLOT.search("<p>" + pictures.html_slot(7, link) + "</p>")
+        assert found is not None and found[1] == "7"
+        assert html_module.unescape(found[2] or "") == link
