@@ -1,7 +1,9 @@
 """What the board in turn mails costs (:mod:`pbem.web.board_picture`): CPU per PNG per
 title (median of ``--rounds`` draws, ``time.process_time``, nothing kept between
 them), its bytes, the whole message's bytes, and what a kept picture costs (the mails
-of one event to seats that see the same board).
+of one event to seats that see the same board), and the smallest text of the picture
+shown 390 px wide (a phone): of the whole board (a spectator's picture) and of the
+picture a seat gets (the part around its pieces, when the whole would not read).
 
 Usage: ``PYTHONPATH=$PWD python bench/bench_mail_picture.py [--rounds N] [--moves M]``
 (each title's game after M first-legal moves, three seats).
@@ -46,7 +48,7 @@ def main() -> None:
     print(f"PNG {board_picture.WIDTH} px wide, palette of {board_picture.COLOURS}")
     print(
         f"{'title':<14} {'ms/PNG (median)':>15} {'ms kept':>8} {'PNG bytes':>10} "
-        f"{'mail bytes':>11} {'px':>10}"
+        f"{'mail bytes':>11} {'px':>10} {'text whole':>10} {'text seat':>9}"
     )
     for slug in TITLES:
         specs = [SeatSpec(name, f"{name.lower()}@example.org") for name in ("A", "B", "C")]
@@ -85,9 +87,11 @@ def main() -> None:
             session.refresh(mail)
             session.expunge(mail)
         size = len(build_message(runtime, mail).as_bytes())
+        whole = board_picture.Pictures(runtime)(game_id, None, seq)
         print(
             f"{slug:<14} {statistics.median(cold) * 1000:>15.0f} {kept * 1000:>8.1f} "
-            f"{len(picture.png or b''):>10} {size:>11} {picture.width:>4}x{picture.height:<5}"
+            f"{len(picture.png or b''):>10} {size:>11} {picture.width:>4}x{picture.height:<5} "
+            f"{whole.smallest_px:>10.1f} {picture.smallest_px:>9.1f}"
         )
 
 

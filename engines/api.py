@@ -96,6 +96,10 @@ optional members of the engine object (with ``getattr``) and names no title itse
 ``changed_places(old_view, new_view) -> set[str]``
     The places (ids the board draws) whose contents differ between two views of one
     seat, highlighted as changed since that seat's last move. Absent: none highlighted.
+``own_words(view) -> list[str]``
+    What only the view's seat may see (a hand of cards), as sentences for the summary
+    of the position in that seat's own mails. Only that seat's mail prints them; a
+    spectator's view gives none. Absent: the summary has the board's public facts only.
 ``engines/<slug>/data.py`` (a module, not a member)
     The game's data; its ``NAMES`` (id -> name) and ``PROVINCE``, ``SEA`` and ``CARDS``
     (id -> mapping with a ``"name"``) name what a board's ``?pick=`` chooses, in the

@@ -159,6 +159,10 @@ class Mercatores:
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)
 
+    def own_words(self, view: Mapping[str, Any]) -> list[str]:
+        """What only the view's seat sees, in words, for its own mail."""
+        return views.own_words(view)
+
     def phase_line(self, state: State) -> tuple[str, list[str]]:
         return views.phase_line(state)
 

@@ -65,6 +65,15 @@ def listing(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def own_words(view: Mapping[str, Any]) -> list[str]:
+    """What only the view's seat sees, in words (its hand), for the position summary of
+    its own mail: nothing for a spectator's view."""
+    if "hand" not in view:
+        return []
+    hand = [CARDS[card]["name"] for card in view["hand"]]
+    return [f"Your hand: {', '.join(hand) if hand else 'empty'}."]
+
+
 def phase_text(state: State) -> str:
     if state.phase == OVER:
         return "Game over"

@@ -4,7 +4,8 @@ in both parts.
 The templates of the mails that show it (``your_turn``, ``reminder``, ``game_over``, and
 ``invitation`` when the seat moves first)
 leave a slot where the board goes, naming the event it is drawn after:
-``<!--pbem-board:SEQ-->`` in the HTML part and ``[pbem-board:SEQ]`` in the plain one.
+``<!--pbem-board:SEQ LINK -->`` in the HTML part (LINK, the seat's link to the game's
+page, is optional: a picture of part of the board links the whole there) and ``[pbem-board:SEQ]`` in the plain one.
 The dispatcher fills them as it sends the mail (:func:`fill`), so no picture is drawn in
 a move's transaction, and a mail waiting in the outbox costs nothing until it goes.
 
@@ -21,7 +22,7 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass, field
-from html import escape
+from html import escape, unescape
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -34,11 +35,12 @@ HOOK = "board_picture"
 # An invitation shows it only when the seat moves first (its turn's only mail).
 KINDS = frozenset({"your_turn", "reminder", "game_over", "invitation"})
 SHOWN_WIDTH = 360  # CSS px: the picture's width in a mail (a 390 px phone less margins)
+PHONE_WIDTH = 390  # CSS px: a phone's screen, the widest the picture is shown on one
 MAX_BYTES = 120_000  # a larger PNG is left out (in base64 it grows by a third)
 MAX_MAIL_BYTES = 200 * 1024  # a mail with its picture above this goes without it
 ALT_CHARS = 900
 
-HTML_SLOT = re.compile(r"<!--pbem-board:(\d+)-->")
+HTML_SLOT = re.compile(r"<!--pbem-board:(\d+)(?: (\S+))? ?-->")
 TEXT_SLOT = re.compile(r"\[pbem-board:(\d+)\]\n?")
 
 
@@ -51,6 +53,11 @@ class Picture:
     png: bytes | None = None
     width: int = 0
     height: int = 0
+    # When the picture is a part of the board (a phone could not read the whole): what
+    # part, in words ("around your pieces: Stockholm, Gotland"); empty for the whole.
+    part: str = ""
+    # The smallest text of the picture, in CSS px, shown PHONE_WIDTH px wide.
+    smallest_px: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -61,8 +68,8 @@ class Image:
     cid: str
 
 
-def html_slot(seq: int) -> str:
-    return f"<!--pbem-board:{int(seq)}-->"
+def html_slot(seq: int, link: str = "") -> str:
+    return f"<!--pbem-board:{int(seq)}{' ' + escape(link) if link else ''} -->"
 
 
 def text_slot(seq: int) -> str:
@@ -75,7 +82,9 @@ def fill(
     """``text`` and ``html`` with their board slots filled (the board after the event
     the slot names, as the mail's seat sees it; a spectator's for a mail to no seat),
     and the image the HTML part names, if any (none when not ``png``: the words only)."""
-    found = HTML_SLOT.search(html) or TEXT_SLOT.search(text)
+    in_html = HTML_SLOT.search(html)
+    found = in_html or TEXT_SLOT.search(text)
+    link = unescape(in_html[2]) if in_html and in_html[2] else ""
     if found is None:
         return text, html, None
     picture = None
@@ -94,14 +103,27 @@ def fill(
     elif drawn:
         image = Image(drawn, f"board.{hashlib.sha256(drawn).hexdigest()[:16]}@pbem")
     said = text_words(picture.words)
-    shown = html_block(picture, image)
+    shown = html_block(picture, image, link)
     return TEXT_SLOT.sub(lambda _: said, text), HTML_SLOT.sub(lambda _: shown, html), image
 
 
-def alt_text(words: list[str]) -> str:
-    """The picture's text alternative: the position in words, shortened to a few
-    sentences (the full list follows the picture for whoever wants it)."""
+def part_text(part: str, link: str = "") -> str:
+    """What a picture of part of the board shows, and where the whole is (HTML, with
+    ``link`` a link to it)."""
+    page = f'<a href="{escape(link)}">the game\'s page</a>' if link else "the game's page"
+    return f"The picture shows the part of the board {escape(part)}; the whole board is on {page}."
+
+
+def alt_text(words: list[str], part: str = "") -> str:
+    """The picture's text alternative: what part of the board it shows (when a part),
+    then the position in words, shortened to a few sentences (the full list follows the
+    picture for whoever wants it)."""
     said = "The board: " + "; ".join(word.rstrip(".") for word in words) + "."
+    if part:
+        said = (
+            f"The picture shows the part of the board {part}; the whole board is on the "
+            f"game's page (the link under the picture). {said}"
+        )
     if len(said) > ALT_CHARS:
         said = said[: ALT_CHARS - 1].rsplit(" ", 1)[0] + "…"
     return said
@@ -114,17 +136,22 @@ def text_words(words: list[str]) -> str:
     return "The board now:\n" + "".join(f"  {word}\n" for word in words) + "\n"
 
 
-def html_block(picture: Picture, image: Image | None) -> str:
+def html_block(picture: Picture, image: Image | None, link: str = "") -> str:
     """The picture (when drawn) sized for a phone, and the position in words."""
     parts = []
     if image is not None:
         height = round(picture.height * SHOWN_WIDTH / picture.width) if picture.width else 0
         parts.append(
             f'<p style="margin:1em 0 0.3em"><img src="cid:{escape(image.cid)}" '
-            f'alt="{escape(alt_text(picture.words))}" width="{SHOWN_WIDTH}" height="{height}" '
+            f'alt="{escape(alt_text(picture.words, picture.part))}" width="{SHOWN_WIDTH}" '
+            f'height="{height}" '
             'style="display:block;width:100%;max-width:'
             f'{SHOWN_WIDTH * 2}px;height:auto;border:1px solid #c9c3b4;border-radius:6px"></p>'
         )
+        if picture.part:
+            parts.append(
+                f'<p style="margin:0 0 0.6em;font-size:0.9em">{part_text(picture.part, link)}</p>'
+            )
     if picture.words:
         items = "".join(f"<li>{escape(word)}</li>" for word in picture.words)
         parts.append(

@@ -38,9 +38,10 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, render_template_string
 from sqlmodel import col, select
 
+from engines import REGISTRY
 from pbem.eventlog.store import game_engine
 from pbem.games import names
-from pbem.mail.pictures import HOOK, Picture
+from pbem.mail.pictures import HOOK, PHONE_WIDTH, Picture
 from pbem.models import Seat
 from pbem.web.present import players
 from pbem.web.titles import _folder, board_template, changed_places
@@ -92,13 +93,13 @@ class Pictures:
 
     def __call__(self, game_id: str, seat: int | None, seq: int) -> Picture:
         slug, view, shown, changed = self.seen(game_id, seat, seq)
-        drawn = json.dumps([slug, view, shown, sorted(changed)], sort_keys=True, default=str)
+        drawn = json.dumps([slug, seat, view, shown, sorted(changed)], sort_keys=True, default=str)
         key = (game_id, seq, hashlib.sha256(drawn.encode()).hexdigest())
         with self.lock:
             if key in self.kept:
                 self.kept.move_to_end(key)
                 return self.kept[key]
-        picture = self.draw(slug, view, shown, changed)
+        picture = self.draw(slug, view, shown, changed, seat)
         with self.lock:
             self.kept[key] = picture
             while len(self.kept) > KEPT:
@@ -140,9 +141,16 @@ class Pictures:
         return game.engine, view, shown, changed_places(game.engine, old, view)
 
     def draw(
-        self, slug: str, view: dict[str, Any], shown: list[dict[str, Any]], changed: set[str]
+        self,
+        slug: str,
+        view: dict[str, Any],
+        shown: list[dict[str, Any]],
+        changed: set[str],
+        seat: int | None = None,
     ) -> Picture:
-        """The board of this view: its words, and its PNG when resvg draws it."""
+        """The board of this view: its words, and its PNG when resvg draws it (the part
+        of the board a phone reads, around the seat's pieces or what changed, when the
+        whole would not read: see :func:`crop`)."""
         with self._app().test_request_context("/"):
             page = render_template_string(
                 "{% include board %}",
@@ -153,16 +161,24 @@ class Pictures:
                 groups=[],
                 pick="",
             )
-        words = board_words(page, view)
+        words = board_words(page, view) + own_words(slug, view)
         svg = board_svg(page, slug)
         if svg is None:
             return Picture(words=words)
+        svg, part = crop(svg, seat)
         try:
             png, width, height = to_png(svg, slug)
         except Exception as error:  # noqa: BLE001 - no picture is better than no mail
             log.warning("the board of %s could not be drawn: %s", slug, error)
             return Picture(words=words)
-        return Picture(png=png, width=width, height=height, words=words)
+        return Picture(
+            png=png,
+            width=width,
+            height=height,
+            words=words,
+            part=part,
+            smallest_px=smallest_px(svg),
+        )
 
 
 def board_svg(page: str, slug: str) -> str | None:
@@ -183,6 +199,154 @@ def board_svg(page: str, slug: str) -> str | None:
     if "xmlns=" not in svg[:300]:
         svg = svg.replace("<svg", '<svg xmlns="http://www.w3.org/2000/svg"', 1)
     return _IMAGE_HREF.sub(lambda match: inline_asset(match, slug), svg)
+
+
+# ------------------------------------------------------------------ a part for a phone
+# A wide map shown a phone's width reads at 5 or 6 px. When the whole board's smallest
+# text would read under READABLE_PX, the picture shows the part of it a phone reads:
+# around the viewer's own pieces (the places whose ``data-seats`` name the seat), else
+# around what changed since their last move (``class="place changed"``), as the map's
+# first view on a phone does (static/map.js). Both come from the seat's own view, so
+# the part shown depends on nothing the seat may not see. A spectator's picture, a
+# board with neither, or a board a part would enlarge too little stays whole.
+READABLE_PX = 10  # the smallest text of a part, shown PHONE_WIDTH px wide
+TALL = 1.2  # a part's height to its width (a phone's screen is tall)
+GAIN = 1.2  # a part is drawn only when its texts read this much larger than the whole
+NAMED = 4  # places named in the words saying what part is shown
+
+_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+_VIEW_BOX = re.compile(r'\bviewBox="([-\d.eE]+)[ ,]+([-\d.eE]+)[ ,]+([-\d.eE]+)[ ,]+([-\d.eE]+)"')
+_FONT = re.compile(r'<text\b[^>]*?\bfont-size="([\d.]+)"', re.S)
+_PLACE = re.compile(r'<(?:a|g) class="place( changed)?"[^>]*>', re.S)
+_SEATS = re.compile(r'\bdata-seats="([^"]*)"')
+_CHIP = re.compile(
+    r'<rect class="chip" x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"'
+)
+_LABEL = re.compile(r'data-box="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)">([^<]*)</text>')
+
+
+def view_box(svg: str) -> tuple[float, float, float, float] | None:
+    root = _ROOT.search(svg)
+    found = _VIEW_BOX.search(root[0]) if root else None
+    return tuple(float(found[n]) for n in range(1, 5)) if found else None  # type: ignore[return-value]
+
+
+def smallest_px(svg: str, shown: int = PHONE_WIDTH) -> float:
+    """The smallest text of ``svg`` in CSS px when it is shown ``shown`` px wide."""
+    box = view_box(svg)
+    sizes = [float(size) for size in _FONT.findall(svg)]
+    if box is None or not sizes or box[2] <= 0:
+        return 0.0
+    return round(min(sizes) * shown / box[2], 2)
+
+
+def places(svg: str) -> list[dict[str, Any]]:
+    """The board's places as drawn: whose pieces lie there, changed or not, the box of
+    their chip and name (map units) and their name."""
+    found = []
+    opened = list(_PLACE.finditer(svg))
+    for index, tag in enumerate(opened):
+        end = opened[index + 1].start() if index + 1 < len(opened) else len(svg)
+        inside = svg[tag.end() : end]
+        chip, label = _CHIP.search(inside), _LABEL.search(inside)
+        if chip is None:
+            continue
+        x, y, w, h = (float(chip[n]) for n in range(1, 5))
+        x0, y0, x1, y1 = x, y, x + w, y + h
+        name = ""
+        if label is not None:
+            lx0, ly0, lx1, ly1 = (float(label[n]) for n in range(1, 5))
+            x0, y0, x1, y1 = min(x0, lx0), min(y0, ly0), max(x1, lx1), max(y1, ly1)
+            name = html.unescape(label[5]).strip()
+        seats = _SEATS.search(tag[0])
+        found.append(
+            {
+                "seats": set(seats[1].split()) if seats else set(),
+                "changed": bool(tag[1]),
+                "box": (x0, y0, x1, y1),
+                "name": name,
+            }
+        )
+    return found
+
+
+def window(
+    boxes: list[tuple[float, float, float, float]],
+    size: tuple[float, float],
+    board: tuple[float, float, float, float],
+) -> tuple[float, float]:
+    """The top left corner of a ``size`` window inside ``board`` that holds the most of
+    ``boxes`` whole (of equal counts, the one whose middle is nearest theirs)."""
+    width, height = size
+    bx, by, bw, bh = board
+    margin = 12.0
+
+    def inside(left: float, top: float) -> tuple[float, float]:
+        return (
+            min(max(left, bx), bx + bw - width),
+            min(max(top, by), by + bh - height),
+        )
+
+    middle_x = sum((b[0] + b[2]) / 2 for b in boxes) / len(boxes)
+    middle_y = sum((b[1] + b[3]) / 2 for b in boxes) / len(boxes)
+    lefts = {middle_x - width / 2} | {b[0] - margin for b in boxes}
+    lefts |= {b[2] + margin - width for b in boxes}
+    tops = {middle_y - height / 2} | {b[1] - margin for b in boxes}
+    tops |= {b[3] + margin - height for b in boxes}
+    best, corner = None, inside(middle_x - width / 2, middle_y - height / 2)
+    for left in sorted(lefts):
+        for top in sorted(tops):
+            left_at, top_at = inside(left, top)
+            held = sum(
+                left_at <= b[0]
+                and b[2] <= left_at + width
+                and top_at <= b[1]
+                and b[3] <= top_at + height
+                for b in boxes
+            )
+            off = abs(left_at + width / 2 - middle_x) + abs(top_at + height / 2 - middle_y)
+            score = (held, -off)
+            if best is None or score > best:
+                best, corner = score, (left_at, top_at)
+    return corner
+
+
+def crop(svg: str, seat: int | None) -> tuple[str, str]:
+    """``svg`` cut to the part a phone reads (see above) and that part in words, or
+    ``svg`` whole and ``""``."""
+    board = view_box(svg)
+    sizes = [float(size) for size in _FONT.findall(svg)]
+    if seat is None or board is None or not sizes:
+        return svg, ""
+    wide = min(sizes) * PHONE_WIDTH / READABLE_PX  # the part's width, in map units
+    if wide * GAIN > board[2]:
+        return svg, ""
+    drawn = places(svg)
+    own = [place for place in drawn if str(seat) in place["seats"]]
+    changed = [place for place in drawn if place["changed"]]
+    focus, about = (own, "around your pieces") if own else (changed, "around what changed")
+    if not focus:
+        return svg, ""
+    size = (wide, min(wide * TALL, board[3]))
+    left, top = window([place["box"] for place in focus], size, board)
+    held = [
+        place["name"]
+        for place in focus
+        if place["name"]
+        and left <= place["box"][0]
+        and place["box"][2] <= left + size[0]
+        and top <= place["box"][1]
+        and place["box"][3] <= top + size[1]
+    ]
+    if held:
+        about += ": " + ", ".join(held[:NAMED]) + (", …" if len(held) > NAMED else "")
+    box = f'viewBox="{left:.1f} {top:.1f} {size[0]:.1f} {size[1]:.1f}"'
+    root = _ROOT.search(svg)
+    assert root is not None  # view_box found it
+    tag = _VIEW_BOX.sub(box, root[0], count=1)
+    tag = re.sub(r'\swidth="[^"]*"', f' width="{size[0]:.0f}"', tag, count=1)
+    tag = re.sub(r'\sheight="[^"]*"', f' height="{size[1]:.0f}"', tag, count=1)
+    return svg[: root.start()] + tag + svg[root.end() :], about
 
 
 def inline_asset(match: re.Match, slug: str) -> str:
@@ -290,6 +454,15 @@ class _Facts(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self.text is not None and not self.drawing:
             self.text.append(data)
+
+
+def own_words(slug: str, view: dict[str, Any]) -> list[str]:
+    """What only the view's seat sees, in words, when the title says it (the engine's
+    optional ``own_words``): drawn for that seat's mail alone, as its view is."""
+    say = getattr(REGISTRY.get(slug), "own_words", None)
+    if say is None:
+        return []
+    return [str(line) for line in say(view) if line]
 
 
 def board_words(page: str, view: dict[str, Any]) -> list[str]:

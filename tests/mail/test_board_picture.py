@@ -7,6 +7,7 @@ goes without it."""
 
 from __future__ import annotations
 
+import html as html_module
 import logging
 
 import pytest
@@ -96,7 +97,8 @@ def check_picture(message, name: str) -> str:
     assert int.from_bytes(data[16:20], "big") == board_picture.WIDTH
     assert 'width="360"' in html
     alt = html.split('alt="', 1)[1].split('"', 1)[0]
-    assert alt.startswith("The board: ") and name in alt
+    assert alt.startswith(("The board: ", "The picture shows the part of the board")), alt
+    assert name in alt
     assert "pbem-board" not in html
     return alt
 
@@ -216,3 +218,108 @@ def test_a_mail_too_large_with_its_picture_goes_with_the_words(runtime, monkeypa
     assert size < 20_000 and message.get_body(preferencelist=("related",)) is None
     html = message.get_body(preferencelist=("html",)).get_content()
     assert "<img" not in html and "Where the game stands:" in html
+
+
+def test_the_words_of_a_seat_mail_hold_its_own_hand_and_no_one_elses(runtime):
+    """The position in words (plain part and alt text) names the reader's own hand, from
+    the engine's ``own_words``; another seat's mail, and a spectator's, never show it."""
+    game_id = new_game(runtime, "mercatores")
+    with Session(runtime.db) as session:
+        game = session.get(Game, game_id)
+        hands = [list(hand) for hand in game.head_state["hands"]]
+        seq = game.head_seq
+    engine = get_engine("mercatores")
+    said = engine.own_words(engine.view(engine.load(game.head_state), 1))
+    assert said and said[0].startswith("Your hand: ")
+    assert engine.own_words(engine.view(engine.load(game.head_state), None)) == []
+
+    drawer = board_picture.Pictures(runtime)
+    ben = drawer(game_id, 1, seq)
+    anna = drawer(game_id, 0, seq)
+    watcher = drawer(game_id, None, seq)
+    assert said[0] in ben.words
+    assert said[0] not in anna.words and said[0] not in watcher.words
+    assert sum(line.startswith("Your hand: ") for line in anna.words) == 1
+    assert not any(line.startswith("Your hand: ") for line in watcher.words)
+    assert hands[0] != hands[1]
+
+    message, size = message_of(
+        runtime, seat_mail(runtime, game_id, 1, "reminder", since="", consequence="")
+    )
+    assert size < LIMIT
+    text = message.get_body(preferencelist=("plain",)).get_content()
+    assert said[0] in text.split("The board now:", 1)[1]
+    other, _ = message_of(
+        runtime, seat_mail(runtime, game_id, 0, "reminder", since="", consequence="")
+    )
+    assert said[0] not in other.as_string()
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_on_a_phone_the_picture_shows_the_part_around_the_readers_pieces(runtime, slug):
+    """A wide map shown 390 px wide reads at 5 or 6 px: a seat's picture shows the part
+    around its own pieces, where every text reads at 10 px or more, and says so (alt
+    text and caption); a spectator's picture, and a board that reads near enough whole
+    (the table of cards), stay whole."""
+    game_id = new_game(runtime, slug)
+    play_until_turn_passes(runtime, game_id)
+    seat = 0  # Anna, who has moved: her pieces are on the board
+    seq = runtime.service.head(game_id).seq
+    drawer = board_picture.Pictures(runtime)
+    picture = drawer(game_id, seat, seq)
+    watcher = drawer(game_id, None, seq)
+    assert watcher.part == ""
+    if slug == "mercatores":
+        assert picture.part == "" and picture.smallest_px == watcher.smallest_px >= 8.5
+        return
+    assert watcher.smallest_px < 7  # the whole map on a phone
+    assert picture.smallest_px >= 10, picture.smallest_px
+    assert picture.part.startswith("around your pieces: ")
+    assert picture.width == board_picture.WIDTH and picture.height <= picture.width * 1.25
+    message, size = message_of(
+        runtime, seat_mail(runtime, game_id, seat, "reminder", since="", consequence="")
+    )
+    assert size < LIMIT
+    alt = html_module.unescape(check_picture(message, "Anna"))
+    assert alt.startswith("The picture shows the part of the board around your pieces: ")
+    assert "whole board is on the game's page" in alt
+    related = message.get_body(preferencelist=("related",))
+    html = related.get_body(preferencelist=("html",)).get_content()
+    # The caption links the whole board: the seat's own link to the game's page.
+    assert "the whole board is on <a href=" in html
+    whole = html.split("the whole board is on <a href=", 1)[1].split("</a>", 1)[0]
+    assert whole.startswith('"http') and "/play/" in whole and whole.endswith("page")
+
+
+def test_the_part_shown_is_around_the_seats_own_places():
+    """:func:`board_picture.crop` on a drawn map: the window holds the seat's places
+    whole and reads at 10 px; without a seat, or with no place of its own nor changed,
+    the map stays whole."""
+    chips = "".join(
+        f'<g class="place" data-place="p{n}"{seats}><title>P{n}</title>'
+        f'<rect class="chip" x="{x}" y="{y}" width="30" height="20" rx="5"/>'
+        f'<text class="label" x="{x}" y="{y}" font-size="12" '
+        f'data-box="{x} {y - 12} {x + 40} {y}">Place {n}</text></g>'
+        for n, (x, y, seats) in enumerate(
+            [(900, 500, ' data-seats="1"'), (950, 540, ' data-seats="1 2"'), (40, 40, "")]
+        )
+    )
+    svg = f'<svg class="board" viewBox="0 0 1000 600" width="1000" height="600">{chips}</svg>'
+    assert board_picture.smallest_px(svg) < 5
+    cut, part = board_picture.crop(svg, 1)
+    assert part == "around your pieces: Place 0, Place 1"
+    left, top, wide, high = board_picture.view_box(cut)
+    assert board_picture.smallest_px(cut) >= 10
+    assert left <= 900 and 990 <= left + wide and top <= 488 and 560 <= top + high
+    assert left + wide <= 1000 and top + high <= 600  # inside the map
+    assert board_picture.crop(svg, None) == (svg, "")
+    assert board_picture.crop(svg, 0) == (svg, "")  # nothing of seat 0's, nothing changed
+    marked = svg.replace('class="place" data-place="p2"', 'class="place changed" data-place="p2"')
+    assert board_picture.crop(marked, 0)[1] == "around what changed: Place 2"
+
+
+def test_the_slot_carries_the_seats_link_whatever_its_letters():
+    for link in ("http://pbem.test/play/ab--cd-", "http://pbem.test/play/x?a=1&b=2", ""):
+        found = pictures.HTML_SLOT.search("<p>" + pictures.html_slot(7, link) + "</p>")
+        assert found is not None and found[1] == "7"
+        assert html_module.unescape(found[2] or "") == link

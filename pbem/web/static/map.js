@@ -4,12 +4,17 @@
 // since their last move); a desk keeps the map fitted to its column, which its board.css
 // already makes readable. Pinch (two pointers), drag (one), ctrl + wheel, the buttons and
 // the keys + - 0 on the focused map change it; the choice is kept per title on this
-// device (localStorage), "fit" included.
+// device (localStorage), "fit" included. The readout says the scale as a player reads
+// it: "100%" is the readable scale (a phone's first view), "fit" the whole map; a screen
+// reader hears it once a zoom settles, not at each step of a pinch. The places list
+// under the map is open where there is room for it (a desk), folded on a phone.
 (function () {
   "use strict";
   var READABLE_PX = 12;
   var STEP = 1.25;
   var STORE = "pbem.map-zoom.";
+  var SETTLED_MS = 700;  // the zoom is said this long after its last change
+  var ROOMY = "(min-width: 1000px)";  // a desk: the places list opens
 
   function store(key, value) {
     try { window.localStorage.setItem(STORE + key, value); } catch (error) { /* private mode */ }
@@ -69,8 +74,12 @@
     var out = button("−", "Zoom out", function () { animateTo(current() / STEP); });
     var shown = document.createElement("span");
     shown.className = "zoom-level";
-    shown.setAttribute("aria-live", "polite");
     tools.appendChild(shown);
+    // What a screen reader hears, once a zoom settles (the readout changes at each step).
+    var said = document.createElement("span");
+    said.className = "visually-hidden";
+    said.setAttribute("aria-live", "polite");
+    tools.appendChild(said);
     var into = button("+", "Zoom in", function () { animateTo(current() * STEP); });
     var whole = button("Fit", "Fit the whole map", function () { setFit(); });
     whole.classList.add("zoom-fit");
@@ -84,12 +93,23 @@
 
     function current() { return fit ? fitScale() : scale; }
     function clamp(value) { return Math.min(Math.max(value, least()), most); }
-    function show() {
+    // The scale in words: "fit", else a percentage of the readable scale.
+    function level() { return fit ? "fit" : Math.round(current() / readable * 100) + "%"; }
+    var saying = null;
+    function show(quiet) {
       var now = current();
-      shown.textContent = fit ? "fit" : Math.round(now * 100) + "%";
+      shown.textContent = level();
+      shown.title = fit ? "The whole map in its frame" :
+        "100% is the size at which every name on the map reads";
       out.disabled = fit || now <= least() + 1e-6;
       into.disabled = !fit && now >= most - 1e-6;
       whole.disabled = fit;
+      if (quiet) return;
+      window.clearTimeout(saying);
+      saying = window.setTimeout(function () {
+        said.textContent = fit ? "Map zoom: the whole map" :
+          "Map zoom " + level() + (Math.abs(current() - readable) < 0.005 * readable ? ", every name readable" : "");
+      }, SETTLED_MS);
     }
     function remember() { store(key, fit ? "fit" : scale.toFixed(4)); }
 
@@ -109,7 +129,7 @@
       svg.setAttribute("height", Math.ceil(height * value));
       frame.scrollLeft = ux * value - x;
       frame.scrollTop = uy * value - y;
-      show();
+      show(opening);
       if (!keep) remember();
     }
     function setFit(keep) {
@@ -118,7 +138,7 @@
       frame.classList.add("zoom-1");
       svg.setAttribute("width", width);
       svg.setAttribute("height", height);
-      show();
+      show(opening);
       if (!keep) remember();
     }
     var animation = null;
@@ -160,13 +180,15 @@
 
     // First view: the scale kept for this title, else the page's ?zoom= level, else
     // fitted when that reads (a desk) or the readable scale (a phone).
-    var kept = stored(key), level = parseInt(frame.getAttribute("data-level") || "1", 10);
+    var opening = true;  // nothing is said of the first view
+    var kept = stored(key), asked = parseInt(frame.getAttribute("data-level") || "1", 10);
     if (kept === "fit") setFit(true);
     else if (kept && parseFloat(kept) > 0) zoomTo(parseFloat(kept), 0, 0, true);
-    else if (level > 1) zoomTo(level === 3 ? 1.5 : 1, 0, 0, true);
+    else if (asked > 1) zoomTo(asked === 3 ? 1.5 : 1, 0, 0, true);
     else if (fitScale() + 1e-6 >= readable) setFit(true);
     else zoomTo(readable, 0, 0, true);
     centre();
+    opening = false;
 
     // Pointers: one drags the map in its frame (and the page, past the map's top or
     // bottom), two pinch it. A drag is not a tap, so the place under it is not followed.
@@ -247,12 +269,16 @@
     var resized = null;
     window.addEventListener("resize", function () {
       window.clearTimeout(resized);
-      resized = window.setTimeout(function () { if (!fit) zoomTo(scale, undefined, undefined, true); else show(); }, 100);
+      resized = window.setTimeout(function () { if (!fit) zoomTo(scale, undefined, undefined, true); else show(true); }, 100);
     });
   }
 
   function start() {
     Array.prototype.forEach.call(document.querySelectorAll(".map-frame"), setUp);
+    if (window.matchMedia && window.matchMedia(ROOMY).matches) {
+      Array.prototype.forEach.call(document.querySelectorAll("details.map-places:not([data-opened])"),
+        function (places) { places.open = true; places.setAttribute("data-opened", ""); });
+    }
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
