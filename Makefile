@@ -53,10 +53,10 @@ bench: $(TEST_STAMP)
 	    bench/bench_bots.py; do \
 	    $(PY) $$script || exit 1; done
 
-## screenshots: every board at the start, middle and end, desk and phone, into test-artifacts/screenshots/maps/, and each title's turn mails at 390 px into mails/
+## screenshots: every board at the start, middle and end, desk and phone, each turn page in the dark theme and each history page in both, into test-artifacts/screenshots/maps/, and each title's turn mails at 390 px into mails/
 screenshots: $(TEST_STAMP) system-deps
 	$(VENV)/bin/pytest -q tests/web/test_maps_browser.py tests/web/test_mail_screenshots.py
-	@echo "Open test-artifacts/screenshots/maps/index.html (mails: test-artifacts/screenshots/mails/)"
+	@echo "Open test-artifacts/screenshots/maps/index.html (it links the mails in test-artifacts/screenshots/mails/)"
 
 system-deps:
 	@scripts/install-system-deps.sh

@@ -101,6 +101,15 @@ optional members of the engine object (with ``getattr``) and names no title itse
     (id -> mapping with a ``"name"``) name what a board's ``?pick=`` chooses, in the
     sentence shown when no move names it; templates read it as ``game_data(slug)``.
     Absent: "that place".
+``kind_name(kind) -> str | None``
+    What a player calls moves of ``kind`` (``move["type"]``): the heading of their group
+    on the turn page and in a turn mail ("Give a title"). Absent, or None for a kind: the
+    kind with its underscores as spaces.
+``rule_anchor(kind) -> str | None``
+    The id of the section of the title's rules page (``rules.html``) that explains moves
+    of ``kind`` (``move["type"]``): the turn page links each kind's moves and each
+    composing form there ("Rule: Trade"). Every kind the title can offer must name a
+    section its page has. Absent, or None for a kind: no link.
 ``written_forms: Mapping[str, str]``
     For a kind of move (``move["type"]``) one can write out in a reply by mail, the
     sentence the turn mail prints to explain how. Absent: none printed.

@@ -178,8 +178,8 @@ def test_marks_are_built_only_when_a_line_needs_them():
         # A neutral civilisation keeps its name; provinces that look alike are untouched.
         (
             "Rome attacks Egypt in Aegyptus: 6 = 6 against 4 = 4; Egypt loses 1, Rome loses 0.",
-            "{seat:1} attacks Egypt in Aegyptus: 6 = 6 against 4 = 4; Egypt loses 1, {seat:1} "
-            "loses 0.",
+            "{seat:1} attacks Egypt in Aegyptus: 6 against 4; Egypt loses 1 unit, {seat:1} "
+            "loses none.",
         ),
         ("Egypt is the Great General.", "Egypt is the Great General."),
         ("Greece takes coin from Rome.", "{seat:0} takes a coin from {seat:1}."),

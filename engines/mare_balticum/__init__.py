@@ -172,6 +172,14 @@ class MareBalticum:
         """The numbers of the game's rules reference page, built from its data."""
         return views.rules_reference()
 
+    def kind_name(self, kind: str) -> str | None:
+        """What a player calls moves of ``kind``."""
+        return views.kind_name(kind)
+
+    def rule_anchor(self, kind: str) -> str | None:
+        """The section of the rules reference page that explains moves of ``kind``."""
+        return views.rule_anchor(kind)
+
     def board_layout(
         self,
         view: Mapping[str, Any],

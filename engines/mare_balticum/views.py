@@ -264,7 +264,10 @@ def describe(
 
     def flush() -> None:
         for area, kinds in refills:
-            lines.append(f"Refill: {NAMES[area]} gets {' and '.join(kinds)}.")
+            # a deep area draws two: "gets 2 amber", not "gets amber and amber"
+            same = len(kinds) == 2 and kinds[0] == kinds[1]
+            drawn = f"2 {kinds[0]}" if same else " and ".join(kinds)
+            lines.append(f"Refill: {NAMES[area]} gets {drawn}.")
         refills.clear()
 
     for event in after.events:
@@ -346,7 +349,14 @@ def _unload_lines(who: str, event: Mapping[str, Any]) -> list[str]:
 
 
 def _production_lines(event: Mapping[str, Any], viewer: int | None, version: int = 1) -> list[str]:
-    lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
+    if version >= 2:
+        # Rules 'Passage of time': a tax is played face up, a number token face down.
+        lines = [
+            f"Passage of time {event['number']}: every player has played a production token"
+            " (a tax face up, a number token face down until the game ends)."
+        ]
+    else:  # version 1 shows each number token played, not where it lies
+        lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
     for choice in event["choices"]:
         name = named(choice["seat"])
         if choice["token"] == "tax":
@@ -431,3 +441,39 @@ def rules_reference() -> dict:
             for contract in CONTRACTS
         ],
     }
+
+
+# The section of the rules reference (templates/rules.html) that explains each kind of
+# move, for the link beside the kind's moves on the turn page.
+RULE_SECTIONS = {
+    "place_start": "start",
+    "sail": "sail",
+    "fish": "fish",
+    "unload": "unload",
+    "take_contract": "contracts",
+    "overboard": "overboard",
+    "end_turn": "end-turn",
+    "produce": "markets",
+}
+
+
+KIND_NAMES = {
+    "place_start": "Choose a starting port",
+    "sail": "Sail",
+    "fish": "Fish",
+    "unload": "Unload",
+    "take_contract": "Take a contract",
+    "overboard": "Throw fish overboard",
+    "end_turn": "End the turn",
+    "produce": "Produce",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
+def rule_anchor(kind: str) -> str | None:
+    """The id of the rules reference's section that explains moves of ``kind``."""
+    return RULE_SECTIONS.get(kind)

@@ -293,6 +293,14 @@ class MareNostrum:
         """The numbers of the game's rules reference page, built from its data."""
         return views.rules_reference(self.version)
 
+    def kind_name(self, kind: str) -> str | None:
+        """What a player calls moves of ``kind``."""
+        return views.kind_name(kind)
+
+    def rule_anchor(self, kind: str) -> str | None:
+        """The section of the rules reference page that explains moves of ``kind``."""
+        return views.rule_anchor(kind)
+
     def written_key(self, text: str) -> tuple | None:
         """A move written out in a reply, reduced to what identifies it (or None)."""
         return mail_grammar.written_key(text)

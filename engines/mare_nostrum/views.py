@@ -93,9 +93,10 @@ def score_line(state: State, seat: int | None) -> list[int] | None:
 def turn_line(state: State) -> tuple[str, str]:
     """The turn and the phase the history groups events by ("Turn 3", "trade"); the
     set-up phases before the first turn form a turn of their own."""
-    if state["phase"] in (CHOOSE_CIV, SETUP, OVER):
-        title = PHASE_TITLES[state["phase"]]
-        return ("Game over" if state["phase"] == OVER else "Before the first turn"), title
+    if state["phase"] == OVER:
+        return "Game over", ""
+    if state["phase"] in (CHOOSE_CIV, SETUP):
+        return "Before the first turn", PHASE_TITLES[state["phase"]]
     if state["title_check"]:
         return f"Turn {state['turn']}", f"{state['title_check']['phase']} (title check)"
     return f"Turn {state['turn']}", PHASE_TITLES[state["phase"]]
@@ -245,7 +246,11 @@ def describe(before: State, seat: int, move: dict, after: State, viewer: int | N
     placeholders and the grammar mended (the log in the state keeps its first words)."""
     lines = []
     if viewer == seat and move.get("type") == "offer":
-        lines.append(f"You offer {', '.join(move['cards'])}.")
+        offered = {kind: move["cards"].count(kind) for kind in CARD_KINDS if kind in move["cards"]}
+        listed = ", ".join(
+            f"{count} {kind}{'s' if count > 1 else ''}" for kind, count in offered.items()
+        )
+        lines.append(f"You offer {_card_list(listed) if listed else 'nothing'}.")
     seats = seats_of(after)
     for text, audience in after["log"]:
         if audience is None or viewer in audience:
@@ -280,9 +285,23 @@ HELD = re.compile(
     r" hold ((?:city:[^,]+|temple|caravan:\w+|market)(?:, (?:city:[^,]+|temple|caravan:\w+|market))*)\.$"
 )
 SHARED = re.compile(r": ((?:\w+ and )+\w+) share the win\.$")
+# "Rome names Rome to build." (a chooser naming themselves), "Rome names 0 cards for
+# trading." (the number each player offers) and a battle's "6 = 6 against 4 = 4; Egypt
+# loses 1, Rome loses 0." are read as a player says them.
+NAMES_NEXT = re.compile(r"^(\w+) names (\w+) (to build|for war)\.$")
+NEXT_WORDS = {"to build": "to build next", "for war": "to take the next war turn"}
+TRADING = re.compile(r" names (\d+) cards? for trading\.$")
+BATTLE = re.compile(
+    r"^([^:]+ attacks [^:]+): (.+?) = (\d+) against (.+?) = (\d+); "
+    r"(.+?) loses (\d+), (.+?) loses (\d+)\.$"
+)
 
 
 CARD_WORDS = "|".join(CARD_KINDS)
+# "receives 3 coins, 1 gems, 1 slaves" reads "receives 3 coins, 1 gems card, 1 slaves card"
+CARD_LIST = re.compile(
+    rf" (receives|offers|taking) (\d+ (?:{CARD_WORDS})s?(?:, \d+ (?:{CARD_WORDS})s?)*)(?=[.;])"
+)
 ONE_CARD = (
     (re.compile(rf" (takes|swaps) ({CARD_WORDS}) (from|for) ({CARD_WORDS}\b)?"), None),
     (re.compile(r" keeps 1 cards \(Mausoleum\)"), " keeps 1 card (Mausoleum)"),
@@ -306,6 +325,13 @@ def reword(text: str, seats: dict[str, int]) -> str:
     chose = CHOSE.match(text)
     if chose:
         return f"{{name:{int(chose.group(1)) - 1}}} plays {chose.group(2)}."
+    if " names " in text:
+        text = NAMES_NEXT.sub(_names_next, text)
+        text = TRADING.sub(_trading, text)
+    elif " attacks " in text:
+        text = BATTLE.sub(_battle, text)
+    if " receives " in text or " offers " in text or " taking " in text:
+        text = CARD_LIST.sub(lambda found: f" {found[1]} {_card_list(found[2])}", text)
     text = DESERTS.sub(r"Helen of Troy: a legion of \1 deserts in ", text)
     text = HOLD.sub(r"The legions of \1 in ", text)
     held = HELD.search(text)
@@ -328,6 +354,51 @@ def reword(text: str, seats: dict[str, int]) -> str:
         return found.group(1) if seat is None else f"{{seat:{seat}}}"
 
     return CIV_WORDS.sub(seat_of, text)
+
+
+def _names_next(found: re.Match) -> str:
+    """The Lawgiver or the General naming who acts next (rules 'Build' 1, 'War' 1)."""
+    chooser, named, what = found.groups()
+    return f"{chooser} names {'themselves' if named == chooser else named} {NEXT_WORDS[what]}."
+
+
+def _card_list(listed: str) -> str:
+    """ "2 coins, 1 grain" as "2 coins, 1 grain card": goods are counted in cards."""
+    words = []
+    for item in listed.split(", "):
+        count, kind = item.split(" ", 1)
+        if kind.startswith("coin"):
+            words.append(item)
+        else:
+            words.append(f"{count} {kind} card{'' if count == '1' else 's'}")
+    return ", ".join(words)
+
+
+def _trading(found: re.Match) -> str:
+    """The Navigator's number: how many cards each player offers (rules 'Trade')."""
+    count = int(found[1])
+    if not count:
+        return " calls no trading this turn."
+    return f" sets the trade at {count} card{'' if count == 1 else 's'} each."
+
+
+def _battle(found: re.Match) -> str:
+    """A battle's dice and losses: a lone die (or fortress) without its sum, and the
+    losses in units ("Egypt loses 1 unit, Rome loses none"; "no unit is lost")."""
+    head, rolled, total, defence, defended, target, lost, attacker, fell = found.groups()
+
+    def side(dice: str, sum_: str) -> str:
+        return f"{dice} = {sum_}" if " + " in dice else dice
+
+    def units(count: str) -> str:
+        return {"0": "none", "1": "1 unit"}.get(count, f"{count} units")
+
+    losses = (
+        "no unit is lost"
+        if lost == fell == "0"
+        else f"{target} loses {units(lost)}, {attacker} loses {units(fell)}"
+    )
+    return f"{head}: {side(rolled, total)} against {side(defence, defended)}; {losses}."
 
 
 def a_card(name: str) -> str:
@@ -601,3 +672,65 @@ COST_NAMES = {
     "wonder": "Wonder",
     "pyramids": "The Pyramids",
 }
+
+
+# The section of the rules reference (templates/rules.html) that explains each kind of
+# move, for the link beside the kind's moves on the turn page.
+RULE_SECTIONS = {
+    "choose_civ": "setups",
+    "setup_build": "experienced",
+    "end_setup": "experienced",
+    "choose_title_holder": "titles",
+    "choose_good": "wonders",
+    "set_trade": "trading",
+    "offer": "trading",
+    "take": "trading",
+    "compensate": "compensation",
+    "name_builder": "building",
+    "build": "building",
+    "exchange": "heroes",
+    "end_build": "building",
+    "keep": "discard",
+    "name_warrior": "war",
+    "launch": "war-moves",
+    "move": "war-moves",
+    "attack": "battle",
+    "pillage": "occupation",
+    "hold": "occupation",
+    "end_war": "occupation",
+}
+
+
+KIND_NAMES = {
+    "choose_civ": "Choose a civilisation",
+    "setup_build": "Place a starting piece",
+    "end_setup": "Finish the set-up",
+    "choose_title_holder": "Give a title",
+    "choose_good": "Take a good (Temple of Artemis)",
+    "set_trade": "Set the number of cards to trade",
+    "offer": "Offer cards",
+    "take": "Take a card",
+    "compensate": "Give a card back",
+    "name_builder": "Choose who builds next",
+    "build": "Build",
+    "exchange": "Swap a card (Cleopatra)",
+    "end_build": "End building",
+    "keep": "Keep cards (Mausoleum)",
+    "name_warrior": "Choose who goes to war next",
+    "launch": "Put to sea",
+    "move": "Move",
+    "attack": "Attack",
+    "pillage": "Pillage",
+    "hold": "Hold a province",
+    "end_war": "End the war turn",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
+def rule_anchor(kind: str) -> str | None:
+    """The id of the rules reference's section that explains moves of ``kind``."""
+    return RULE_SECTIONS.get(kind)

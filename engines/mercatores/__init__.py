@@ -84,7 +84,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mercatores import bot, bot_normal, mail_grammar, rules, views
+from engines.mercatores import bot, bot_normal, changes, mail_grammar, rules, views
 from engines.mercatores.data import INVESTMENT_END_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from engines.mercatores.state import State, dump_state, load_state
 
@@ -192,6 +192,18 @@ class Mercatores:
     def rules_reference(self) -> dict:
         """The numbers of the game's rules reference page, built from its data."""
         return views.rules_reference()
+
+    def kind_name(self, kind: str) -> str | None:
+        """What a player calls moves of ``kind``."""
+        return views.kind_name(kind)
+
+    def rule_anchor(self, kind: str) -> str | None:
+        """The section of the rules reference page that explains moves of ``kind``."""
+        return views.rule_anchor(kind)
+
+    def changed_places(self, old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> set[str]:
+        """The parts of the table to mark: what changed between two views of one seat."""
+        return changes.changed_places(old, new)
 
     def written_key(self, text: str) -> tuple | None:
         """A move written out in a reply, reduced to what identifies it (or None)."""

@@ -182,22 +182,26 @@ def who(seat: int) -> str:
 def cash_line(state: State, seat: int, move: Mapping[str, Any]) -> str:
     name = who(seat)
     count, coins = cash_value(state, seat, move)
-    paid = f"{coins} coin{'' if coins == 1 else 's'}" if coins else "nothing"
+    paid = coins_text(coins)
     if "pile" in move:
-        return f"{name} cashes in {count} {GOODS_NAMES[move['pile']]} for {paid}."
+        goods = GOODS_NAMES[move["pile"]]
+        return f"{name} cashes in their {goods} pile of {plural(count, 'card')} for {paid}."
     info = CARDS[move["special"]]
     if info["kind"] == "warehouse":
-        counted = f"{count} kind{'' if count == 1 else 's'} of goods"
+        counted = f"{count or 'no'} kind{'' if count == 1 else 's'} of goods"
     elif info["kind"] == "quay":
-        counted = f"{count} ship{'' if count == 1 else 's'}"
+        counted = f"{count or 'no'} ship{'' if count == 1 else 's'}"
     else:
-        goods = info["goods"]
-        own = len(pile(state.resources[seat], goods))
-        other = move["opponent"]
-        counted = (
-            f"{own} of their own and {count - own} of {who(other)} "
-            f"make {plural(count, GOODS_NAMES[goods] + ' card')}"
-        )
+        goods = GOODS_NAMES[info["goods"]]
+        own = len(pile(state.resources[seat], info["goods"]))
+        other = who(move["opponent"])
+        if not count:
+            counted = f"neither they nor {other} hold {goods} cards"
+        else:
+            counted = (
+                f"{own} of their own and {count - own} of {other} "
+                f"make {plural(count, goods + ' card')}"
+            )
     return f"{name} cashes in {info['name']}: {counted}, for {paid}."
 
 
@@ -258,11 +262,14 @@ def round_start_lines(state: State) -> list[str]:
             if len(winners) == 1
             else (f"{names} share the win with {plural(best, 'coin')} each")
         )
+        if state.captain in winners:  # rules 'End of the game': the Captain counts 2 coins
+            holder = "" if len(winners) == 1 else f" for {who(state.captain)}"
+            won += f" (the Captain's {CAPTAIN_VALUE} included{holder})"
         return [f"Every player's resources are empty: the game is over. {won}."]
     opener = f"Profit round {state.round}: {who(state.turn)} starts"
     if state.turn != state.round_start:
         holder = who(state.round_start)
-        return [f"{opener} ({holder} holds the Unloading card but has no resources left)."]
+        return [f"{opener}, since {holder} holds the Unloading card but has no resources left."]
     return [f"{opener} with the Unloading card."]
 
 
@@ -448,3 +455,31 @@ def rules_reference() -> dict:
         "take_after_goods": 2,
         "take_after_special": 3,
     }
+
+
+# The section of the rules reference (templates/rules.html) that explains each kind of
+# move, for the link beside the kind's moves on the turn page.
+RULE_SECTIONS = {
+    "trade": "trade",
+    "load": "load",
+    "tax": "tax",
+    "cash": "cash",
+}
+
+
+KIND_NAMES = {
+    "trade": "Trade",
+    "load": "Load",
+    "tax": "Tax",
+    "cash": "Cash in",
+}
+
+
+def kind_name(kind: str) -> str | None:
+    """What a player calls moves of ``kind`` (a group's heading on the turn page)."""
+    return KIND_NAMES.get(kind)
+
+
+def rule_anchor(kind: str) -> str | None:
+    """The id of the rules reference's section that explains moves of ``kind``."""
+    return RULE_SECTIONS.get(kind)

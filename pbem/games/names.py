@@ -46,6 +46,14 @@ def phase_line(engine: Any, state: Any) -> tuple[str, list[str]]:
     return str(public.get("phase", "")), marks_of(public)
 
 
+def kind_name(engine: Any, kind: str) -> str:
+    """What a player calls moves of ``kind``: the engine's optional ``kind_name`` (see
+    :mod:`engines.api`), else the kind with its underscores as spaces ("End turn")."""
+    named = getattr(engine, "kind_name", None)
+    name = named(kind) if named is not None else None
+    return name or str(kind).replace("_", " ").capitalize()
+
+
 def public_marks(engine: Any, state: Any) -> list[str]:
     """Each seat's mark in the public view of ``state`` (:func:`phase_line`)."""
     return phase_line(engine, state)[1]

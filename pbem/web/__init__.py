@@ -49,6 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         present,
         rescue_pages,
         rules,
+        theme,
         titles,
     )
 
@@ -59,6 +60,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     assets.init_app(app)
     csrf.init_app(app)
     present.init_app(app)
+    theme.init_app(app)
     for module in (lobby, play, games, api, mail_pages, rescue_pages, ops, rules, mygames):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)

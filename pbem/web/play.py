@@ -31,7 +31,7 @@ from pbem.games.takeback import take_back, target_in
 from pbem.mail import addresses, budget
 from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.models import Seat
-from pbem.web import boards, csrf
+from pbem.web import boards, csrf, theme
 from pbem.web.history import render_history, render_step
 from pbem.web.present import players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, view_after, with_phase_named
@@ -105,7 +105,10 @@ def move_groups(
         confirm = second_step(engine, state, seat, move, seat_names) if state is not None else ""
         entry = {"label": label, "json": json.dumps(move, sort_keys=True), "confirm": confirm}
         groups.setdefault(str(move.get("type")), []).append(entry)
-    return [{"type": kind, "moves": entries} for kind, entries in groups.items()]
+    return [
+        {"type": kind, "name": names.kind_name(engine, kind), "moves": entries}
+        for kind, entries in groups.items()
+    ]
 
 
 def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, int]:
@@ -194,7 +197,7 @@ def page(token: str):
     bounces = addresses.address_bounces(runtime(), seat)
     changed = bool(request.args.get("address"))
     pick = boards.pick_choice(title, request.args.get("pick"))  # a known one, or one for all
-    key = (token, head_hash, pick, created, seat.timezone, zoom)
+    key = (token, head_hash, pick, created, seat.timezone, zoom, theme.chosen())
     key += (bounces, changed)
     html = PAGES.get(key)
     if html is None:

@@ -28,18 +28,39 @@ from pbem.web.boards import (
     zoom_level,
 )
 
-# Colours told apart with colour blindness (Okabe and Ito); every mark also has a letter.
+# Seat colours that look like their names (a hue in the named range) and stay told apart
+# with colour blindness (mostly Paul Tol's palettes; "green" an emerald that keeps clear
+# of both red and blue when either is hard to see); every mark also has a letter.
 NAMED_COLOURS = {
-    "red": "#D55E00",
-    "blue": "#0072B2",
-    "green": "#009E73",
+    "red": "#CC3311",
+    "blue": "#0077BB",
+    "green": "#00B268",
     "yellow": "#F0E442",
-    "purple": "#CC79A7",
-    "black": "#404040",
+    "purple": "#AA3377",
+    "black": "#333333",
     "white": "#F5F5F5",
-    "orange": "#E69F00",
+    "orange": "#EE7733",
 }
-PALETTE = ("#D55E00", "#0072B2", "#009E73", "#F0E442", "#CC79A7", "#56B4E9")
+# For seats whose names are no colour (a civilisation, a letter), in seat order.
+PALETTE = ("#CC3311", "#0077BB", "#00B268", "#F0E442", "#AA3377", "#33BBEE")
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG's relative luminance of a ``#RRGGBB`` colour."""
+    channels = [int(colour[index : index + 2], 16) / 255 for index in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two ``#RRGGBB`` colours (1 to 21)."""
+    light, dark = sorted((relative_luminance(one), relative_luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def ink_on(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (a chip's letter)."""
+    return "#000" if contrast(colour, "#000000") >= contrast(colour, "#FFFFFF") else "#fff"
 
 
 def runtime() -> Runtime:
@@ -82,7 +103,7 @@ def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, An
                 "bot_level": getattr(seat, "bot_level", "normal") if seat.is_bot else "",
                 "resigned": seat.seat in resigned,
                 "due": seat.seat in (view.get("to_move") or []),
-                "text": "#000" if colour in ("#F0E442", "#F5F5F5", "#56B4E9") else "#fff",
+                "text": ink_on(colour),
             }
         )
     return shown

@@ -27,17 +27,28 @@ def engine_for(slug: str):
     return engine
 
 
+def rules_link(slug: str) -> str | None:
+    """The title's reference page, or None when it has none."""
+    engine = REGISTRY.get(slug)
+    if engine is None or not hasattr(engine, "rules_reference"):
+        return None
+    return url_for("rules.reference", slug=slug)
+
+
+def rule_link(slug: str, kind: str) -> str | None:
+    """The section of the title's reference page that explains moves of ``kind``
+    (``move["type"]``), by the engine's optional ``rule_anchor``; None when the title has
+    no page or names no section for that kind."""
+    page = rules_link(slug)
+    anchor = getattr(REGISTRY.get(slug), "rule_anchor", None)
+    section = anchor(kind) if page and anchor else None
+    return f"{page}#{section}" if section else None
+
+
 @bp.app_context_processor
 def rules_links() -> dict:
-    """``rules_link(slug)`` for every template: the title's reference page, or None."""
-
-    def rules_link(slug: str) -> str | None:
-        engine = REGISTRY.get(slug)
-        if engine is None or not hasattr(engine, "rules_reference"):
-            return None
-        return url_for("rules.reference", slug=slug)
-
-    return {"rules_link": rules_link}
+    """``rules_link(slug)`` and ``rule_link(slug, kind)`` for every template."""
+    return {"rules_link": rules_link, "rule_link": rule_link}
 
 
 def coin_columns(tables: list) -> list[int]:

@@ -121,11 +121,41 @@ def board(page) -> str:
     return page.inner_html("svg.board")
 
 
-def confirm_if_asked(page) -> None:
-    """Takes the second step a move that cannot be taken back asks for (a confirm page,
-    as the browser here runs without script)."""
+def settled(page) -> None:
+    """Waits for the answer to a move: a composed move goes to the server in the
+    background (static/enhance.js), which either opens the confirmation dialog or moves
+    the page on to the answer."""
+    from playwright.sync_api import Error
+
+    try:
+        page.wait_for_function(
+            "() => document.readyState === 'complete' && !document.querySelector('form[aria-busy]')"
+        )
+    except Error:  # the page moved on to the answer while waiting
+        pass
     page.wait_for_load_state()
-    if page.locator("h1", has_text="Confirm:").count():
+
+
+def question(page) -> str:
+    """The second step's question: the open dialog's heading, else the confirm page's."""
+    settled(page)
+    dialog = page.locator("dialog.confirm[open]")
+    if dialog.count():
+        return dialog.locator("h2").inner_text()
+    heading = page.locator("h1", has_text="Confirm:")
+    return heading.inner_text() if heading.count() else ""
+
+
+def confirm_if_asked(page) -> None:
+    """Takes the second step a move that cannot be taken back asks for: the dialog with
+    script, the confirm page without."""
+    settled(page)
+    dialog = page.locator("dialog.confirm[open]")
+    if dialog.count():
+        with page.expect_navigation():
+            dialog.get_by_role("button", name="Confirm").click()
+        page.wait_for_load_state()
+    elif page.locator("h1", has_text="Confirm:").count():
         page.get_by_role("button", name="Confirm").click()
         page.wait_for_load_state()
 

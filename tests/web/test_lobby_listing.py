@@ -64,7 +64,10 @@ def test_the_lobby_filters_by_status_and_title(client, runtime, small_pages):
     both = client.get("/").text
     assert "(3)" in both and "(2)" in both
     finished = client.get("/?status=finished").text
-    assert set(ids_on(finished)) == set(ids[:2]) and "Running" not in finished.split("<form")[1]
+    assert (
+        set(ids_on(finished)) == set(ids[:2])
+        and "Running" not in finished.split('<form class="filters"')[1]
+    )
     pig_running = client.get("/?status=active&game=pig").text
     assert set(ids_on(pig_running)) == set(ids[2:4])
     other = client.get("/?game=mercatores").text

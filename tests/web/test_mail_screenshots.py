@@ -24,8 +24,16 @@ from tests.mail.test_golden_mails import NAMES, cases
 from tests.mail.test_golden_mails import message_of as golden_message
 from tests.mail.test_golden_mails import runtime as runtime  # noqa: F401 - the golden fixture
 from tests.web.conftest import SCREENSHOTS
+from tests.web.test_maps_browser import write_gallery
 
 FOLDER = SCREENSHOTS / "mails"
+
+
+@pytest.fixture(scope="module")
+def browser(browser):
+    """The shared chromium; the gallery's index lists the mails once they are taken."""
+    yield browser
+    write_gallery()
 
 
 @pytest.fixture

@@ -13,7 +13,9 @@ and pan it without a page load; the zoom is kept per title across reloads; the p
 list holds what every place's link says; and axe-core (with the two map rules the issue
 found switched on) finds no serious or critical violation on a phone or a desk.
 Screenshots of each case go to
-``test-artifacts/screenshots/maps/`` with an ``index.html`` gallery (``make screenshots``).
+``test-artifacts/screenshots/maps/`` with an ``index.html`` gallery (``make screenshots``),
+which also shows each title's turn page in the dark theme and its history page in both
+themes, on a desk and a phone, and links the mails' screenshots.
 """
 
 from __future__ import annotations
@@ -452,19 +454,65 @@ def test_the_places_list_names_every_place_of_the_board_as_text(browser, served)
     context.close()
 
 
+@pytest.mark.parametrize("slug", list(TITLES))
+def test_the_gallery_shows_the_dark_theme_and_the_history_page(browser, served, slug):
+    """For the gallery (``make screenshots``): each title's turn page in the dark theme,
+    and its history page in both themes, on a desk and a phone (with script, as the
+    device's setting chooses them)."""
+    base, links = served
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    for device, size in (("desktop", DESK), ("phone", PHONE)):
+        for scheme in ("light", "dark"):
+            context = browser.new_context(**size, color_scheme=scheme)
+            page = context.new_page()
+            if scheme == "dark":
+                page.goto(base + links[slug, "mid"])
+                first_view(page)
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(GALLERY / f"dark-{slug}-mid-{device}.png"), full_page=True)
+                assert scrolls_sideways(page) == 0
+            page.goto(base + links[slug, "mid"] + "/history")
+            page.screenshot(
+                path=str(GALLERY / f"history-{slug}-mid-{scheme}-{device}.png"), full_page=True
+            )
+            context.close()
+
+
+SECTIONS = (
+    ("The boards", lambda name: not name.startswith(("dark-", "history-"))),
+    ("The dark theme", lambda name: name.startswith("dark-")),
+    ("The history page, light and dark", lambda name: name.startswith("history-")),
+)
+
+
+def figures(folder: str, names: list[str]) -> str:
+    return "\n".join(
+        f'<figure><a href="{html.escape(folder + name)}"><img src="{html.escape(folder + name)}" '
+        f'alt="{html.escape(name[:-4])}" loading="lazy"></a>'
+        f"<figcaption>{html.escape(name[:-4])}</figcaption></figure>"
+        for name in names
+    )
+
+
 def write_gallery() -> None:
-    """``index.html`` beside the screenshots: every title, stage and device on one page."""
+    """``index.html`` beside the screenshots: every title, stage and device on one page,
+    the dark theme and the history page, then the mails (``mails/``) once taken."""
     if not GALLERY.exists():
         return
     shots = sorted(path.name for path in GALLERY.glob("*.png"))
-    items = "\n".join(
-        f'<figure><a href="{html.escape(name)}"><img src="{html.escape(name)}" '
-        f'alt="{html.escape(name[:-4])}" loading="lazy"></a>'
-        f"<figcaption>{html.escape(name[:-4])}</figcaption></figure>"
-        for name in shots
-    )
+    parts = [
+        f"<h2>{title}</h2><div class=shots>{figures('', [n for n in shots if keep(n)])}</div>"
+        for title, keep in SECTIONS
+    ]
+    mails = sorted(path.name for path in (SCREENSHOTS / "mails").glob("*.png"))
+    if mails:
+        parts.append(
+            f"<h2>The mails at 390 px</h2><div class=shots>{figures('../mails/', mails)}</div>"
+        )
     (GALLERY / "index.html").write_text(
         "<!doctype html><meta charset=utf-8><title>pbem boards</title>"
-        "<style>body{font-family:sans-serif;display:flex;flex-wrap:wrap;gap:1rem}"
-        "figure{margin:0;width:320px}img{width:100%;border:1px solid #ccc}</style>\n" + items + "\n"
+        "<style>body{font-family:sans-serif}.shots{display:flex;flex-wrap:wrap;gap:1rem}"
+        "figure{margin:0;width:320px}img{width:100%;border:1px solid #ccc}</style>\n"
+        + "\n".join(parts)
+        + "\n"
     )

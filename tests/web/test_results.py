@@ -71,3 +71,26 @@ def test_a_shared_win_names_every_winner_and_an_old_result_without_a_table_still
     assert standing["reason"] == "Red and Blue share the win."
     assert standing["columns"] == ["Score"] and standing["rows"][0]["values"] == ["6"]
     assert standings(None, ["Ann"]) is None
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), TITLES)
+def test_a_finished_turn_page_says_the_game_is_over_once(client, runtime, slug, seats, options):
+    import random
+
+    specs = [SeatSpec("Ann", "ann@example.org")]
+    specs += [SeatSpec(name, is_bot=True) for name in ["Bo", "Cy"][: seats - 1]]
+    created = runtime.service.create_game(slug, specs, options)
+    rng = random.Random(3)
+    for _ in range(5000):
+        runtime.service.play_bots(created.game_id)
+        head = runtime.service.head(created.game_id)
+        if not head.engine.to_move(head.state):
+            break
+        move = rng.choice(head.engine.legal_moves(head.state, 0))
+        runtime.service.submit_move(created.game_id, 0, move, head.seq)
+    assert runtime.service.game(created.game_id).status == "finished"
+    page = client.get(f"/play/{created.tokens[0]}").text
+    start = page.index('id="turn-heading"')
+    panel = page[start : page.index("</section>", start)]
+    assert "The game is over." in panel
+    assert len(re.findall(r"game (is )?over", panel, re.I)) == 1, panel[:400]

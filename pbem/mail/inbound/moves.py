@@ -83,16 +83,17 @@ def numbered(engine: Any, state: Any, seat: int, seat_names: list[str]) -> list[
     ]
 
 
-def groups(listed: list[Listed]) -> list[dict]:
+def groups(listed: list[Listed], engine: Any = None) -> list[dict]:
     """The list for a template: one group without a heading, or (a long list) one
-    group per kind of move with a heading ("Sail", "End turn")."""
+    group per kind of move with a heading, the engine's name for the kind ("Sail",
+    "End the turn": :func:`pbem.games.names.kind_name`)."""
     if len(listed) <= GROUP_OVER:
         return [{"heading": "", "moves": listed}] if listed else []
     by_kind: dict[str, list[Listed]] = {}
     for entry in listed:
         by_kind.setdefault(entry.kind, []).append(entry)
     return [
-        {"heading": kind.replace("_", " ").capitalize(), "moves": entries}
+        {"heading": names.kind_name(engine, kind), "moves": entries}
         for kind, entries in by_kind.items()
     ]
 
@@ -109,7 +110,7 @@ def written_forms(engine_slug: str, listed: list[Listed]) -> list[str]:
 def move_context(engine_slug: str, listed: list[Listed]) -> dict[str, Any]:
     """What a mail needs to list the moves with codes: ``move_groups``, ``written``."""
     return {
-        "move_groups": groups(listed),
+        "move_groups": groups(listed, REGISTRY.get(engine_slug)),
         "written": written_forms(engine_slug, listed),
         "move_count": len(listed),
     }

@@ -315,6 +315,16 @@ def test_refill_fills_empty_areas_without_vessels_in_data_order():
     assert "Refill: Arkona Basin gets cod and salmon." in lines
 
 
+def test_a_deep_area_refilled_with_two_of_a_kind_reads_as_a_count():
+    state = no_refill(in_turn(3, fleets={0: ["copenhagen"]}))
+    state = balance(craft(state, goods={"arkona": []}))
+    draws = outcomes_for(state.bag, ["amber", "amber"])
+    after = play(state, 0, {"type": "end_turn"}, ScriptedChance(draws))
+    assert after.goods["arkona"] == ("amber", "amber")
+    lines = ENGINE.describe(state, 0, {"type": "end_turn"}, after, None)
+    assert "Refill: Arkona Basin gets 2 amber." in lines
+
+
 def test_a_time_token_drawn_in_the_refill_is_a_passage_of_time_then_the_draw_goes_on():
     state = no_refill(in_turn(3, fleets={0: ["copenhagen"]}))
     state = balance(craft(state, goods={"arkona": []}))

@@ -96,6 +96,36 @@ def test_describe_hides_a_secret_choice_from_others_and_reveals_the_tokens_toget
         assert not any("x2" in line for line in seen)
 
 
+@pytest.mark.parametrize("version", [1, 2])
+def test_the_passage_of_time_says_number_tokens_stay_face_down(version):
+    """Rules 'Passage of time': a tax is played face up, a number token face down until
+    the end; version 2's history says so (version 1's lines, which show each number
+    played, stay as they were)."""
+    state = no_refill(in_turn(3, warehouses={2: {"amber": 2}}))
+    state = balance(
+        craft(state, phase=TIME, pending=(None,) * 3, time_track=1, rules_version=version)
+    )
+    state = ENGINE.apply(
+        state, 0, {"type": "produce", "token": 2, "kind": "herring"}, ScriptedChance([])
+    )
+    state = ENGINE.apply(
+        state, 1, {"type": "produce", "token": 0, "kind": "cod"}, ScriptedChance([])
+    )
+    tax = {"type": "produce", "token": "tax", "discard": {"warehouse": {"amber": 2}}}
+    after = ENGINE.apply(state, 2, tax, ScriptedChance([]))
+    for viewer in (None, 0, 1, 2):
+        lines = ENGINE.describe(state, 2, tax, after, viewer)
+        first = next(line for line in lines if line.startswith("Passage of time"))
+        assert not any("revealed" in line for line in lines) or version == 1
+        if version == 1:
+            assert first == "Passage of time 1: the production tokens are revealed."
+        else:
+            assert first == (
+                "Passage of time 1: every player has played a production token (a tax face "
+                "up, a number token face down until the game ends)."
+            )
+
+
 def test_describe_tells_the_refill_and_the_drawn_time_token():
     state = no_refill(in_turn(3, fleets={0: ["copenhagen"]}))
     state = balance(craft(state, goods={"bornholm": []}))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from engines.api import SeededChance, canonical_json
 from tests.engines.mare_nostrum.helpers import ENGINE, OPTIONS, play, start, with_hand
 
@@ -48,7 +50,9 @@ def test_a_secret_offer_is_invisible_to_others_before_the_reveal():
             state, GREECE, offers[1], b, viewer
         )
     assert ENGINE.view(a, GREECE)["trade"]["my_offer"] == {"grain": 1, "fish": 1}
-    assert "You offer grain, fish." in ENGINE.describe(state, GREECE, offers[0], a, GREECE)
+    assert "You offer 1 grain card, 1 fish card." in ENGINE.describe(
+        state, GREECE, offers[0], a, GREECE
+    )
 
 
 def test_the_view_has_the_protocol_keys_and_the_board():
@@ -162,3 +166,66 @@ def test_labels_read_well():
     assert ENGINE.move_label({"type": "choose_good", "good": "incense"}) == (
         "Take an incense card (Temple of Artemis)"
     )
+
+
+def test_a_finished_game_groups_its_end_as_game_over_alone():
+    state = with_hand(start(4), GREECE, coin=12)
+    state.update(phase="build", trade=None)
+    state["build"] = {"done": [], "current": GREECE, "cleopatra": False, "hammurabi": False}
+    state = play(state, GREECE, {"type": "build", "item": "pyramids", "pay": ["coin"] * 12})
+    assert ENGINE.turn_line(state) == ("Game over", "")
+    assert ENGINE.phase_line(state)[0] == "Game over"
+
+
+@pytest.mark.parametrize(
+    "stored, read",
+    [
+        ("Rome names Rome to build.", "{seat:1} names themselves to build next."),
+        ("Rome names Greece to build.", "{seat:1} names {seat:0} to build next."),
+        ("Rome names Rome for war.", "{seat:1} names themselves to take the next war turn."),
+        ("Greece names Rome for war.", "{seat:0} names {seat:1} to take the next war turn."),
+        ("Rome names 3 cards for trading.", "{seat:1} sets the trade at 3 cards each."),
+        ("Rome names 1 card for trading.", "{seat:1} sets the trade at 1 card each."),
+        ("Rome names 0 cards for trading.", "{seat:1} calls no trading this turn."),
+        (
+            "Rome attacks Egypt in Aegyptus: 6 = 6 against 4 = 4; Egypt loses 1, Rome loses 0.",
+            "{seat:1} attacks Egypt in Aegyptus: 6 against 4; Egypt loses 1 unit, {seat:1} "
+            "loses none.",
+        ),
+        (
+            "Rome attacks Greece in Attica: 6 + 5 + 2 = 13 against 4 + 6 (fortress) = 10; "
+            "Greece loses 2, Rome loses 2.",
+            "{seat:1} attacks {seat:0} in Attica: 6 + 5 + 2 = 13 against 4 + 6 (fortress) = 10; "
+            "{seat:0} loses 2 units, {seat:1} loses 2 units.",
+        ),
+        (
+            "Rome attacks Greece in Mare Aegaeum: 3 = 3 against 2 = 2; Greece loses 0, Rome "
+            "loses 0.",
+            "{seat:1} attacks {seat:0} in Mare Aegaeum: 3 against 2; no unit is lost.",
+        ),
+        (
+            "Income: Rome receives 3 coins, 1 gems, 2 grain, 1 slaves.",
+            "Income: {seat:1} receives 3 coins, 1 gems card, 2 grain cards, 1 slaves card.",
+        ),
+        ("Greece offers 1 coin, 1 oil.", "{seat:0} offers 1 coin, 1 oil card."),
+        (
+            "Rome pillages Attica, taking 1 coin, 1 fish; Greece loses the province and its "
+            "buildings.",
+            "{seat:1} pillages Attica, taking 1 coin, 1 fish card; {seat:0} loses the province "
+            "and its buildings.",
+        ),
+    ],
+)
+def test_stored_history_lines_read_as_a_player_says_them(stored, read):
+    from engines.mare_nostrum.views import reword
+
+    assert reword(stored, {"greece": 0, "rome": 1, "carthage": 2}) == read
+
+
+def test_the_offer_a_player_makes_reads_as_counted_cards():
+    from engines.mare_nostrum.views import describe
+
+    move = {"type": "offer", "cards": ["coin", "coin", "grain"]}
+    state = start(3)
+    lines = describe(state, 0, move, state, 0)
+    assert lines[0] == "You offer 2 coins, 1 grain card."

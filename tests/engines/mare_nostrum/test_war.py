@@ -92,7 +92,7 @@ def test_a_battle_rolls_a_die_per_unit_and_every_five_points_is_a_hit():
     assert after["provinces"]["macedonia"]["legions"] == {"rome": 3}
     assert after["supply"]["greece"]["legion"] == 8 - 2
     lines = ENGINE.describe(state, ROME, attack("macedonia", "greece"), after, None)
-    assert "{seat:2} attacks {seat:0} in Macedonia: 6 + 6 + 5 = 17 against 4 = 4" in lines[0]
+    assert "{seat:2} attacks {seat:0} in Macedonia: 6 + 6 + 5 = 17 against 4;" in lines[0]
     assert "Rome attacks Greece in Macedonia" in after["log"][0][0]  # the stored words
 
 

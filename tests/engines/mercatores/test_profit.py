@@ -205,7 +205,7 @@ def test_nothing_that_pays_is_discarded_for_nothing():
     after = cash(state, 0, pile="corn")
     assert after.coins[0] == 0 and after.resources[0] == ("t9",)
     lines = as_read(ENGINE.describe(state, 0, {"type": "cash", "pile": "corn"}, after, None))
-    assert lines[0] == "Red cashes in 2 Corn for nothing."
+    assert lines[0] == "Red cashes in their Corn pile of 2 cards for nothing."
 
 
 def test_cash_only_what_one_holds():
@@ -247,17 +247,29 @@ def test_an_unloading_holder_without_resources_is_skipped_too():
     state = profit_position(3, [goods("corn", 3), goods("cotton", 3) + ["w1"], []], unloading=1)
     state = cash(state, 1, pile="cotton")
     state = play(state, 0, {"type": "tax", "card": "corn-01"})
+    before = state
     state = cash(state, 0, pile="corn")
     # Green now holds the Unloading card but has nothing: Blue opens round 2.
     assert (state.unloading, state.round, state.turn, state.step) == (2, 2, 1, CASH)
+    lines = as_read(ENGINE.describe(before, 0, {"type": "cash", "pile": "corn"}, state, None))
+    assert lines[-1] == (
+        "Profit round 2: Blue starts, since Green holds the Unloading card but has no resources "
+        "left."
+    )
 
 
 def test_game_ends_when_every_resource_is_empty_and_the_captain_adds_two():
     state = profit_position(2, [goods("tobacco", 5), goods("corn", 8)], unloading=0)
     state = cash(state, 0, pile="tobacco")  # 2 coins
     state = play(state, 1, {"type": "tax", "card": "corn-01"})
+    before = state
     state = cash(state, 1, pile="corn")  # 7 corn: 2 coins
     assert state.phase == OVER and ENGINE.to_move(state) == frozenset()
+    lines = as_read(ENGINE.describe(before, 1, {"type": "cash", "pile": "corn"}, state, None))
+    assert lines[-1] == (
+        "Every player's resources are empty: the game is over. Red wins with 4 coins "
+        "(the Captain's 2 included)."
+    )
     result = ENGINE.result(state)
     assert result.scores == (4, 2) and result.winners == (0,)
     assert result.breakdown["seats"][0] == {"coins": 2, "captain": 2, "total": 4}
@@ -274,3 +286,28 @@ def test_ties_stand():
     result = ENGINE.result(state)
     assert result.scores == (3, 3) and result.winners == (0, 1)
     assert result.reason == "most coins (3 each); the tie stands"
+
+
+def test_history_names_a_pile_and_a_trade_route_that_counts_nothing_in_plain_words():
+    state = profit_position(2, [goods("corn", 2) + ["t1"], goods("cocoa", 1)])
+    after = cash(state, 0, special="t1", opponent=1)
+    lines = as_read(
+        ENGINE.describe(state, 0, {"type": "cash", "special": "t1", "opponent": 1}, after, None)
+    )
+    assert lines[0] == (
+        "Red cashes in Trade Route: Corn: 2 of their own and 0 of Blue make 2 Corn cards, "
+        "for nothing."
+    )
+    state = profit_position(2, [["t3"], goods("cocoa", 1)])
+    move = {"type": "cash", "special": "t3", "opponent": 1}
+    lines = as_read(ENGINE.describe(state, 0, move, cash(state, 0, special="t3", opponent=1), 1))
+    assert lines[0] == (
+        "Red cashes in Trade Route: Cotton: neither they nor Blue hold Cotton cards, for nothing."
+    )
+    state = profit_position(2, [["w1"], goods("cocoa", 1)])
+    lines = as_read(
+        ENGINE.describe(
+            state, 0, {"type": "cash", "special": "w1"}, cash(state, 0, special="w1"), 1
+        )
+    )
+    assert lines[0] == "Red cashes in Warehouse: no kinds of goods, for nothing."
