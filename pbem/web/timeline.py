@@ -422,9 +422,17 @@ def _fold_scores(
     return Series(seq, digest, earlier, steps, scored)
 
 
+# The chart's labels are HTML beside a plot of fixed height (``.chart`` in style.css:
+# 10rem high, end labels 1.4rem apart), so they keep their size on any screen; heights
+# here are percents of the plot.
+LABEL_GAP = 14
+
+
 def chart(series: list[list[float]], width: int = 600, height: int = 160) -> dict | None:
     """Polyline points for the score chart, one line per seat: at most about
-    :data:`CHART_POINTS` of them (a longer game is sampled evenly, its last step kept)."""
+    :data:`CHART_POINTS` of them (a longer game is sampled evenly, its last step kept).
+    Each line's end label gets a height (``label_at``) that keeps it clear of the others;
+    ``ticks`` are the scores named on the vertical axis."""
     if len(series) < 2:
         return None
     top = max(max(step) for step in series) or 1
@@ -438,4 +446,43 @@ def chart(series: list[list[float]], width: int = 600, height: int = 160) -> dic
             for index in shown
         )
         lines.append({"seat": seat, "points": points, "last": series[-1][seat]})
-    return {"width": width, "height": height, "top": top, "lines": lines, "steps": count}
+    ends = [100 - line["last"] * 100 / top for line in lines]
+    for line, at in zip(lines, spread(ends, LABEL_GAP), strict=True):
+        line["label_at"] = round(at, 1)
+    return {
+        "width": width,
+        "height": height,
+        "top": top,
+        "lines": lines,
+        "steps": count,
+        "ticks": ticks(top),
+    }
+
+
+def spread(heights: Sequence[float], gap: float, low: float = 0, high: float = 100) -> list[float]:
+    """``heights`` moved as little as keeps them ``gap`` apart and within [low, high]
+    (equal heights, as tied scores, keep their order); answered in the given order."""
+    order = sorted(range(len(heights)), key=lambda index: (heights[index], index))
+    placed = [min(max(heights[index], low), high) for index in order]
+    for position in range(1, len(placed)):
+        placed[position] = max(placed[position], placed[position - 1] + gap)
+    overflow = placed[-1] - high if placed else 0
+    if overflow > 0:
+        placed[-1] = high
+        for position in range(len(placed) - 2, -1, -1):
+            placed[position] = min(placed[position], placed[position + 1] - gap)
+        lowest = placed[0]
+        if lowest < low:  # more labels than fit: share the height evenly
+            step = (high - low) / max(len(placed) - 1, 1)
+            placed = [low + position * step for position in range(len(placed))]
+    answer = [0.0] * len(heights)
+    for position, index in enumerate(order):
+        answer[index] = placed[position]
+    return answer
+
+
+def ticks(top: float) -> list[dict]:
+    """The scores named on the vertical axis: 0, the top, and a round one between."""
+    middle = round(top / 2)
+    named = [0, middle, top] if 0 < middle < top and top >= 4 else [0, top]
+    return [{"value": round(value), "at": round(100 - value * 100 / top, 1)} for value in named]
