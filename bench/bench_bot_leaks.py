@@ -96,8 +96,11 @@ def watch_nostrum(view, legal, move, counts, taken) -> None:
         burned = max(0, sum(hand.values()) - 4)
     if burned >= 3:
         counts["burned 3+ cards"] += 1
-        if any(other["type"] == "build" for other in legal):
+        builds = {other["item"] for other in legal if other["type"] == "build"}
+        if builds:
             counts["burned 3+ with a build on offer"] += 1
+            if builds <= {"legion", "fortress", "trireme"}:
+                counts["only legions, fortresses or triremes on offer"] += 1
 
 
 WATCH = {"mare_balticum": watch_balticum, "mare_nostrum": watch_nostrum}
@@ -136,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  build phase ends burning 3+ cards: {share(counts['burned 3+ cards'], ends)}")
             leak = counts["burned 3+ with a build on offer"]
             print(f"    with an affordable build on offer: {share(leak, ends)}")
+            military = counts["only legions, fortresses or triremes on offer"]
+            print(f"      of them with only legions, fortresses or triremes on offer: {military}")
         sys.stdout.flush()
     return 0
 
