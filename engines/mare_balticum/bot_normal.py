@@ -8,8 +8,15 @@ whose sailing helpers it shares, and adds what that bot overlooks:
   its planned multiplier. It never fishes a kind planned (or placed) at x0, and throws
   such fish overboard when the hold is full.
 - **Unloading what scores.** It unloads the whole scoring part of its hold at once and
-  does not spend an action on a single fish while more could be landed later, unless
-  the hold is full or the end is near.
+  does not spend an action on a single fish while more could be landed with it: it
+  first fishes another of that kind when a vessel lies on one, and it makes for a port
+  within two sails that lands two fish or more; a full hold or the end near lands
+  whatever scores. With three fish or more aboard it makes for the port that lands
+  the most of them.
+- **Trade contracts that pay.** It takes a contract only when its warehouse already
+  holds every good the contract needs, and only when the contract's points beat what
+  those goods score without it by the planned multipliers; a contract whose fish are
+  still at sea was found to score nothing far too often.
 - **The game clock.** From the fifth passage of time, and when the last turns are
   counted, it stops fishing what it cannot land in time and sails to a port that buys
   its catch, so little is lost in the hold at the end.
@@ -25,11 +32,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import bot
-from .bot import DISTANCE, _buyers, _closer, _contract_fit, landed
-from .data import FISH, HOLD_SIZE
+from .bot import DISTANCE, _buyers, _closer, landed
+from .data import CONTRACT_BY_ID, FISH, HOLD_SIZE
 
 AMBER = 1.0
 LANDING = 0.8  # a fish in the hold is worth this much of its multiplier (it must be landed)
+NEAR = 2  # sails to a port worth making for rather than landing a single fish
+CONTRACT_GAIN = 1.5  # a contract is worth an action when it adds this much
 
 
 def choose_move(view: Mapping[str, Any], legal: Sequence[dict], rng: random.Random) -> dict:
@@ -115,9 +124,19 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
         best = max(unloads, key=lambda move: _landed(view, values, move))
         landed = _landed(view, values, best)
         count = sum(n for kind, n in best["fish"].items() if values[kind] > 0)
+        single = count == 1 and not endgame and held < HOLD_SIZE
+        if single:
+            # Not a single fish while the fleet can fish another of its kind first:
+            # both then land for one action.
+            kind = next(kind for kind in best["fish"] if values[kind] > 0)
+            more = [move for move in by_type.get("fish", []) if move["kind"] == kind]
+            if more:
+                return rng.choice(more)
         # The same test as for making for a port below, so that a bot that sailed to
-        # a port lands there what it can (and does not sail on to land the rest first).
-        if landed > 0 and (count >= 3 or held >= 3 or endgame):
+        # a port lands there what it can (and does not sail on to land the rest first);
+        # a single fish waits, though, when a port near lands two or more at once.
+        wait = single and _better_port_near(view, hold, values)
+        if landed > 0 and not wait and (count >= 3 or held >= 3 or endgame):
             return best
         if landed > 0:
             idle_unload = best
@@ -130,8 +149,13 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
             return {"type": "overboard", "kind": kind, "count": hold[kind]}
 
     if "take_contract" in by_type and me["contract"] is None:
-        if me["warehouse"].get("amber", 0) >= 2:
-            return max(by_type["take_contract"], key=lambda move: _contract_fit(me, move))
+        worth = {
+            move["contract"]: _contract_worth(view, values, move)
+            for move in by_type["take_contract"]
+        }
+        best = max(by_type["take_contract"], key=lambda move: worth[move["contract"]])
+        if worth[best["contract"]] >= CONTRACT_GAIN:
+            return best
 
     # Fish what scores (and, near the end, only what can still be landed).
     fishing = []
@@ -157,7 +181,15 @@ def _turn(view: Mapping[str, Any], by_type: dict[str, list[dict]], rng: random.R
     # A full enough hold (or the end) makes for a port where it lands; a port the fleet
     # is in already had its chance above.
     sails = by_type.get("sail", [])
-    landing = _landing_ports(view, hold, values) - set(me["fleet"]) if scoring_hold else set()
+    landing = set()
+    if scoring_hold:
+        # Rather a port that takes two fish or more than one that takes a single fish.
+        least = 1 if endgame or held >= HOLD_SIZE else min(3, scoring_hold)
+        while least > 1 and not _landing_ports(view, hold, values, least):
+            least -= 1
+        landing = _landing_ports(view, hold, values, least) - set(me["fleet"])
+        if not landing:
+            landing = _landing_ports(view, hold, values) - set(me["fleet"])
     if held >= 3 or endgame:
         move = _closer(me["fleet"], sails, landing)
         if move:
@@ -230,15 +262,19 @@ def _landed(view: Mapping[str, Any], values: Mapping[str, float], move: Mapping)
 
 
 def _landing_ports(
-    view: Mapping[str, Any], hold: Mapping[str, int], values: Mapping[str, float]
+    view: Mapping[str, Any],
+    hold: Mapping[str, int],
+    values: Mapping[str, float],
+    least: int = 1,
 ) -> set[str]:
-    """Ports where unloading the hold would put something that scores into the warehouse
-    (a -1 circle of module 1 loses a fish; a port with an empty circle takes a new kind
-    while fewer than two ports show it)."""
+    """Ports where unloading the hold would put at least ``least`` fish that score into
+    the warehouse (a -1 circle of module 1 loses a fish; a port with an empty circle
+    takes a new kind while fewer than two ports show it)."""
     managed = view["options"].get("demand_management")
     ports = set()
     for port, shown in view["demand"].items():
         circles = view["circles"][port]
+        landed = 0
         for kind, count in hold.items():
             if not count or values.get(kind, 0) <= 0:
                 continue
@@ -248,10 +284,32 @@ def _landing_ports(
                 places = [i for i, there in enumerate(shown) if there is None]
             else:
                 continue
-            if any(count - (1 if managed and circles[i] < 0 else 0) > 0 for i in places):
-                ports.add(port)
-                break
+            landed += max(count - (1 if managed and circles[i] < 0 else 0) for i in places)
+        if landed >= least:
+            ports.add(port)
     return ports
+
+
+def _better_port_near(
+    view: Mapping[str, Any], hold: Mapping[str, int], values: Mapping[str, float]
+) -> bool:
+    """Whether a port within two sails of the fleet lands two fish or more that score."""
+    fleet = _me(view)["fleet"]
+    ports = _landing_ports(view, hold, values, 2) - set(fleet)
+    return any(DISTANCE[here][port] <= NEAR for here in fleet for port in ports)
+
+
+def _contract_worth(view: Mapping[str, Any], values: Mapping[str, float], move: Mapping) -> float:
+    """What a trade contract adds to the final score, by the planned multipliers: its
+    points less what its goods would score without it; nothing unless the warehouse
+    holds every good it needs already (fish still in the hold were seen to miss a
+    contract far too often: sold elsewhere, lost at a -1 circle, or left at the end)."""
+    contract = CONTRACT_BY_ID[move["contract"]]
+    warehouse = _me(view)["warehouse"]
+    if any(warehouse.get(kind, 0) < count for kind, count in contract["needs"].items()):
+        return 0.0
+    cost = sum(count * values[kind] for kind, count in contract["needs"].items())
+    return contract["points"] - cost
 
 
 def _port_distance(view: Mapping[str, Any], fleet: Sequence[str], kind: str) -> int:

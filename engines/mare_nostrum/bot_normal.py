@@ -16,7 +16,9 @@ it brings the hand nearer to such a set, and so:
   Mausoleum, Solomon and the Temple of Artemis first, for the cards they bring), then
   spends the rest, which would be burned anyway, on what raises its income most per
   card: a caravan of a kind it lacks, cities and temples, markers on provinces with
-  sites; legions and fortresses where it is threatened;
+  sites; legions and fortresses where it is threatened; and before the phase ends it
+  spends the cards that would be burned on whatever build is worth anything, the two
+  coins it would keep counted against the build;
 - names itself first as Lawgiver and as General, so it buys and strikes first;
 - contests the leader: it gathers legions on the border of whoever is closest to
   winning, marches on the leader's provinces, attacks when the dice favour it (at even
@@ -47,6 +49,7 @@ SET = 9
 NOISE = 0.1
 LEADER_FEED = 2.5  # what handing the leader a goods kind it lacks costs an offer
 PYRAMIDS = 12
+LEFTOVER = 0.5  # what a build is worth beyond its income when its cards would be burned
 # What owning a hero or wonder is worth beyond counting towards victory.
 CARD_BONUS = {
     "mausoleum": 3,
@@ -392,7 +395,33 @@ def build(view: View, legal: Sequence[dict], rng: random.Random) -> dict:
         score *= 1.0 + NOISE * rng.random()  # no two games alike
         if score > best_score:
             best, best_score = move, score
+    if best is None and _burned(view):
+        best = _leftover(view, legal, rng)
     return best or next(move for move in legal if move["type"] == "end_build")
+
+
+def _burned(view: View) -> int:
+    """The cards the end of this Build phase would discard: all but two coins (the
+    Mausoleum keeps four cards of any kind)."""
+    hand = view["hand"]
+    if "mausoleum" in _me(view)["cards"]:
+        return max(0, sum(hand.values()) - 4)
+    return sum(hand.values()) - min(2, hand["coin"])
+
+
+def _leftover(view: View, legal: Sequence[dict], rng: random.Random) -> dict | None:
+    """Before the phase ends: a build paid with cards that would be burned anyway is worth
+    its income or strength, less only the kept coins it spends; rather that than burn
+    them."""
+    best, best_score = None, 0.0
+    for move in legal:
+        if move["type"] != "build" or move["item"] not in _ITEMS or not move["pay"]:
+            continue
+        score = _building_value(view, move) + LEFTOVER - _pay_cost(view, move)
+        score *= 1.0 + NOISE * rng.random()
+        if score > best_score:
+            best, best_score = move, score
+    return best
 
 
 _ITEMS = {

@@ -190,3 +190,107 @@ def test_the_bot_game_that_once_never_ended_through_the_server_ends(tmp_path):
         service.submit_move(game_id, due[0], move, head.game.head_seq, actor="web")
     assert service.head(game_id).game.status == "finished"
     db.dispose()
+
+
+# --------------------------------------------------------------------------- recorded leaks
+CONTRACTS = {"trade_contracts": True}
+SPENT = [3, 2, 1, 0]  # every number token played: the market is known
+
+
+def test_it_takes_no_contract_it_cannot_fill_in_the_turns_left():
+    """Two turns left, two amber in the warehouse and neither herring nor cod anywhere:
+    the contract "herring + cod + 2 amber" would score nothing, the action is wasted."""
+    state = in_turn(
+        3,
+        CONTRACTS,
+        fleets={0: ["copenhagen", "oresund"]},
+        warehouses={0: {"amber": 2, "salmon": 1}},
+        markets={0: {"salmon": 3, "flatfish": 2, "herring": 1, "cod": 0}},
+        played={0: SPENT},
+        final_turns=6,
+    )
+    assert normal(state)["type"] != "take_contract"
+
+
+def test_it_takes_a_contract_its_warehouse_already_fills():
+    """Amber, flatfish and cod in the warehouse, the fish on low multipliers: the
+    contract "flatfish + cod + 2 amber" scores 7 for goods worth 3."""
+    state = in_turn(
+        3,
+        CONTRACTS,
+        fleets={0: ["copenhagen"]},
+        warehouses={0: {"amber": 2, "flatfish": 1, "cod": 1}},
+        markets={0: {"salmon": 3, "flatfish": 1, "herring": 2, "cod": 0}},
+        played={0: SPENT},
+    )
+    assert normal(state) == {"type": "take_contract", "contract": "c6"}
+
+
+def test_no_contract_whose_goods_score_as_much_without_it():
+    """Salmon at x3 and herring at x2 with two amber score 7 without the contract
+    "salmon + herring + 2 amber", which scores 7: taking it gains nothing."""
+    state = in_turn(
+        3,
+        CONTRACTS,
+        fleets={0: ["copenhagen"]},
+        warehouses={0: {"amber": 2, "salmon": 1, "herring": 1}},
+        markets={0: {"salmon": 3, "flatfish": 1, "herring": 2, "cod": 0}},
+        played={0: SPENT},
+    )
+    assert normal(state)["type"] != "take_contract"
+
+
+def test_it_does_not_spend_an_action_landing_a_single_fish_early():
+    """Early in the game, in Copenhagen (which buys herring only) with one herring and two
+    cod in a hold with room, and a herring in the Oresund where a vessel lies: landing the
+    herring alone spends an action on one fish; fished first, both herring land at once."""
+    state = in_turn(
+        3,
+        fleets={0: ["copenhagen", "oresund"]},
+        goods={"oresund": ("herring",)},
+        holds={0: {"herring": 1, "cod": 2}},
+        markets={0: {"cod": 3, "herring": 2}},
+        played={0: [3, 2]},
+    )
+    assert normal(state) == {"type": "fish", "area": "oresund", "kind": "herring"}
+
+
+def test_it_lands_a_single_fish_when_the_end_is_near():
+    state = in_turn(
+        3,
+        fleets={0: ["copenhagen", "oresund"]},
+        holds={0: {"herring": 1, "cod": 2}},
+        markets={0: {"cod": 3, "herring": 2}},
+        played={0: [3, 2]},
+        final_turns=2,
+    )
+    assert normal(state) == {"type": "unload", "port": "copenhagen", "fish": {"herring": 1}}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_its_move_depends_on_nothing_hidden_from_its_seat(level):
+    """Two games that differ only in where one seat put its secret number tokens (rules
+    version 1 hides them): every other seat's bot sees the same view in both and makes
+    the same move, drawn with the same seed."""
+    from .test_hidden import twin_games
+
+    engine = ENGINE.at_version(1)
+    options = {"demand_management": True, "trade_contracts": True}
+    secret, compared, differed = 1, 0, False
+    for _, _, _, _, first, _, second in twin_games(3, options, 6, secret, engine):
+        differed = differed or engine.dump(first) != engine.dump(second)
+        due = sorted(engine.to_move(first))
+        if not due or engine.result(first) is not None:
+            break
+        for seat in due:
+            if seat == secret:
+                continue
+            views = [engine.view(state, seat) for state in (first, second)]
+            assert views[0] == views[1]
+            moves = [
+                engine.bot_move(view, engine.legal_moves(state, seat), random.Random(7), level)
+                for view, state in zip(views, (first, second), strict=True)
+            ]
+            assert moves[0] == moves[1]
+            compared += 1
+    assert differed and compared > 50

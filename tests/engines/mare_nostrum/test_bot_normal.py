@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engines.api import ScriptedChance
 from engines.mare_nostrum import ENGINE, bot_normal
 from engines.mare_nostrum.data import CARD_KINDS
@@ -39,3 +41,53 @@ def test_a_coin_for_a_leader_that_builds_goods_sets():
     view = offer_view({"cities": [], "temple": None})
     move = bot_normal.choose_move(view, OFFERS, random.Random(1))
     assert move["cards"] == ["coin"]
+
+
+def test_it_builds_rather_than_burn_its_cards_at_the_end_of_its_build_phase():
+    """Carthage with 3 coins, oil and cattle: ending the phase burns a coin, the oil and
+    the cattle. Three coins buy a control marker (Mauretania is free): two kept coins
+    spent on a province with sites (Mauretania or one as good), rather than nothing for
+    the three cards burned."""
+    from .helpers import building, seat_of, start, with_hand
+
+    state = start(3)
+    seat = seat_of(state, "carthage")
+    state = building(with_hand(state, seat, coin=3, oil=1, cattle=1), seat)
+    legal = ENGINE.legal_moves(state, seat)
+    marker = {"type": "build", "item": "control_marker", "province": "mauretania"}
+    assert {**marker, "pay": ["coin", "coin", "coin"]} in legal
+    for seed in range(5):
+        move = ENGINE.bot_move(ENGINE.view(state, seat), legal, random.Random(seed), "normal")
+        assert move["type"] == "build" and move["item"] == "control_marker", move
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_its_move_depends_on_nothing_hidden_from_its_seat(level):
+    """Along a seeded game of normal bots: whenever two other seats hold as many cards,
+    a twin state with their hands swapped gives the seat to move the same view, and its
+    bot the same move drawn with the same seed."""
+    from engines.api import SeededChance
+    from engines.mare_nostrum.state import clone
+
+    chance, rng = SeededChance(3), random.Random(3)
+    state = ENGINE.setup(3, {"turn_limit": 12}, chance)
+    compared = 0
+    while due := ENGINE.to_move(state):
+        seat = min(due)
+        legal = ENGINE.legal_moves(state, seat)
+        view = ENGINE.view(state, seat)
+        a, b = (other for other in range(3) if other != seat)
+        hands = state["hands"]
+        if sum(hands[a].values()) == sum(hands[b].values()) and hands[a] != hands[b]:
+            twin = clone(state)
+            twin["hands"][a], twin["hands"][b] = twin["hands"][b], twin["hands"][a]
+            assert ENGINE.view(twin, seat) == view
+            moves = [
+                ENGINE.bot_move(view_of, ENGINE.legal_moves(which, seat), random.Random(5), level)
+                for which, view_of in ((state, view), (twin, ENGINE.view(twin, seat)))
+            ]
+            assert moves[0] == moves[1]
+            compared += 1
+        move = ENGINE.bot_move(view, legal, rng, level="normal")
+        state = ENGINE.apply(state, seat, move, chance)
+    assert compared > 10
