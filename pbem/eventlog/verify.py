@@ -496,9 +496,12 @@ class ChainCheck:
     def report(self) -> VerifyReport:
         """The outcome after every row fed so far held."""
         count = self.next_seq
-        message = f"{count} events verified; head hash {self.prev}"
+        message = f"{_counted(count, 'event')} verified; head hash {self.prev}"
         if self.seed is not None:
-            message += f"; {self.draws} draws re-derived from the seed; every state hash matches"
+            message += (
+                f"; {_counted(self.draws, 'draw')} re-derived from the seed;"
+                " every state hash matches"
+            )
         else:
             message += (
                 "; the seed is not revealed yet, so draws and state hashes are checked when it is"
@@ -602,7 +605,7 @@ def verify_recorded(record: Mapping[str, Any]) -> VerifyReport:
         return _bad(moves, "the result differs from the recorded one", moves)
     return VerifyReport(
         True,
-        f"{moves} moves replayed; {draws} draws re-derived from the seed; "
+        f"{_counted(moves, 'move')} replayed; {_counted(draws, 'draw')} re-derived from the seed; "
         f"final state and result as recorded",
         events=moves + 1,
         seed_revealed=True,
@@ -658,3 +661,8 @@ def _revealed_seed(rows: Sequence[Any]) -> bytes | None:
             except (KeyError, TypeError, ValueError):
                 return None
     return None
+
+
+def _counted(count: int, noun: str) -> str:
+    """ "1 draw", "3 draws": a count and its noun, as a sentence reads."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
