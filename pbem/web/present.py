@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask, current_app, request
 from sqlmodel import col, select
 
+from pbem import zones
 from pbem.errors import NotFound
 from pbem.games import seat_rules
 from pbem.games.results import standings
@@ -125,6 +127,13 @@ def standings_of(result: Mapping[str, Any] | None, shown: Sequence[Mapping[str, 
     return standings(result, [player["name"] for player in shown])
 
 
+def iso_utc(moment: datetime) -> str:
+    """A moment as a ``<time datetime>`` wants it: ISO 8601 in UTC (naive means UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.globals["game_data"] = game_data
     app.jinja_env.globals["standings_of"] = standings_of
@@ -133,6 +142,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["svg_place_open"] = svg_place_open
     app.jinja_env.globals["svg_place_body"] = svg_place_body
     app.jinja_env.globals["svg_place_close"] = svg_place_close
+    app.jinja_env.filters["stamp"] = zones.stamp
+    app.jinja_env.filters["iso_utc"] = iso_utc
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )

@@ -75,6 +75,18 @@ def test_the_lobby_names_a_games_title_not_its_slug(client, runtime):
     assert "pig · " not in html
 
 
+def test_the_lobby_says_when_a_game_last_moved_not_its_event_count(client, runtime):
+    seats = [SeatSpec("Bot 1", is_bot=True), SeatSpec("Bot 2", is_bot=True)]
+    created = runtime.service.create_game("pig", seats, {"target": 50}, title="Evening game")
+    game = runtime.service.game(created.game_id)
+    html = unescape(client.get("/").text)
+    line = html[html.index("Evening game") :].split("</li>")[0]
+    assert re.search(
+        r"last move <time datetime=\"[0-9T:+-]+\" data-local>[0-9-]+ [0-9:]+ UTC</time>", line
+    ), line
+    assert "event " not in line and str(game.head_seq) + " events" not in line
+
+
 def test_the_demo_seat_has_a_persons_name_so_public_pages_never_say_you(sqlite_runtime):
     ensure_demo(sqlite_runtime)
     for game in sqlite_runtime.service.games():
