@@ -12,6 +12,7 @@ from typing import Any
 
 from engines import REGISTRY
 from pbem.errors import PbemError
+from pbem.eventlog.roster import BOT_LEVELS
 from pbem.games import listing, names
 
 
@@ -179,8 +180,8 @@ def cmd_inbound(args) -> int:
 
 
 def seats_from_args(specs: Sequence[str]) -> list:
-    """``--seat`` values as seats: ``NAME:EMAIL`` (one address), ``bot``, ``bot:easy`` or
-    ``bot:normal``."""
+    """``--seat`` values as seats: ``NAME:EMAIL`` (one address), ``bot`` or ``bot:LEVEL``
+    (``bot:easy``, ``bot:normal``, ``bot:hard``: the title must offer the level)."""
     from pbem.errors import BadInput
     from pbem.games.service import SeatSpec
     from pbem.validate import clean_email, clean_name
@@ -190,9 +191,10 @@ def seats_from_args(specs: Sequence[str]) -> list:
         kind, _, level = spec.strip().partition(":")
         if kind.lower() == "bot" and "@" not in level:
             level = level.lower() or "normal"
-            if level not in ("easy", "normal"):
+            if level not in BOT_LEVELS:
+                words = ", ".join(f"bot:{known}" for known in BOT_LEVELS)
                 raise BadInput(
-                    f"Seat {index + 1}: a bot seat is bot, bot:easy or bot:normal, not {spec!r}."
+                    f"Seat {index + 1}: a bot seat is bot or one of {words}, not {spec!r}."
                 )
             seats.append(SeatSpec(f"Bot {index + 1}", is_bot=True, bot_level=level))
             continue
@@ -700,7 +702,12 @@ def build_parser() -> argparse.ArgumentParser:
     seat.add_argument("action", choices=("bot", "reclaim", "invite", "resend"))
     seat.add_argument("game")
     seat.add_argument("seat", type=int, help="the seat's number (0 is the first seat)")
-    seat.add_argument("--level", choices=("easy", "normal"), default="normal")
+    seat.add_argument(
+        "--level",
+        choices=BOT_LEVELS,
+        default="normal",
+        help="with bot: how strong the bot plays (the title must offer the level)",
+    )
     seat.add_argument("--newcomer", metavar="NAME:EMAIL", help="with invite: who is invited")
     seat.set_defaults(func=cmd_seat)
 

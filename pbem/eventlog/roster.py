@@ -42,7 +42,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-BOT_LEVELS = ("easy", "normal")
+# The words a bot level may be, weakest first; each title offers some of them (its
+# engine's ``bot_levels``), and a log naming any other is refused.
+BOT_LEVELS = ("easy", "normal", "hard")
 SEAT_KINDS = (
     "seat_to_bot",
     "seat_left",

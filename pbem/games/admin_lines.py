@@ -51,6 +51,9 @@ BY_WHOM = {
     "player": "at your own request",
 }
 
+# A level other than the default is named: "An easy bot takes over Ann's seat."
+LEVEL_BOT = {"easy": "An easy bot", "hard": "A hard bot"}
+
 
 def describe_admin(row: dict[str, Any], zone: str | None = None) -> str:
     """The history line of an administrative event (empty for kinds without one), its
@@ -61,7 +64,7 @@ def describe_admin(row: dict[str, Any], zone: str | None = None) -> str:
     kind = row.get("kind")
     new_name = payload.get("new_name", "A new player")
     if kind == "seat_to_bot":
-        bot = "An easy bot" if payload.get("level") == "easy" else "A bot"
+        bot = LEVEL_BOT.get(payload.get("level"), "A bot")
         return f"{bot} takes over {name}'s seat{by}."
     if kind in ("seat_replaced", "seat_taken"):
         if payload.get("returning"):
@@ -117,7 +120,8 @@ def roster_names(roster: Any) -> str:
         entry = entry if isinstance(entry, dict) else {}
         name = str(entry.get("name", "?"))
         if entry.get("bot"):
-            name += " (easy bot)" if entry.get("level") == "easy" else " (bot)"
+            level = entry.get("level")
+            name += f" ({level} bot)" if level in ("easy", "hard") else " (bot)"
         if entry.get("resigned"):
             name += ", resigned"
         elif entry.get("open"):

@@ -827,7 +827,7 @@ def import_full(
                     seat=index,
                     name=names[index],
                     is_bot=index in bots,
-                    bot_level="easy" if levels.get(str(index)) == "easy" else "normal",
+                    bot_level=level_of(levels.get(str(index))),
                     created_at=now,
                 )
             )
@@ -955,3 +955,8 @@ def verify_game(service: GameService, game_id: str):
         rows = service.store.rows(session, game_id)
         seed = service._seed(session, game_id)
     return verify_rows(game.engine, rows, seed=seed, game_id=game_id)
+
+
+def level_of(level: object) -> str:
+    """A seat's bot level from an import's header: a level the server knows, else normal."""
+    return level if isinstance(level, str) and level in roster_mod.BOT_LEVELS else "normal"

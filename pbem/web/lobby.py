@@ -9,6 +9,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from engines import REGISTRY, listed_engines
 from pbem import zones
 from pbem.errors import BadInput, TooMany
+from pbem.eventlog.roster import BOT_LEVELS
 from pbem.games.listing import LISTING_STATUSES, GamePage
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.games.service import SeatSpec
@@ -18,7 +19,7 @@ from pbem.web.present import runtime
 bp = Blueprint("lobby", __name__)
 
 MAX_SEATS = 6
-BOT_WORDS = {"bot": "normal", "bot:normal": "normal", "bot:easy": "easy"}
+BOT_WORDS = {"bot": "normal", **{f"bot:{level}": level for level in BOT_LEVELS}}
 AT_DEADLINE_TEXT = {
     "wait": "wait for the player",
     "bot_turn": "a bot plays that turn",
@@ -107,8 +108,10 @@ def seats_from(form) -> list[SeatSpec]:
             if level:
                 chosen = form.get(f"seat_level_{index}", "").strip().lower()
                 if chosen:
-                    if chosen not in ("easy", "normal"):
-                        raise BadInput("A bot is easy or normal.")
+                    if chosen not in BOT_LEVELS:
+                        raise BadInput(
+                            f"A bot plays at one of these levels: {', '.join(BOT_LEVELS)}."
+                        )
                     level = chosen
                 named = name if name.lower() not in BOT_WORDS else f"Bot {index + 1}"
                 seats.append(SeatSpec(named, is_bot=True, bot_level=level))

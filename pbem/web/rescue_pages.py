@@ -11,8 +11,10 @@ from __future__ import annotations
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session, select
 
+from engines import REGISTRY, bot_levels_of
 from pbem import zones
 from pbem.errors import BadInput
+from pbem.eventlog.roster import BOT_LEVELS
 from pbem.games import control, invitations, rescue, seat_links, seat_rules, vacations
 from pbem.games.admin_lines import CONSEQUENCES as POLICY_CONSEQUENCES
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
@@ -94,7 +96,17 @@ def page(token: str):
         creator=creator,
         invitations=invitations,
         at_deadline=[(key, POLICY_CONSEQUENCES[key]) for key in AT_DEADLINE],
+        levels=bot_levels_of(REGISTRY[game.engine]) if game.engine in REGISTRY else ("normal",),
     )
+
+
+def chosen_level(form) -> str:
+    """The bot level a seat's own "hand to a bot" names (normal when it names none); the
+    game's engine decides whether it offers that level (a clear refusal if not)."""
+    level = str(form.get("level", "") or "normal").strip().lower()
+    if level not in BOT_LEVELS:
+        raise BadInput("Choose one of the bot levels offered.")
+    return level
 
 
 @bp.post("")
@@ -108,6 +120,7 @@ def act(token: str):
         raise BadInput("Choose a seat of this game.")
     target = int(raw)
     mine = target == me.seat
+    level = chosen_level(request.form) if action == "to_bot" and mine else "normal"
     if action in CONFIRM and mine and request.form.get("confirm") != "yes":
         title, text, button = CONFIRM[action]
         return render_template(
@@ -115,6 +128,7 @@ def act(token: str):
             token=token,
             action=action,
             seat=me.seat,
+            level=level if action == "to_bot" else "",
             title=title,
             text=text,
             button=button,
@@ -127,7 +141,7 @@ def act(token: str):
     elif action == "end_vacation":
         outcome = vacations.end_vacation(runtime, me.game_id, me.seat, by=me.seat)
     elif action == "to_bot":
-        outcome = rescue.hand_to_bot(runtime, me.game_id, target, by=me.seat)
+        outcome = rescue.hand_to_bot(runtime, me.game_id, target, by=me.seat, level=level)
     elif action == "resign":
         outcome = rescue.resign(runtime, me.game_id, me.seat, by=me.seat)
         flash(outcome.message)

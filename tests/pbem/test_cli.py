@@ -262,7 +262,9 @@ def test_new_game_bot_levels_from_the_shell(database, capsys):
     levels = [seat.bot_level for seat in runtime.service.seats(game_id) if seat.is_bot]
     assert levels == ["easy", "normal"]
     assert pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "bot:hard") == 1
-    assert "bot:easy or bot:normal" in capsys.readouterr().err
+    assert "at one of these levels: easy, normal." in capsys.readouterr().err
+    assert pbem(database, "new", "pig", "--seat", "A:a@x.org", "--seat", "bot:wild") == 1
+    assert "bot:easy, bot:normal, bot:hard" in capsys.readouterr().err
     assert len(runtime.service.games()) == 1
 
 
