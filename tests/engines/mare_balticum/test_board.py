@@ -40,3 +40,25 @@ def test_a_ports_circle_values_are_named_only_with_demand_management():
     html = board_html("mare_balticum", ENGINE.view(managed, 0))
     kind = next(kind for kind in kinds if kind)
     assert f"{kind} ({basic['circles'][port][list(kinds).index(kind)]} circle)" in html
+
+
+def test_the_board_says_who_holds_which_contract_and_at_the_end_what_it_scored():
+    """Module 2: a held contract lies face up before its player (public); at the end the
+    board says how many sets the engine's split filled and what they scored."""
+    playing = in_turn(3, {"trade_contracts": True}, contracts={0: "c6", 2: "c1"})
+    for viewer in (None, 0, 1):
+        html = board_html("mare_balticum", ENGINE.view(playing, viewer))
+        assert "ashore · contract c6 (flatfish + cod + 2 amber)</li>" in html
+        assert "ashore · contract c1 (salmon + herring + 2 amber)</li>" in html
+        assert html.count("· contract ") == 2
+    over = craft(
+        playing,
+        phase="over",
+        time_track=6,
+        markets={0: {"salmon": 1, "herring": 1, "flatfish": 0, "cod": 0}},
+        warehouses={0: {"flatfish": 2, "cod": 3, "amber": 5}},
+    )
+    html = board_html("mare_balticum", ENGINE.view(over, None))
+    assert "contract c6 (flatfish + cod + 2 amber): 2 sets filled for 14 points</li>" in html
+    assert "contract c1 (salmon + herring + 2 amber): no set filled</li>" in html
+    assert "· contract " not in board_html("mare_balticum", ENGINE.view(in_turn(3), 0))

@@ -112,3 +112,35 @@ def test_the_owner_sees_the_own_secret_choice():
             assert ENGINE.view(after1, 1) != ENGINE.view(after2, 1)
             return
     raise AssertionError("no secret choice was made")
+
+
+def test_the_board_and_the_mail_words_hide_the_unplayed_number_tokens():
+    """Rules file, 'Hidden information': which number tokens a player still holds (and so
+    which went where) stays hidden until the end. The board with its list of places, and
+    the words a mail gives of it, are the same for every other seat and for spectators in
+    two games that differ only in one seat's numbers."""
+    from pbem.web.board_picture import board_words
+    from tests.engines.board_pages import board_html
+
+    secret, seats = 1, 4
+    observers = [None, 0, 2, 3]
+    seen_numbers = False
+    for _, _, _, _, after1, _, after2 in twin_games(
+        seats, {"trade_contracts": True}, 6, secret, NEWEST
+    ):
+        if NEWEST.result(after1) is not None:
+            break
+        if after1.played[secret] == after2.played[secret]:
+            continue
+        if not any(event["type"] in ("production", "turn_ended") for event in after1.events):
+            continue  # the board after each passage of time and each turn's end
+        seen_numbers = True
+        for viewer in observers:
+            view1, view2 = NEWEST.view(after1, viewer), NEWEST.view(after2, viewer)
+            page1, page2 = board_html("mare_balticum", view1), board_html("mare_balticum", view2)
+            assert page1 == page2, f"viewer {viewer} sees the numbers on the board"
+            assert board_words(page1, view1) == board_words(page2, view2)
+        own1 = board_html("mare_balticum", NEWEST.view(after1, secret))
+        own2 = board_html("mare_balticum", NEWEST.view(after2, secret))
+        assert own1 != own2  # the owner's own market, with its numbers, is on the board
+    assert seen_numbers

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engines.api import IllegalMove, ScriptedChance, SeededChance
@@ -712,3 +714,51 @@ def test_circle_values_matter_in_module_1_only():
     )
     after = play(state, 0, {"type": "unload", "port": "gdansk", "fish": {"herring": 2}})
     assert after.warehouses[0][GOODS.index("herring")] == 2
+
+
+def table_splits(warehouse: dict[str, int], needs: dict[str, int]):
+    """Every way a player at the table could move tokens from the warehouse onto the
+    contract card (rulebook, module 2: any tokens, or none), as (card, rest)."""
+    kinds = list(needs)
+    ranges = [range(warehouse.get(kind, 0) + 1) for kind in kinds]
+
+    def walk(index: int, card: dict[str, int]):
+        if index == len(kinds):
+            yield dict(card), {k: warehouse.get(k, 0) - card.get(k, 0) for k in GOODS}
+            return
+        for n in ranges[index]:
+            yield from walk(index + 1, {**card, kinds[index]: n})
+
+    yield from walk(0, {})
+
+
+def table_score(card, rest, market, contract):
+    sets = min(card[kind] // n for kind, n in contract["needs"].items())
+    fish = sum(rest[kind] * (market.get(kind) or 0) for kind in FISH)
+    return fish + rest["amber"] + sets * contract["points"]
+
+
+def test_no_split_a_player_could_choose_beats_the_engines_and_none_moves_the_tie_break():
+    """Rules file, 'Scoring', module 2: the engine picks the split that scores most. At the
+    table the player may put any tokens on the card (rulebook, module 2); none of those
+    choices scores more than the engine's, and the tie-break counts the warehouse with the
+    card's tokens whatever the split, so the engine's choice is the one a player wants."""
+    rng = random.Random(29)
+    markets = [None, 0, 1, 2, 3]
+    for _ in range(150):
+        contract = rng.choice(CONTRACTS)
+        warehouse = {kind: rng.randint(0, 9) for kind in GOODS}
+        market = {kind: rng.choice(markets) for kind in FISH}
+        result = final(
+            markets={0: market}, contracts={0: contract["id"]}, warehouses={0: warehouse}
+        )
+        seat = result.breakdown["seats"][0]
+        best = max(
+            table_score(card, rest, market, contract)
+            for card, rest in table_splits(warehouse, contract["needs"])
+        )
+        assert result.scores[0] == best
+        assert seat["tokens"] == sum(warehouse.values())
+        sets = seat["contract_sets"]
+        used = {kind: n * sets for kind, n in contract["needs"].items()}
+        assert all(used[kind] <= warehouse[kind] for kind in used)
