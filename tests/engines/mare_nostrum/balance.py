@@ -61,14 +61,16 @@ def play(
     }
 
 
-def balance(seats: int, games: int, seed: int = 0) -> dict:
-    """The normal bot in every seat; civilisations rotated over the seats."""
+def balance(seats: int, games: int, seed: int = 0, first: int = 0) -> dict:
+    """The normal bot in every seat; civilisations rotated over the seats. ``first`` is
+    the number of the first game: games ``first`` to ``first + games - 1`` of the series,
+    so that a series split in parts (and merged by :func:`merge`) gives its figures."""
     civs = list(RECOMMENDED_CIVS[seats])
     wins: Counter = Counter()
     endings: Counter = Counter()
     by_civ: dict[str, Counter] = {civ: Counter() for civ in civs}
     turns = []
-    for game in range(games):
+    for game in range(first, first + games):
         shift = game % seats
         order = civs[shift:] + civs[:shift]
         played = play(order, ["normal"] * seats, seed + 1000 * seats + game)
@@ -78,6 +80,19 @@ def balance(seats: int, games: int, seed: int = 0) -> dict:
             wins[civ] += 1
             by_civ[civ][played["ending"]] += 1
     return {"wins": wins, "endings": endings, "by_civ": by_civ, "turns": turns, "games": games}
+
+
+def merge(parts: list[dict]) -> dict:
+    """One :func:`balance` result from the results of parts of a series."""
+    merged = {"wins": Counter(), "endings": Counter(), "by_civ": {}, "turns": [], "games": 0}
+    for part in parts:
+        merged["wins"].update(part["wins"])
+        merged["endings"].update(part["endings"])
+        for civ, kinds in part["by_civ"].items():
+            merged["by_civ"].setdefault(civ, Counter()).update(kinds)
+        merged["turns"].extend(part["turns"])
+        merged["games"] += part["games"]
+    return merged
 
 
 def against_easy(games: int, seats: int = 4, seed: int = 0) -> dict:
@@ -125,8 +140,11 @@ def balance_table(results: dict[int, dict]) -> str:
         )
         for civ, kinds in sorted(found["by_civ"].items()):
             share = 100 * found["wins"][civ] / games
+            error = (share * (100 - share) / games) ** 0.5
             detail = ", ".join(f"{kind} {kinds[kind]}" for kind in ENDINGS if kinds[kind])
-            lines.append(f"  {civ:9} {found['wins'][civ]:4} wins {share:5.1f}%  ({detail})")
+            lines.append(
+                f"  {civ:9} {found['wins'][civ]:4} wins {share:5.1f}% ±{error:3.1f}  ({detail})"
+            )
     return "\n".join(lines)
 
 

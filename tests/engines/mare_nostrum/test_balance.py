@@ -13,6 +13,7 @@ from tests.engines.mare_nostrum.balance import (
     against_table,
     balance,
     balance_table,
+    merge,
 )
 
 FULL = 200
@@ -38,3 +39,10 @@ def test_normal_bot_against_easy_bots():
     assert found["ms_per_move"] < 50
     if found["games"] >= FULL:
         assert found["won"] >= 0.6 * found["games"]
+
+
+def test_a_series_split_in_parts_gives_the_figures_of_the_whole_series():
+    whole = balance(3, 4)
+    parts = merge([balance(3, 1), balance(3, 3, first=1)])
+    assert parts == whole
+    assert balance_table({3: parts}) == balance_table({3: whole})
