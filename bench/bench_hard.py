@@ -9,7 +9,7 @@ bot's share of wins (a shared win counts as a share), the baseline, its head-to-
 record against each weak seat (ties half) and the CPU milliseconds a move of each level
 costs, p50 and p99 (process time, over every move that level made). ``--playouts``
 sets the title's module-level ``PLAYOUTS`` of its ``bot_hard`` module, to tune with a
-smaller budget.
+smaller budget; ``--set NAME=NUMBER`` any other of its module-level numbers.
 """
 
 from __future__ import annotations
@@ -57,14 +57,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strong", default="hard")
     parser.add_argument("--weak", default="normal")
     parser.add_argument("--playouts", type=int)
+    parser.add_argument("--set", action="append", default=[], help="NAME=NUMBER in bot_hard")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--progress", action="store_true", help="a line per game, on stderr")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from engines import REGISTRY
 
     engine = REGISTRY[args.slug]
+    hard = importlib.import_module(f"engines.{args.slug}.bot_hard")
     if args.playouts:
-        importlib.import_module(f"engines.{args.slug}.bot_hard").PLAYOUTS = args.playouts
+        hard.PLAYOUTS = args.playouts
+    for setting in args.set:
+        name, value = setting.split("=")
+        setattr(hard, name, type(getattr(hard, name))(value))
     print(
         f"{'players':>7} {'games':>6} {'win':>7} {'baseline':>9} {'head-to-head':>13} "
         f"{'ms ' + args.strong + ' p50/p99':>18} {'ms ' + args.weak + ' p50/p99':>18}"
@@ -85,6 +91,13 @@ def main(argv: list[str] | None = None) -> int:
                     mine, theirs = result.scores[seat], result.scores[other]
                     pairs += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
                     pair_count += 1
+            if args.progress:
+                print(
+                    f"game {game + 1}: strong seat {seat}, scores {list(result.scores)}, "
+                    f"wins {wins:.1f}, head to head {pairs:.1f}/{pair_count:.0f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
         strong, weak = ms.get(args.strong, []), ms.get(args.weak, [])
         print(
             f"{players:>7} {args.games:>6} {wins / args.games:>7.1%} {1 / players:>9.1%} "

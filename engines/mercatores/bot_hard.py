@@ -6,14 +6,15 @@ them and its random source (``engines.search``: a budget of playouts, not of tim
 Investment. The normal bot (:mod:`engines.mercatores.bot_normal`) rates every trade by
 the best load it allows and every load by the resources and hand it leaves; the hard bot
 keeps its ``CANDIDATES`` best-rated moves and lets the search choose among them. Each
-playout deals the cards the seat cannot see (the other hands, the deck's order) at
-random from the cards it has not seen (every card that is not in its hand, the market
-or anyone's resources), plays the candidate, then plays on with the normal bot's
-investment at every seat (on a light view built from the state: the rollouts never ask
-for a real view) to the end of the investment phase or ``DEPTH`` moves, and scores what
-it reaches: the profit phase is played out greedily on the look-ahead's counts
-(:mod:`engines.mercatores.lookahead`) to a final score, an investment cut short is
-judged by each seat's resources and hand against the best other seat's.
+playout deals the cards the seat cannot see (the other hands, the deck) at random from
+the cards it has not seen (every card that is not in its hand, the market or anyone's
+resources), plays the candidate, then plays on with the first bot's choice among a few
+trades drawn at random (cheap: built on a light view of the state, never a real view)
+for at most ``DEPTH`` moves or to the end of the investment phase, and scores what it
+reaches: the profit phase is played out greedily on the look-ahead's counts
+(:mod:`engines.mercatores.lookahead`) to a final score; an investment cut short is
+judged by each seat's coins, Captain, resources and best load of its hand (the normal
+bot's yardstick) against the best other seat's.
 
 Profit. Everything is face up and nothing is left to chance, so the normal bot's
 look-ahead already searches the real position; the hard bot looks further ahead with it
@@ -252,11 +253,12 @@ def choose_move(
     view: Mapping[str, Any],
     legal: Sequence[dict],
     rng: random.Random,
-    playouts: int = PLAYOUTS,
-    depth: int = DEPTH,
-    count: int = CANDIDATES,
+    playouts: int | None = None,
+    depth: int | None = None,
+    count: int | None = None,
 ) -> dict:
-    """The hard bot's move: always one of ``legal``."""
+    """The hard bot's move: always one of ``legal`` (the budget defaults to the module's
+    ``PLAYOUTS``, ``DEPTH`` and ``CANDIDATES``)."""
     if legal[0]["type"] in ("tax", "cash"):
         chosen = bot_normal.look_ahead(view, legal, bot_normal.PARAMS["later"], PROFIT_TURNS)
         return chosen if chosen is not None else bot_normal.choose_move(view, legal, rng)
@@ -265,10 +267,11 @@ def choose_move(
         determinize=partial(determinize, version=engine.version),
         rollout=rollout,
         evaluate=evaluate,
-        playouts=playouts,
-        depth=depth,
+        playouts=PLAYOUTS if playouts is None else playouts,
+        depth=DEPTH if depth is None else depth,
     )
-    return generic.choose(search, view, candidates(view, legal, count), view["seat"], rng)
+    chosen = candidates(view, legal, CANDIDATES if count is None else count)
+    return generic.choose(search, view, chosen, view["seat"], rng)
 
 
 __all__ = ["choose_move", "determinize", "evaluate", "light_view", "rollout"]

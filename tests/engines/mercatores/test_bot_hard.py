@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from engines.api import SeededChance
 from engines.mercatores import ENGINE, bot_hard, bot_normal
-from engines.mercatores.state import INVESTMENT, ordered
+from engines.mercatores.state import END_BY_CARDS, INVESTMENT, ordered
+from tests.engines.mercatores.helpers import position
 
-BUDGET = {"playouts": 24, "depth": 12}
+BUDGET = {"playouts": 24, "depth": 12, "count": 6}
 
 
 def mid_game(seed: int = 5, moves: int = 12):
@@ -78,3 +81,60 @@ def test_it_answers_every_step_with_a_legal_move():
         assert move in legal
         state = ENGINE.apply(state, seat, move, SeededChance(2))
     assert ENGINE.result(state).winners
+
+
+def last_load_of_the_phase():
+    """A recorded three-player game (normal bots): seat 0 took the Captain, and seat 2
+    makes the investment phase's last move, a load from a hand of five."""
+    return position(
+        3,
+        hands=[
+            ["cotton-02", "cotton-09", "q5"],
+            ["tobacco-01", "cocoa-10", "t2", "t4", "t7"],
+            ["cotton-08", "tobacco-10", "q6", "t5", "t9"],
+        ],
+        market=["tobacco-07", "tobacco-09", "t3"],
+        resources=[
+            ["corn-03", "corn-06", "corn-10", "corn-13", "corn-14", "cotton-07", "tobacco-04"]
+            + ["tobacco-05", "tobacco-12", "cocoa-04", "coffee-02", "coffee-07", "w1", "q1", "t8"],
+            ["corn-15", "cotton-03", "tobacco-08", "cocoa-05", "cocoa-07", "cocoa-08"]
+            + ["coffee-03", "coffee-04", "w4", "w5", "t10"],
+            ["corn-16", "cotton-05", "cotton-12", "cotton-13", "tobacco-11", "cocoa-02"]
+            + ["coffee-08", "w3", "q3", "q4"],
+        ],
+        step="load",
+        turn=2,
+        round=7,
+        captain=0,
+        unloading=0,
+        end=END_BY_CARDS,
+        last_turn=2,
+        rules_version=2,
+    )
+
+
+def final_margin(state, seat, move):
+    """Seat's final score less the best other's, the profit phase played by normal bots."""
+    state = ENGINE.apply(state, seat, move, SeededChance(0))
+    rng = random.Random(0)
+    while ENGINE.to_move(state):
+        mover = state.turn
+        legal = ENGINE.legal_moves(state, mover)
+        move = bot_normal.choose_move(ENGINE.view(state, mover), legal, rng)
+        state = ENGINE.apply(state, mover, move, SeededChance(0))
+    scores = ENGINE.result(state).scores
+    return scores[seat] - max(score for other, score in enumerate(scores) if other != seat)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_on_the_last_load_it_sees_what_the_profit_phase_pays(seed):
+    # The normal bot's yardstick likes a third Quay (its ships as the table lies); the
+    # profit phase played out shows two goods on their piles pay more.
+    state = last_load_of_the_phase()
+    view, legal = ENGINE.view(state, 2), ENGINE.legal_moves(state, 2)
+    normal = bot_normal.choose_move(view, legal, random.Random(seed))
+    hard = hard_move(state, seed)
+    assert normal["cards"] == ["q6"]
+    assert hard["cards"] == ["cotton-08", "tobacco-10"]
+    assert final_margin(state, 2, hard) == -1
+    assert final_margin(state, 2, normal) == -3
