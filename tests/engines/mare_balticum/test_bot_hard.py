@@ -10,7 +10,7 @@ from engines.mare_balticum import ENGINE, bot_hard, bot_normal
 from engines.mare_balticum.data import FISH
 from engines.mare_balticum.state import TIME, TURN, State
 
-from .helpers import craft
+from .helpers import craft, fresh, in_turn
 
 SMALL = {"playouts": 24, "depth": 8, "checks": 8}  # a small budget keeps these tests quick
 
@@ -36,6 +36,10 @@ def played_until(stop, seats: int = 3, seed: int = 5, version: int = 2) -> State
             state, seat, bot_normal.choose_move(engine.view(state, seat), legal, rng), chance
         )
     return state
+
+
+def fresh_bag() -> tuple[int, ...]:
+    return fresh(3).bag
 
 
 def swapped_market(state: State, seat: int) -> State:
@@ -97,3 +101,33 @@ def test_the_engine_offers_it_as_a_level():
     legal = ENGINE.legal_moves(state, seat)
     view = ENGINE.view(state, seat)
     assert ENGINE.bot_move(view, legal, random.Random(0), level="hard") in legal
+
+
+def test_on_the_last_action_it_takes_the_point_that_wins_where_the_normal_bot_sails():
+    # The very last action of the game: three herring in the hold can no longer be
+    # landed, amber lies under the vessel, and Red (seat 0) and Blue are level on
+    # points and tokens. The normal bot makes for a port with its catch; the point of
+    # amber is the win.
+    bag = list(fresh_bag())
+    bag[-1] = 0  # every passage of time token has been drawn
+    state = in_turn(
+        3,
+        fleets={0: ["oresund"]},
+        goods={"oresund": ("amber",)},
+        holds={0: {"herring": 3}},
+        markets={0: {"herring": 3}},
+        played={0: [3]},
+        warehouses={0: {"amber": 4}, 1: {"amber": 4}, 2: {"amber": 2}},
+        bag=tuple(bag),
+        time_track=6,
+        actions=2,
+        final_turns=1,
+    )
+    legal = ENGINE.legal_moves(state, 0)
+    usual = bot_normal.choose_move(ENGINE.view(state, 0), legal, random.Random(0))
+    assert usual["type"] == "sail"
+    assert ENGINE.result(ENGINE.apply(state, 0, usual, SeededChance(0))).winners == (0, 1)
+    amber = {"type": "fish", "area": "oresund", "kind": "amber"}
+    assert hard(state, 0) == amber
+    after = ENGINE.apply(state, 0, amber, SeededChance(0))
+    assert ENGINE.result(after).winners == (0,)
