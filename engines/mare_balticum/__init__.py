@@ -72,7 +72,7 @@ class MareBalticum:
     templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
     static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
     versions = (1, 2)
-    bot_levels = ("easy", "normal")
+    bot_levels = ("easy", "normal", "hard")
     resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
     min_seats = 3
     max_seats = 5
