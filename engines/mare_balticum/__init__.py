@@ -60,7 +60,7 @@ from typing import Any
 
 from engines.api import Chance, Option, Result
 
-from . import bot, bot_normal, legal, rules, scoring, views
+from . import bot, bot_hard, bot_normal, legal, rules, scoring, views
 from .state import State, dump_state, load_state
 
 FOLDER = Path(__file__).resolve().parent
@@ -72,7 +72,7 @@ class MareBalticum:
     templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
     static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
     versions = (1, 2)
-    bot_levels = ("easy", "normal")
+    bot_levels = ("easy", "normal", "hard")
     resignation = "bot_plays_on"  # a bot plays a resigned seat to the end
     min_seats = 3
     max_seats = 5
@@ -207,6 +207,8 @@ class MareBalticum:
     ) -> dict:
         if level == "easy":
             return bot.choose_move(view, legal_moves, rng)
+        if level == "hard":
+            return bot_hard.choose_move(view, legal_moves, rng)
         return bot_normal.choose_move(view, legal_moves, rng)
 
 

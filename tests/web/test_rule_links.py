@@ -58,7 +58,9 @@ def kinds_offered(engine, seats: int, options: dict, seed: int, cap: int = 4000)
             kinds |= {move["type"] for move in engine.legal_moves(state, seat)}
         seat = rng.choice(sorted(due))
         legal = engine.legal_moves(state, seat)
-        move = engine.bot_move(engine.view(state, seat), legal, rng, rng.choice(engine.bot_levels))
+        # The quick levels: a searching one ("hard") offers no other moves, only slower.
+        levels = [level for level in engine.bot_levels if level != "hard"] or ["normal"]
+        move = engine.bot_move(engine.view(state, seat), legal, rng, rng.choice(levels))
         state = engine.apply(state, seat, move, chance)
     return kinds
 
