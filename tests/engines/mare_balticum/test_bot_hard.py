@@ -95,7 +95,7 @@ def test_the_same_random_source_gives_the_same_move():
     assert len({str(hard(state, seat, 3)) for _ in range(3)}) == 1
 
 
-def test_the_engine_offers_it_as_a_level():
+def test_the_engine_plays_it_through_bot_move():
     state = played_until(lambda s: s.time_track >= 1 and s.phase == TURN)
     seat = state.order[state.turn]
     legal = ENGINE.legal_moves(state, seat)
