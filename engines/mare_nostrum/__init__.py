@@ -159,7 +159,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mare_nostrum import bot, bot_normal, mail_grammar, rules, setups, views
+from engines.mare_nostrum import bot, bot_hard, bot_normal, mail_grammar, rules, setups, views
 from engines.mare_nostrum.state import State, clone
 
 FOLDER = Path(__file__).resolve().parent
@@ -334,12 +334,15 @@ class MareNostrum:
         rng: random.Random,
         level: str = "normal",
     ) -> dict:
-        """``easy`` is the first bot, unchanged; ``normal`` the stronger one (the default)."""
+        """``easy`` is the first bot, unchanged; ``normal`` the stronger one (the default);
+        ``hard`` searches over the rules (:mod:`engines.mare_nostrum.bot_hard`)."""
         if level == "easy":
             return bot.choose_move(view, legal_moves, rng)
         if level == "normal":
             return bot_normal.choose_move(view, legal_moves, rng)
-        raise KeyError(f"Mare Nostrum has no bot level {level!r} (levels: easy, normal).")
+        if level == "hard":
+            return bot_hard.choose_move(view, legal_moves, rng)
+        raise KeyError(f"Mare Nostrum has no bot level {level!r} (levels: easy, normal, hard).")
 
 
 ENGINE = MareNostrum()
