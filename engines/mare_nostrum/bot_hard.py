@@ -16,7 +16,8 @@ rates best, with stopping, so its playouts are not spread too thin.
 
 Scoring an unfinished game: each player's standing counts its heroes and wonders, how
 close its hand is to the next nine-card set, the income of its provinces and their
-number; the seat's score is its share of a soft maximum over the players' standings.
+number (in the build phase, once a player is done, only the cards it keeps count); the
+seat's score is its share of a soft maximum over the players' standings.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from engines.mare_nostrum.data import (
     PIECES_PER_PLAYER,
     TITLES,
 )
+from engines.mare_nostrum.flow import COINS_KEPT
 from engines.search import Search, choose
 
 View = Mapping[str, Any]
@@ -229,6 +231,9 @@ def standing(state: dict, seat: int) -> float:
         coins += len(province["cities"]) * (2 if province["temple"] else 1)
         goods.update(province["caravans"])
     progress = max(hand["coin"], sum(1 for kind in GOODS_KINDS if hand[kind]))
+    build = state["build"]
+    if build and seat in build["done"] and "mausoleum" not in state["cards"][seat]:
+        progress = min(hand["coin"], COINS_KEPT)  # the rest goes when the phase ends
     income = max(coins + 2, len(goods))
     return 9 * len(state["cards"][seat]) + 0.5 * progress + income + 0.3 * provinces
 
