@@ -47,7 +47,8 @@ Versions. A game plays to its end on the rules version it was created with
 (``at_version``); the state records it as ``rules_version`` from version 2 on (a version-1
 state has no such key, so it dumps and hashes as it always did). ``bot_move`` takes a
 ``level``: ``"easy"`` is the first bot, ``"normal"`` (the default) the stronger one of
-:mod:`engines.mare_nostrum.bot_normal`.
+:mod:`engines.mare_nostrum.bot_normal`; ``"hard"`` searches over the rules from the
+seat's view (:mod:`engines.mare_nostrum.bot_hard`; not yet listed in ``bot_levels``).
 
 - Version 1: the map, set-ups and rules as first published (set-ups worth 51 points).
 - Version 2: the set-ups of :data:`engines.mare_nostrum.data.STARTS_V2`, each worth the
