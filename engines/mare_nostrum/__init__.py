@@ -47,7 +47,8 @@ Versions. A game plays to its end on the rules version it was created with
 (``at_version``); the state records it as ``rules_version`` from version 2 on (a version-1
 state has no such key, so it dumps and hashes as it always did). ``bot_move`` takes a
 ``level``: ``"easy"`` is the first bot, ``"normal"`` (the default) the stronger one of
-:mod:`engines.mare_nostrum.bot_normal`.
+:mod:`engines.mare_nostrum.bot_normal`; ``"hard"`` searches over the rules from the
+seat's view (:mod:`engines.mare_nostrum.bot_hard`; not yet listed in ``bot_levels``).
 
 - Version 1: the map, set-ups and rules as first published (set-ups worth 51 points).
 - Version 2: the set-ups of :data:`engines.mare_nostrum.data.STARTS_V2`, each worth the
@@ -159,7 +160,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mare_nostrum import bot, bot_normal, mail_grammar, rules, setups, views
+from engines.mare_nostrum import bot, bot_hard, bot_normal, mail_grammar, rules, setups, views
 from engines.mare_nostrum.state import State, clone
 
 FOLDER = Path(__file__).resolve().parent
@@ -334,12 +335,15 @@ class MareNostrum:
         rng: random.Random,
         level: str = "normal",
     ) -> dict:
-        """``easy`` is the first bot, unchanged; ``normal`` the stronger one (the default)."""
+        """``easy`` is the first bot, unchanged; ``normal`` the stronger one (the default);
+        ``hard`` searches over the rules (:mod:`engines.mare_nostrum.bot_hard`)."""
         if level == "easy":
             return bot.choose_move(view, legal_moves, rng)
         if level == "normal":
             return bot_normal.choose_move(view, legal_moves, rng)
-        raise KeyError(f"Mare Nostrum has no bot level {level!r} (levels: easy, normal).")
+        if level == "hard":
+            return bot_hard.choose_move(view, legal_moves, rng)
+        raise KeyError(f"Mare Nostrum has no bot level {level!r} (levels: easy, normal, hard).")
 
 
 ENGINE = MareNostrum()

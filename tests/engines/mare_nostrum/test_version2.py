@@ -275,4 +275,4 @@ def test_the_easy_bot_is_the_first_bot_and_an_unknown_level_is_refused():
     assert easy == bot.choose_move(view, legal, random.Random(3))
     assert V2.bot_move(view, legal, random.Random(3)) in legal
     with pytest.raises(KeyError, match="no bot level"):
-        V2.bot_move(view, legal, random.Random(3), level="hard")
+        V2.bot_move(view, legal, random.Random(3), level="grandmaster")

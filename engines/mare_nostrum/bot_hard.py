@@ -1,0 +1,319 @@
+"""The "hard" Mare Nostrum bot: the generic search (:mod:`engines.search`) over the rules.
+
+It sees only its seat's view. For each playout it *determinizes*: it rebuilds a full
+state from the view, dealing the cards it cannot see (the other hands, and the offers
+still face down) at random from the cards not in sight (the whole deck less the bank,
+its own hand and the offers shown; with version 1's hidden bank, the bank too), each
+hand and hidden offer of the size the view shows. What the view leaves out and the rules
+need (which war turn an occupation began in, the neutrals' pieces in supply) it infers
+from the board. It then plays the candidate move with the real rules, lets the normal
+bot play every seat for a few moves, and scores where that leads (below).
+
+It searches where choices shape the game: the build (what to buy, and whether to stop),
+the pick of trade cards and the war. Everywhere else it plays as the normal bot. A build
+has many legal moves (every way to pay); the search weighs only the few the normal bot
+rates best, with stopping, so its playouts are not spread too thin.
+
+Scoring an unfinished game: each player's standing counts its heroes and wonders, how
+close its hand is to the next nine-card set, the income of its provinces and their
+number (in the build phase, once a player is done, only the cards it keeps count); the
+seat's score is its share of a soft maximum over the players' standings.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.mare_nostrum import bot_normal, views
+from engines.mare_nostrum.data import (
+    CARD_KINDS,
+    COINS,
+    GOODS,
+    GOODS_KINDS,
+    PIECES,
+    PIECES_PER_PLAYER,
+    TITLES,
+)
+from engines.mare_nostrum.flow import COINS_KEPT
+from engines.search import Search, choose
+
+View = Mapping[str, Any]
+
+PLAYOUTS = 40
+DEPTH = 14
+CANDIDATES = 5  # the most build moves the search weighs
+SEARCHED = ("build", "take", "war")
+TEMPER = 6.0  # the soft maximum's spread, in standing points
+
+
+# --- Determinization -------------------------------------------------------------------
+
+
+def _counted(cards: Mapping[str, int] | None) -> dict[str, int]:
+    return {kind: (cards or {}).get(kind, 0) for kind in CARD_KINDS}
+
+
+def determinize(view: View, seat: int, rng: random.Random) -> dict:
+    """A full state agreeing with ``view``, the cards ``seat`` cannot see dealt at random."""
+    seats = len(view["players"])
+    civs = [player["civ"] for player in view["players"]]
+    trade = view["trade"]
+    offers: list[dict[str, int] | None] = [None] * seats
+    hidden_offers: list[int] = []
+    if trade is not None:
+        if "offers" in trade:
+            offers = [dict(o) if o is not None else None for o in trade["offers"]]
+        else:
+            for other in range(seats):
+                if other == seat and "my_offer" in trade:
+                    offers[other] = dict(trade["my_offer"])
+                elif trade["offered"][other]:
+                    hidden_offers.append(other)
+    # The cards out of sight: the deck less what the seat sees.
+    unseen = {"coin": COINS, **GOODS}
+    bank_shown = "bank" in view
+    seen = [view["hand"], *(o for o in offers if o)]
+    if bank_shown:
+        seen.append(view["bank"])
+    for cards in seen:
+        for kind, n in cards.items():
+            unseen[kind] -= n
+    deck = [kind for kind in CARD_KINDS for _ in range(max(0, unseen[kind]))]
+    rng.shuffle(deck)
+    hands = []
+    for other, player in enumerate(view["players"]):
+        if other == seat:
+            hands.append(_counted(view["hand"]))
+            continue
+        dealt, deck = deck[: player["hand_size"]], deck[player["hand_size"] :]
+        hands.append(_counted({kind: dealt.count(kind) for kind in set(dealt)}))
+    for other in hidden_offers:
+        dealt, deck = deck[: trade["n"]], deck[trade["n"] :]
+        offers[other] = {kind: dealt.count(kind) for kind in set(dealt)}
+    bank = _counted(view["bank"]) if bank_shown else _counted({k: deck.count(k) for k in set(deck)})
+
+    war = view.get("war")
+    serial = 4 * seats * view["turn"]
+    current_civ = civs[war["current"]] if war and war["current"] is not None else None
+    provinces = {}
+    on_board = {}
+    for pid, shown in view["provinces"].items():
+        occupier = shown["occupier"]
+        occupied_at = 0
+        if occupier is not None:
+            # Begun in this war turn (if the occupier is at war now) or an earlier one.
+            occupied_at = serial if occupier == current_civ else serial - 1
+        provinces[pid] = {
+            "marker": shown["marker"],
+            "cities": list(shown["cities"]),
+            "temple": shown["temple"],
+            "caravans": list(shown["caravans"]),
+            "market": shown["market"],
+            "fortress": shown["fortress"],
+            "legions": dict(shown["legions"]),
+            "dock": dict(shown["dock"]),
+            "occupier": occupier,
+            "occupied_at": occupied_at,
+        }
+        if occupier is not None and "rules_version" in view:
+            # The buildings held (chosen or not): a choice still open stays the one shown.
+            provinces[pid]["hold"] = list(shown["held"])
+        for civ, pieces in (
+            (shown["marker"], {"control_marker": 1}),
+            (shown["fortress"], {"fortress": 1}),
+        ):
+            if civ is not None:
+                for piece, n in pieces.items():
+                    on_board.setdefault(civ, dict.fromkeys(PIECES, 0))[piece] += n
+        for civ, n in shown["legions"].items():
+            on_board.setdefault(civ, dict.fromkeys(PIECES, 0))["legion"] += n
+        for civ, n in shown["dock"].items():
+            on_board.setdefault(civ, dict.fromkeys(PIECES, 0))["trireme"] += n
+    seas = {sid: dict(sea["triremes"]) for sid, sea in view["seas"].items()}
+    for fleet in seas.values():
+        for civ, n in fleet.items():
+            on_board.setdefault(civ, dict.fromkeys(PIECES, 0))["trireme"] += n
+    supply = {}
+    for civ in {*view["neutrals"], *on_board}:
+        placed = on_board.get(civ, dict.fromkeys(PIECES, 0))
+        supply[civ] = {p: max(0, PIECES_PER_PLAYER[p] - placed[p]) for p in PIECES}
+    for player in view["players"]:
+        supply[player["civ"]] = dict(player["supply"])
+
+    title_check = None
+    if "title_check" in view:
+        check = view["title_check"]
+        left = list(TITLES[TITLES.index(check["title"]) :]) if check["title"] else []
+        title_check = {"phase": check["phase"], "left": left}
+        if check["candidates"]:
+            title_check["candidates"] = list(check["candidates"])
+    state_trade = None
+    if trade is not None:
+        state_trade = {
+            key: (list(trade[key]) if isinstance(trade[key], list) else trade[key])
+            for key in ("n", "in", "taker", "history", "balance")
+        }
+        state_trade["history"] = [list(pair) for pair in trade["history"]]
+        state_trade["offers"] = offers
+        if trade.get("short") is not None:
+            state_trade["short"] = trade["short"]
+    state = {
+        "seats": seats,
+        "options": dict(view["options"]),
+        "civs": civs,
+        "neutrals": list(view["neutrals"]),
+        "turn": view["turn"],
+        "phase": view["phase_id"],
+        "titles": dict(view["titles"]),
+        "bank": bank,
+        "hands": hands,
+        "cards": [list(player["cards"]) for player in view["players"]],
+        "pool": dict(view["pool"]),
+        "supply": supply,
+        "provinces": provinces,
+        "seas": seas,
+        "placed": sorted(pid for pid, p in view["provinces"].items() if p["placed_this_turn"]),
+        "title_check": title_check,
+        "artemis": list(view["artemis"]),
+        "trade": state_trade,
+        "build": dict(view["build"]) if view.get("build") else None,
+        "keeper": view["keeper"],
+        "war": _war(war),
+        "setup": dict(view["setup"]) if view.get("setup") else None,
+        "war_serial": serial,
+        "winners": [],
+        "end_reason": "",
+        "log": [],
+    }
+    if "rules_version" in view:
+        state["rules_version"] = view["rules_version"]
+    return state
+
+
+def _war(war: Mapping[str, Any] | None) -> dict | None:
+    if not war:
+        return None
+    return {
+        "done": list(war["done"]),
+        "current": war["current"],
+        "moved": dict(war["moved"]),
+        "attacked": dict(war["attacked"]),
+        "both": dict(war["both"]),
+    }
+
+
+# --- Rollout and evaluation ------------------------------------------------------------
+
+
+def rollout(engine: Any, state: dict, seat: int, legal: Sequence[dict], rng: random.Random) -> dict:
+    """The normal bot's move (on the seat's own view of the sampled state)."""
+    if len(legal) == 1:
+        return legal[0]
+    return bot_normal.choose_move(views.view(state, seat), legal, rng)
+
+
+def standing(state: dict, seat: int) -> float:
+    """How near ``seat`` stands to winning: heroes and wonders (nine points each, as a
+    set of nine cards buys one), the set its hand makes, its income and its provinces."""
+    civ = state["civs"][seat]
+    hand = state["hands"][seat]
+    coins, goods = 0, set()
+    provinces = 0
+    for province in state["provinces"].values():
+        if province["marker"] != civ:
+            continue
+        provinces += 1
+        if province["occupier"] is not None:
+            continue
+        coins += len(province["cities"]) * (2 if province["temple"] else 1)
+        goods.update(province["caravans"])
+    progress = max(hand["coin"], sum(1 for kind in GOODS_KINDS if hand[kind]))
+    build = state["build"]
+    if build and seat in build["done"] and "mausoleum" not in state["cards"][seat]:
+        progress = min(hand["coin"], COINS_KEPT)  # the rest goes when the phase ends
+    income = max(coins + 2, len(goods))
+    return 9 * len(state["cards"][seat]) + 0.5 * progress + income + 0.3 * provinces
+
+
+def evaluate(engine: Any, state: dict, seat: int) -> float:
+    """The seat's share of a soft maximum over every player's standing."""
+    marks = [standing(state, other) for other in range(state["seats"])]
+    top = max(marks)
+    weights = [math.exp((mark - top) / TEMPER) for mark in marks]
+    return weights[seat] / sum(weights)
+
+
+# --- Candidates and the move -----------------------------------------------------------
+
+
+def _build_candidates(view: View, legal: Sequence[dict]) -> list[dict]:
+    """The build moves the normal bot rates best (one payment per purchase), and stopping."""
+    rated = []
+    seen = set()
+    for index, move in enumerate(legal):
+        kind = move["type"]
+        if kind == "end_build":
+            continue
+        if kind == "exchange":
+            score = bot_normal._exchange_gain(view, move)
+            key = ("exchange", move["give"], move["get"])
+        elif move["item"] not in bot_normal._ITEMS:
+            score = 100 + bot_normal._great_value(view, move["item"])
+            score -= 0.01 * len(move["pay"]) if move["pay"][:1] == ["coin"] else 0
+            key = (move["item"],)
+        else:
+            cost = len(move["pay"]) or 0.5
+            value = bot_normal._building_value(view, move)
+            score = (value - bot_normal._pay_cost(view, move)) / cost
+            key = (move["item"], move.get("province"), move.get("site"))
+        rated.append((score, -index, key, move))
+    rated.sort(key=lambda item: (item[0], item[1]), reverse=True)
+    picked = []
+    for _score, _index, key, move in rated:
+        if key in seen:
+            continue
+        seen.add(key)
+        picked.append(move)
+        if len(picked) >= CANDIDATES - 1:
+            break
+    picked += [move for move in legal if move["type"] == "end_build"]
+    return picked
+
+
+def _candidates(view: View, legal: Sequence[dict], rng: random.Random) -> list[dict]:
+    if view["phase_id"] == "build":
+        return _build_candidates(view, legal)
+    if len(legal) <= 2 * CANDIDATES:
+        return list(legal)
+    # Many war moves: the normal bot's picks under different noise, and the end.
+    picks: list[dict] = []
+    for _ in range(CANDIDATES):
+        move = bot_normal.choose_move(view, legal, rng)
+        if move not in picks:
+            picks.append(move)
+    picks += [move for move in legal if move["type"] == "end_war" and move not in picks]
+    return picks
+
+
+def choose_move(
+    view: View,
+    legal: Sequence[dict],
+    rng: random.Random,
+    playouts: int = PLAYOUTS,
+    depth: int = DEPTH,
+) -> dict:
+    """The search's move where it searches, the normal bot's elsewhere."""
+    if view["phase_id"] not in SEARCHED or len(legal) == 1:
+        return bot_normal.choose_move(view, legal, rng)
+    from engines.mare_nostrum import VERSIONS
+
+    engine = VERSIONS[view.get("rules_version", 1)]
+    search = Search(engine, determinize, rollout, evaluate, playouts=playouts, depth=depth)
+    candidates = _candidates(view, legal, rng)
+    return choose(search, view, candidates, view["seat"], rng)
+
+
+__all__ = ["choose_move", "determinize", "evaluate", "rollout"]
