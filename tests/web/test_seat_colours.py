@@ -160,7 +160,8 @@ def test_the_turn_page_draws_each_named_seat_in_its_colour(sqlite_runtime, slug)
 @pytest.mark.parametrize("slug", TITLES)
 def test_the_mails_board_picture_draws_each_seat_in_its_colour(sqlite_runtime, slug):
     """The picture is drawn from the page's own board: a little into a game, each seat's
-    colour is in it."""
+    colour is in the whole board's picture (a spectator's: a seat's own mail may show only
+    the part around its pieces)."""
     import io
     import random
 
@@ -176,7 +177,7 @@ def test_the_mails_board_picture_draws_each_seat_in_its_colour(sqlite_runtime, s
     seats = set(range(len(specs)))
     play_until_due(sqlite_runtime.service, created.game_id, seats, random.Random(1), 30)
     picture = board_picture.Pictures(sqlite_runtime, create_app(runtime=sqlite_runtime))(
-        created.game_id, 0, sqlite_runtime.service.head(created.game_id).seq
+        created.game_id, None, sqlite_runtime.service.head(created.game_id).seq
     )
     if not picture.png:
         pytest.skip("this title's board draws no picture")
