@@ -60,7 +60,7 @@ from typing import Any
 
 from engines.api import Chance, Option, Result
 
-from . import bot, bot_hard, bot_normal, legal, rules, scoring, views
+from . import bot, bot_normal, legal, rules, scoring, views
 from .state import State, dump_state, load_state
 
 FOLDER = Path(__file__).resolve().parent
@@ -212,6 +212,8 @@ class MareBalticum:
         if level == "easy":
             return bot.choose_move(view, legal_moves, rng)
         if level == "hard":
+            from . import bot_hard  # the search: loaded only by a game that uses it
+
             return bot_hard.choose_move(view, legal_moves, rng)
         return bot_normal.choose_move(view, legal_moves, rng)
 

@@ -160,7 +160,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mare_nostrum import bot, bot_hard, bot_normal, mail_grammar, rules, setups, views
+from engines.mare_nostrum import bot, bot_normal, mail_grammar, rules, setups, views
 from engines.mare_nostrum.state import State, clone
 
 FOLDER = Path(__file__).resolve().parent
@@ -342,6 +342,8 @@ class MareNostrum:
         if level == "normal":
             return bot_normal.choose_move(view, legal_moves, rng)
         if level == "hard":
+            from engines.mare_nostrum import bot_hard  # loaded only by a game that uses it
+
             return bot_hard.choose_move(view, legal_moves, rng)
         raise KeyError(f"Mare Nostrum has no bot level {level!r} (levels: easy, normal, hard).")
 

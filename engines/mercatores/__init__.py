@@ -84,7 +84,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.api import Chance, Option, Result
-from engines.mercatores import bot, bot_hard, bot_normal, changes, mail_grammar, rules, views
+from engines.mercatores import bot, bot_normal, changes, mail_grammar, rules, views
 from engines.mercatores.data import INVESTMENT_END_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from engines.mercatores.state import State, dump_state, load_state
 
@@ -224,6 +224,8 @@ class Mercatores:
         if level == "easy":
             return bot.choose_move(view, legal_moves, rng)
         if level == "hard":
+            from engines.mercatores import bot_hard  # loaded only by a game that uses it
+
             return bot_hard.choose_move(self, view, legal_moves, rng)
         return bot_normal.choose_move(view, legal_moves, rng)
 

@@ -85,7 +85,11 @@ def test_forged_damaged_and_foreign_links_get_the_same_404(runtime, app, mailbox
     ]
     assert client.get("/my-games/" + "%00" * 30).status_code in (400, 404)
     assert {answer.status_code for answer in answers} == {404}
-    bodies = {answer.get_data(as_text=True) for answer in answers[:4]}
+    # Alike but for the page's own address, which the theme switch returns to.
+    bodies = {
+        re.sub(r'name="next" value="[^"]*"', "", answer.get_data(as_text=True))
+        for answer in answers[:4]
+    }
     assert len(bodies) == 1 and "does not work" in bodies.pop()
     assert client.get(f"/my-games/{flipped}/seat/x/0").status_code == 404
     assert client.post(f"/my-games/{flipped}/revoke").status_code in (400, 403, 404)

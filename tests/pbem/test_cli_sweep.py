@@ -121,7 +121,7 @@ def test_a_week_rehearsed_day_by_day(database, capsys, mailbox):
     for address in ("ann@example.org", "ben@example.org"):
         late = mailbox.to(address, "deadline has passed")
         assert len(late) == 7
-        assert "A bot plays this turn" in late[0].get_body(("plain",)).get_content()
+        assert "A bot plays this one turn" in late[0].get_body(("plain",)).get_content()
     # Every reminder came at least 12 hours before its turn's deadline (6 h into the turn).
     for message in mailbox.to("ben@example.org", "reminder"):
         sent = datetime.strptime(message["Date"], "%a, %d %b %Y %H:%M:%S %z")
