@@ -5,12 +5,15 @@ serious or critical violation on it.
 
 The page kinds: the turn page of the seat that is due and of one that waits, the seat's
 history, the audit page, the spectator page, the title's rules reference, the mail
-settings, "my games" and the lobby. One server serves the whole module; each colour
-scheme and size gets one browser page that visits everything.
+settings, "my games", the lobby, the seats page and a page not found. One server serves
+the whole module; each pair of size and colour scheme gets one browser page that visits
+everything. ``make test`` runs the phone in the light theme and the desk in the dark one,
+so that every page's layout and colours are both checked; ``make soak`` runs all four.
 """
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -102,6 +105,9 @@ def site(tmp_path_factory):
                     f"{at} spectator": f"/games/{game_id}",
                     f"{at} settings": settings_path(runtime, game_id, 1 - due),
                 }
+                if stage == "mid":
+                    paths[f"{at} seats and deadlines"] = f"/rescue/{created.tokens[due]}"
+                    paths[f"{at} public history"] = f"/games/{game_id}/history"
             paths[f"{slug} rules"] = f"/rules/{slug}"
         building = new_game(service)
         head = play_until(service, building.game_id, "build")
@@ -109,6 +115,7 @@ def site(tmp_path_factory):
         paths["mare_nostrum mid turn (building)"] = f"/play/{building.tokens[due]}"
         paths["lobby"] = "/"
         paths["my games"] = "/my-games/" + games_link.link_token(runtime.secret_key, ADDRESS, 0)
+        paths["not found"] = "/play/" + "x" * 40
         with serving(runtime) as base:
             yield base, paths
 
@@ -132,8 +139,16 @@ def sideways(page) -> int:
     )
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("size", list(CONTEXTS))
+# ``make test`` checks every page on a phone in the light theme and on a desk in the dark
+# one: the layout depends on the size and the colours on the theme, so each page's two
+# axes are both covered. ``make soak`` adds the other two pairs.
+PAIRS = [("phone", "light"), ("desk", "dark")]
+if os.environ.get("PBEM_SOAK") == "1":
+    PAIRS += [("phone", "dark"), ("desk", "light")]
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize(("size", "scheme"), PAIRS)
 def test_no_page_scrolls_sideways_or_breaks_axe(site, browser, size, scheme):
     base, paths = site
     context = browser.new_context(color_scheme=scheme, **CONTEXTS[size])
@@ -142,7 +157,8 @@ def test_no_page_scrolls_sideways_or_breaks_axe(site, browser, size, scheme):
     try:
         for name, path in paths.items():
             response = page.goto(base + path)
-            assert response.status == 200, f"{name}: {response.status}"
+            expected = 404 if name == "not found" else 200
+            assert response.status == expected, f"{name}: {response.status}"
             overflow = sideways(page)
             if overflow > 0:
                 problems.append(f"{name}: scrolls sideways by {overflow}px")

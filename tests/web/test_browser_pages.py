@@ -240,7 +240,8 @@ def test_the_spectator_page_polls_and_announces_the_change(site, browser):
     page.close()
 
 
-def test_the_other_page_kinds_have_no_serious_violation(site, browser):
+def test_the_other_page_kinds_have_one_heading_landmarks_and_a_skip_link(site, browser):
+    """(axe-core checks each of these page kinds in ``test_browser_every_page.py``.)"""
     runtime, base, games = site
     game = games["mare_nostrum", "mid"]
     pages = {
@@ -254,17 +255,14 @@ def test_the_other_page_kinds_have_no_serious_violation(site, browser):
         "rescue": f"/rescue/{game['due']}",
         "not found": "/play/" + "x" * 40,
     }
-    problems = []
-    for size, (width, height) in SIZES.items():
+    for width, height in SIZES.values():
         page = browser.new_page(viewport={"width": width, "height": height})
         for name, path in pages.items():
             page.goto(base + path)
             one_h1_and_landmarks(page)
             page.keyboard.press("Tab")
             assert page.evaluate("document.activeElement.className") == "skip-link", name
-            problems += [f"{name} {size}: {line}" for line in serious(page)]
         page.close()
-    assert not problems, "\n".join(problems)
 
 
 def test_every_golden_mail_reads_at_phone_width_without_serious_violations(browser):

@@ -2,7 +2,8 @@
 (``prefers-color-scheme``), the header's switch (device, light, dark) overrides it, is
 kept across a reload and on every other page (a cookie, and with script the browser's
 storage too), works without script, and axe-core finds no serious or critical violation
-(``color-contrast`` included) on any page kind in either theme at 1280x900 and 390x844.
+(``color-contrast`` included) on the pages as the switch sets them, at 1280x900 and
+390x844 (every page kind under the device's setting: ``test_browser_every_page.py``).
 The address ``/theme`` itself refuses an unknown choice and never sends a browser to
 another site."""
 
@@ -172,7 +173,10 @@ def test_without_script_the_switch_is_a_form_that_comes_back_to_the_same_page(si
 
 @browser_test
 @pytest.mark.parametrize("scheme", ["dark", "light"])
-def test_no_page_kind_has_a_serious_violation_in_either_theme(site, browser, scheme):
+def test_the_switch_gives_pages_without_a_serious_violation(site, browser, scheme):
+    """The theme as the switch sets it (every page kind under the device's own setting is
+    checked by ``test_browser_every_page.py``): a turn page, the seats page, the lobby and
+    a page not found, at both sizes."""
     base, pages = site
     problems = []
     for size, (width, height) in SIZES.items():
@@ -180,8 +184,8 @@ def test_no_page_kind_has_a_serious_violation_in_either_theme(site, browser, sch
         page = context.new_page()
         page.goto(base + pages["lobby"])
         page.get_by_role("button", name=scheme.capitalize()).click()
-        for name, path in pages.items():
-            page.goto(base + path)
+        for name in ("turn mare_nostrum", "seats and deadlines", "lobby", "not found"):
+            page.goto(base + pages[name])
             assert page.get_attribute("html", "data-theme") == scheme, name
             # The switch fits in the header, which wraps on a phone.
             overflow = page.evaluate(

@@ -20,6 +20,7 @@ from pbem.games.service import SeatSpec
 from pbem.web import boards, create_app, play
 from pbem.web.present import players as shown_players
 from pbem.web.titles import layout
+from tests.engine_harness import soak_count
 
 MAX_STATES = 150  # a view every 40 moves: bot games end well within 6,000 moves
 # The titles drawn as maps (a board module with a FRAME), by slug.
@@ -140,7 +141,10 @@ def crowded_nodes(rng: random.Random, count: int, width: int, height: int) -> li
     ]
 
 
-@pytest.mark.parametrize("seed", range(6))
+# The quadratic reference is slow on the crowded boards: the two most crowded run in
+# ``make soak``.
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", range(soak_count(4, 6)))
 def test_the_names_grid_places_every_name_where_checking_every_pair_would(seed):
     rng = random.Random(seed)
     width, height = 1000, 600
