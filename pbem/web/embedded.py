@@ -73,7 +73,9 @@ class EmbeddedServer(BaseApplication):
 
     def _worker_exit(self, server: Any, worker: Any) -> None:
         if self.scheduler is not None:
-            self.scheduler.shutdown(wait=False)
+            from pbem import scheduler
+
+            scheduler.stop_background(self.runtime, self.scheduler, wait=False)
             self.scheduler = None
 
 
