@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 # Bot moves one game plays before the next waiting game has its turn.
 TURN = 8
+# A game whose bots failed is not taken again for this long (then the next sweep or
+# quick bots job hands it over again): a failing bot is not retried every few seconds.
+RETRY_AFTER = 60.0
 
 
 class BotRunner:
@@ -48,6 +51,7 @@ class BotRunner:
         self._busy: str | None = None
         self._thread: threading.Thread | None = None
         self._stopping = False
+        self._failed: dict[str, float] = {}  # game -> when it may be taken again
         self.moves = 0  # bot moves played, for tests and the log
 
     @property
@@ -74,11 +78,15 @@ class BotRunner:
             thread.join(timeout)
 
     def submit(self, game_id: str) -> bool:
-        """Queues ``game_id`` for its due bots to move; False when it waits already (or
-        the runner is stopped: the sweep will play them)."""
+        """Queues ``game_id`` for its due bots to move; False when it waits already, its
+        bots failed less than :data:`RETRY_AFTER` seconds ago, or the runner is stopped
+        (the sweep will play them)."""
         with self._lock:
             if not self.running or game_id in self._waiting:
                 return False
+            if self._failed.get(game_id, 0.0) > time.monotonic():
+                return False
+            self._failed.pop(game_id, None)
             self._waiting.append(game_id)
             self._lock.notify_all()
             return True
@@ -116,6 +124,8 @@ class BotRunner:
                 again = moved >= TURN
             except Exception:  # noqa: BLE001 - one game's failure must not stop the runner
                 log.exception("the bots of %s did not move; the sweep will retry", game_id)
+                with self._lock:
+                    self._failed[game_id] = time.monotonic() + RETRY_AFTER
             with self._lock:
                 self._busy = None
                 if again and not self._stopping and game_id not in self._waiting:
@@ -123,4 +133,4 @@ class BotRunner:
                 self._lock.notify_all()
 
 
-__all__ = ["TURN", "BotRunner"]
+__all__ = ["RETRY_AFTER", "TURN", "BotRunner"]

@@ -188,6 +188,31 @@ def test_a_game_waiting_already_is_not_queued_twice(runtime, slow_pig):
     assert not runner.running and not runner.submit(created.game_id)
 
 
+def test_a_failing_slow_bot_is_logged_and_taken_again_only_later(
+    runtime, runner, slow_pig, monkeypatch, caplog
+):
+    from pbem.games import bot_runner
+
+    def broken(engine, view, legal, rng, level="normal"):
+        raise RuntimeError("the search broke")
+
+    monkeypatch.setattr(bot_runner, "RETRY_AFTER", 0.5)
+    monkeypatch.setattr(type(PIG), "bot_move", broken)
+    created = hard_pig(runtime)
+    runtime.service.submit_move(created.game_id, 0, {"type": "stop"}, 0)
+    assert runner.wait_idle(10)
+    assert "the search broke" in caplog.text and bot_due(runtime, created.game_id)
+    assert runner.running and not runner.submit(created.game_id)  # not at once
+    assert scheduler.sweep(runtime).bot_moves == 0  # nor by the sweep's hand
+    slow_pig.release.set()
+    monkeypatch.setattr(type(PIG), "bot_move", unbound(slow_pig))
+    deadline = time.monotonic() + 5
+    while not runner.submit(created.game_id):
+        assert time.monotonic() < deadline, "the game was never taken again"
+        time.sleep(0.05)
+    assert runner.wait_idle(10) and not bot_due(runtime, created.game_id)
+
+
 @pytest.fixture
 def small_hard_bots(monkeypatch):
     """Each title's hard bot on a small budget (a few playouts of a few moves)."""
