@@ -863,7 +863,7 @@ class GameService:
         if runner is not None and runner.submit(game_id):
             return True
         if runner is None or not runner.running:
-            log.info("a slow bot of %s is due; the sweep will play it", game_id)
+            log.debug("a slow bot of %s is due; the scheduler will play it", game_id)
         return False
 
     @contextmanager

@@ -107,12 +107,14 @@ def test_a_hard_bot_moves_after_the_request_not_inside_it(client, runtime, runne
         waiting = client.get(f"/play/{token}").text
         assert "Waiting for Bot (a hard bot)." in waiting
         assert "Bot is thinking" in waiting
+        assert client.get(f"/play/{token}/head").get_json()["due"] is False
     finally:
         bot.release.set()
     assert runner.wait_idle(10)
     assert bot.threads and all(thread is not threading.current_thread() for thread in bot.threads)
     assert bot.threads[0].name == "pbem-bots"
     assert [row["seat"] for row in auto_moves(runtime, created.game_id)] == [1]
+    assert client.get(f"/play/{token}/head").get_json()["due"] is True  # what the page polls
     later = client.get(f"/play/{token}").text
     assert "It is your turn." in later and "is thinking" not in later
 
