@@ -44,6 +44,10 @@ def slow_pig(monkeypatch):
     release.set()
 
 
+def auto_moves(service, game_id: str) -> list[dict]:
+    return [row for row in service.events(game_id) if row["kind"] == "auto_move"]
+
+
 def wait_for(check, seconds: float = 10.0):
     """Polls ``check`` until it gives something true, or fails after ``seconds``."""
     deadline = time.monotonic() + seconds
@@ -109,3 +113,53 @@ def test_a_reply_by_mail_leaves_the_hard_bot_to_the_server(db, tmp_path, clock, 
     assert scheduler.sweep(runtime).bot_moves == 1
     dispatch(runtime)
     assert len(mailbox.to(ANNA, "your turn")) == 1  # the second turn: the first was the invitation
+
+
+def test_a_real_hard_bot_on_the_runner_hands_the_turn_back_by_mail(
+    db, tmp_path, clock, smtp, monkeypatch
+):
+    """Mercatores' own hard bot (on a small budget) against Anna, on a serve-like
+    runtime: her move returns before the bot's, and its move mails her the next turn."""
+    import random
+    from functools import partial
+
+    from engines import bot_move
+    from engines.mercatores import bot_hard
+
+    monkeypatch.setattr(
+        bot_hard, "choose_move", partial(bot_hard.choose_move, playouts=4, depth=4, count=2)
+    )
+    mailbox = smtp[0]
+    runtime = make_runtime(db, tmp_path, clock, smtp[1], mail={"quiet_minutes": 0})
+    specs = [SeatSpec("Anna", ANNA), SeatSpec("Hard", is_bot=True, bot_level="hard")]
+    game = runtime.service.create_game("mercatores", specs).game_id
+    service, rng = runtime.service, random.Random(3)
+    background = scheduler.start_background(runtime)
+    try:
+        for _ in range(50):  # Anna plays until a move of hers hands the turn to the bot
+            dispatch(runtime)
+            before = len(mailbox.to(ANNA, "your turn"))
+            answered = len(auto_moves(service, game))
+            head = service.head(game)
+            assert head.engine.to_move(head.state) == {0}
+            view, legal = head.engine.view(head.state, 0), head.engine.legal_moves(head.state, 0)
+            outcome = service.submit_move(
+                game, 0, bot_move(head.engine, view, legal, rng), head.seq
+            )
+            assert outcome.bot_moves == 0  # never inside her move
+            assert service.runner.wait_idle(30)
+            if len(auto_moves(service, game)) > answered:
+                break
+        else:
+            raise AssertionError("Anna's moves never handed the turn to the bot")
+        head = service.head(game)
+        assert head.engine.to_move(head.state) == {0}
+
+        def anna_mailed():
+            """Anna's next turn mail"""
+            dispatch(runtime)
+            return len(mailbox.to(ANNA, "your turn")) > before
+
+        wait_for(anna_mailed)
+    finally:
+        scheduler.stop_background(runtime, background)
