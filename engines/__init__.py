@@ -127,6 +127,29 @@ def bot_levels_of(engine: Engine) -> tuple[str, ...]:
     return tuple(getattr(engine, "bot_levels", None) or ("normal",))
 
 
+def bot_level(engine: Engine, level: str) -> str:
+    """The level a bot asked to play at ``level`` plays at: the level itself when the
+    engine offers it, else "normal" (or the engine's strongest level without "normal");
+    an engine without levels plays "normal"."""
+    if not hasattr(engine, "bot_levels"):
+        return "normal"
+    if level in engine.bot_levels:
+        return level
+    return "normal" if "normal" in engine.bot_levels else engine.bot_levels[-1]
+
+
+def slow_bot_levels_of(engine: Engine) -> frozenset[str]:
+    """The levels whose moves take long (``slow_bot_levels``, absent: none): the server
+    never plays them inside a request, a mail's receipt or a command; a background
+    runner (or the scheduler's sweep) plays them after (see :mod:`engines.api`)."""
+    return frozenset(getattr(engine, "slow_bot_levels", None) or ())
+
+
+def is_slow_bot(engine: Engine, level: str) -> bool:
+    """Whether a bot seat at ``level`` plays one of ``engine``'s slow levels."""
+    return bot_level(engine, level) in slow_bot_levels_of(engine)
+
+
 def at_version(engine: Engine, version: int) -> Engine:
     """``engine`` playing ``version``'s rules; ``KeyError`` for a version it does not play."""
     if isinstance(version, bool) or not isinstance(version, int):
@@ -155,9 +178,7 @@ def get_engine(slug: str, version: int | None = None) -> Engine:
 def bot_move(engine: Engine, view, legal_moves, rng, level: str = "normal") -> dict:
     """A bot's move at ``level``; engines without levels are asked without one."""
     if hasattr(engine, "bot_levels"):
-        if level not in engine.bot_levels:
-            level = "normal" if "normal" in engine.bot_levels else engine.bot_levels[-1]
-        return engine.bot_move(view, legal_moves, rng, level=level)
+        return engine.bot_move(view, legal_moves, rng, level=bot_level(engine, level))
     return engine.bot_move(view, legal_moves, rng)
 
 
@@ -165,12 +186,15 @@ __all__ = [
     "REGISTRY",
     "Registry",
     "at_version",
+    "bot_level",
     "bot_levels_of",
     "bot_move",
     "get_engine",
     "installed_titles",
     "is_listed",
+    "is_slow_bot",
     "listed_engines",
     "scan_titles",
+    "slow_bot_levels_of",
     "versions_of",
 ]

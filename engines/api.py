@@ -75,6 +75,13 @@ optional members of the engine object (with ``getattr``) and names no title itse
 
 ``listed: bool``
     False hides the title from the lobby and the demo (a test fixture). Absent: listed.
+``slow_bot_levels: tuple[str, ...]``
+    The levels of ``bot_levels`` whose moves take long (a search: a second or more of
+    CPU a move). The server never plays a bot at a slow level inside the request, the
+    mail's receipt or the command that made it due: a background runner of the server
+    process plays it right after (the page says the bot is thinking), and the
+    scheduler's sweep is the backstop. Absent: no level is slow, and every bot moves
+    at once.
 ``rules_reference() -> dict``
     The figures of the title's rules reference page at ``/rules/<slug>`` (JSON-safe,
     read from the game's data). Absent: the title has no rules page (404, no link).

@@ -220,7 +220,8 @@ def cmd_new(args) -> int:
     for index, (spec, token) in enumerate(zip(seats, created.tokens, strict=True)):
         where = link_for(runtime, token) if token else "(bot)"
         print(f"  seat {index} {spec.name}: {where}")
-    runtime.service.play_bots(created.game_id)
+    runtime.service.bots_now(created.game_id)  # a slow bot is left to the server's sweep
+    say_waiting_bots(runtime, created.game_id)
     return 0
 
 
@@ -261,7 +262,19 @@ def cmd_move(args) -> int:
         print(f"  {line}")
     if outcome.bot_moves:
         print(f"Bots made {outcome.bot_moves} moves.")
+    say_waiting_bots(runtime, args.game)
     return 0
+
+
+def say_waiting_bots(runtime, game_id: str) -> None:
+    """Names the bots still due after a command's own bots moved: those at a slow level,
+    which a command never plays (the running server's runner or sweep does)."""
+    waiting = [seat.name for seat in runtime.service.seats(game_id) if seat.is_bot and seat.due]
+    if waiting:
+        print(
+            f"{', '.join(waiting)} to move: a bot that thinks long moves when the server "
+            "(pbem serve or pbem worker) next plays the bots."
+        )
 
 
 def cmd_export(args) -> int:
@@ -478,6 +491,8 @@ def cmd_seat(args) -> int:
             runtime, args.game, args.seat, name, email, by=None
         )
     print(outcome.message)
+    if args.action == "bot":
+        say_waiting_bots(runtime, args.game)
     return 0
 
 

@@ -24,6 +24,11 @@ seats whose ``talk_mail`` is ``digest`` (:mod:`pbem.games.talk`; a digest of tal
 alone is a ``talk_digest``). A paused game (``Game.paused_at``) gets no reminders,
 deadlines, digest entries or bot moves; a seat on vacation gets no digest entries.
 
+Bots at slow levels (:mod:`pbem.games.bot_runner`): :func:`start_background` also starts
+the process's background runner, and a quick job (every ``scheduler.bots_every_seconds``)
+looks for due bots, so a slow bot made due where no runner runs (``pbem receive``,
+``pbem move``, a production web worker) moves within seconds; the sweep plays them too.
+
 ``pbem worker`` runs :func:`run_worker`; ``pbem serve`` runs :func:`start_background`.
 """
 
@@ -49,6 +54,7 @@ from pbem import links, zones
 from pbem.errors import PbemError
 from pbem.eventlog import audit
 from pbem.games import rescue, talk, tallies
+from pbem.games.bot_runner import BotRunner
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatClock
 from pbem.mail import budget, outbox, render, replies, seat_mails
@@ -341,12 +347,30 @@ def _bots(runtime: Runtime) -> int:
         due = due[:BATCH]
     games = list(dict.fromkeys(due))
     moved = 0
+    service = runtime.service
+    runner = service.runner if service.runner is not None and service.runner.running else None
     for game_id in games:
         try:
-            moved += runtime.service.play_bots(game_id)
+            if runner is None:
+                moved += service.play_bots(game_id)  # slow levels too: nobody else will
+            elif not runner.has(game_id):
+                # The quick bots here, a slow one on the runner (not in the sweep's turn).
+                quick, slow = service.play_quick_bots(game_id)
+                moved += quick
+                if slow:
+                    runner.submit(game_id)
         except PbemError as error:
             log.warning("bots of %s: %s", game_id, error.message)
     return moved
+
+
+def bots_job(runtime: Runtime) -> int:
+    """The quick job between sweeps: the due bots (:func:`_bots`), nothing else."""
+    try:
+        return _bots(runtime)
+    except Exception:  # noqa: BLE001 - the next run tries again
+        log.exception("bots")
+        return 0
 
 
 def digest_query() -> Any:
@@ -504,12 +528,33 @@ def _jobs(runtime: Runtime, name: str) -> tuple[Any, Any]:
     return sweep_job, dispatch_job
 
 
+def start_runner(runtime: Runtime) -> BotRunner:
+    """The process's background runner of slow bots, started (once) and set on the game
+    service, which hands it the games whose due bot plays a slow level."""
+    service = runtime.service
+    if service.runner is None or not service.runner.running:
+        service.runner = BotRunner(service).start()
+    return service.runner
+
+
+def stop_background(runtime: Runtime, scheduler: BackgroundScheduler, wait: bool = True) -> None:
+    """Stops what :func:`start_background` started: the scheduler, then the bot runner
+    (after its move under way; the games still waiting go to the next sweep)."""
+    scheduler.shutdown(wait=wait)
+    runner = runtime.service.runner
+    if runner is not None:
+        runner.stop(timeout=5.0 if wait else 0.0)
+
+
 def start_background(runtime: Runtime, name: str | None = None) -> BackgroundScheduler:
-    """Starts the sweep and the dispatcher in background threads; returns the scheduler."""
+    """Starts the sweep, the dispatcher, the quick bots job and the bot runner in
+    background threads; returns the scheduler (stop both with :func:`stop_background`)."""
     name = name or f"{socket.gethostname()[:60]}:{os.getpid()}"
     sweep_job, dispatch_job = _jobs(runtime, name)
+    start_runner(runtime)
     scheduler = BackgroundScheduler(timezone="UTC")
     every_sweep = float(runtime.config["scheduler"]["sweep_every_seconds"])
+    every_bots = float(runtime.config["scheduler"].get("bots_every_seconds", 5))
     every_dispatch = float(runtime.config["mail"]["dispatch_every_seconds"])
     first = datetime.now().astimezone()
     scheduler.add_job(
@@ -530,6 +575,16 @@ def start_background(runtime: Runtime, name: str | None = None) -> BackgroundSch
         max_instances=1,
         coalesce=True,
     )
+    if every_bots > 0:
+        scheduler.add_job(
+            bots_job,
+            "interval",
+            args=[runtime],
+            seconds=every_bots,
+            id="bots",
+            max_instances=1,
+            coalesce=True,
+        )
     scheduler.start()
     return scheduler
 
@@ -546,5 +601,5 @@ def run_worker(runtime: Runtime, stop: threading.Event | None = None) -> None:
         while not stop.wait(1.0):
             pass
     finally:
-        scheduler.shutdown(wait=True)
+        stop_background(runtime, scheduler, wait=True)
     print("pbem worker stopped.", flush=True)

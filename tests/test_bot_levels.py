@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from engines import REGISTRY, bot_levels_of, bot_move
+from engines import REGISTRY, bot_level, bot_levels_of, bot_move, is_slow_bot, slow_bot_levels_of
 from engines.api import SeededChance
 from tests.bot_duel import HEADER, duel, play_game
 from tests.engine_harness import soak_count
@@ -50,4 +50,22 @@ def test_a_level_the_engine_does_not_offer_falls_back_to_normal():
     engine = REGISTRY["mercatores"]
     state = engine.setup(2, {}, SeededChance(1))
     view, legal = engine.view(state, 0), engine.legal_moves(state, 0)
-    assert bot_move(engine, view, legal, random.Random(0), "hard") in legal
+    assert bot_level(engine, "wild") == "normal" and bot_level(engine, "hard") == "hard"
+    assert bot_move(engine, view, legal, random.Random(0), "wild") == bot_move(
+        engine, view, legal, random.Random(0), "normal"
+    )
+
+
+@pytest.mark.parametrize("slug", ["mare_balticum", "mare_nostrum", "mercatores"])
+def test_every_title_offers_a_hard_level_and_marks_it_slow(slug):
+    engine = REGISTRY[slug]
+    assert bot_levels_of(engine) == ("easy", "normal", "hard")
+    assert slow_bot_levels_of(engine) == {"hard"}
+    assert is_slow_bot(engine, "hard") and not is_slow_bot(engine, "normal")
+    assert not is_slow_bot(engine, "easy") and not is_slow_bot(engine, "wild")
+
+
+def test_an_engine_without_slow_levels_has_none():
+    from tests.fixture_engine import PIG
+
+    assert slow_bot_levels_of(PIG) == frozenset() and not is_slow_bot(PIG, "normal")

@@ -20,7 +20,8 @@ Profit. Everything is face up and nothing is left to chance, so the normal bot's
 look-ahead already searches the real position; the hard bot looks further ahead with it
 (``PROFIT_TURNS`` greedy turns after its own).
 
-Not yet offered (``bot_levels``): one hard seat against two normal ones, seats rotated
+Offered as ``hard`` (a slow level: ``slow_bot_levels``), as it is no weaker than the
+normal bot: one hard seat against two normal ones, seats rotated
 (``bench/bench_hard.py mercatores 30 --players 3 --progress``), it won 40% of 13 games
 and 48% of head-to-head pairings with these settings, 44.1% of 31 games and 57.3%
 of pairings with ``--set CANDIDATES=3`` (baseline 33.3%; the target is 60% of pairings).

@@ -18,6 +18,10 @@ Bots answer at once: a move or an administrative event that leaves a bot seat du
 the due bots move right after its transaction commits (never inside it), before the
 call returns, whatever road it came by (:meth:`GameService.after_commit`). A bot that
 fails is logged and left to the scheduler's sweep; the event that made it due stands.
+A bot at a slow level (the engine's ``slow_bot_levels``) never moves there: the game is
+handed to the process's background runner (:mod:`pbem.games.bot_runner`), which plays
+it right after the call returns, or, in a process without one (a command, a mail's
+receipt), left to the scheduler's sweep.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel import Session, col, select
 
-from engines import REGISTRY, bot_levels_of, get_engine
+from engines import REGISTRY, bot_levels_of, get_engine, is_slow_bot
 from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
 from pbem.db import BATCH, Batch, KeptConnections, Prepared, for_reads, read_alone
@@ -62,6 +66,7 @@ from pbem.models import Event, Game, GameSecret, Seat
 from pbem.validate import check_unique_names, clean_name
 
 if TYPE_CHECKING:
+    from pbem.games.bot_runner import BotRunner
     from pbem.games.upgrade import UpgradeCheck
 
 log = logging.getLogger(__name__)
@@ -262,6 +267,10 @@ class GameService:
     # Due bots move right after the event that made them due (:meth:`after_commit`);
     # False leaves them to the scheduler's sweep, as a crash between the two would.
     bots_at_once: bool = True
+    # The background runner that plays bots at slow levels (:mod:`pbem.games.bot_runner`;
+    # set by the scheduler's start in ``pbem serve`` and ``pbem worker``). None: they
+    # wait for the sweep.
+    runner: BotRunner | None = None
 
     def __init__(
         self,
@@ -826,9 +835,11 @@ class GameService:
         return outcome
 
     def bots_now(self, game_id: str) -> int:
-        """The due bots of a game move now (:meth:`play_bots`), after a committed event.
-        Their failure is logged, never raised: the event stands and the sweep retries
-        the bots. Inside :meth:`play_bots` (a bot's own move) nothing more runs here."""
+        """The due bots of a game move now (:meth:`play_quick_bots`), after a committed
+        event; when a bot at a slow level is due, the game goes to the background runner
+        (:meth:`hand_off`). Their failure is logged, never raised: the event stands and
+        the sweep retries the bots. Inside :meth:`play_bots` (a bot's own move) nothing
+        more runs here."""
         if not self.bots_at_once or _PLAYING_BOTS.get():
             return 0
         held = _HELD.get()
@@ -836,10 +847,24 @@ class GameService:
             held.add(game_id)  # they move when the hold ends
             return 0
         try:
-            return self.play_bots(game_id)
+            moved, slow = self.play_quick_bots(game_id)
         except Exception:
             log.exception("the bots of %s did not move; the sweep will retry", game_id)
             return 0
+        if slow:
+            self.hand_off(game_id)
+        return moved
+
+    def hand_off(self, game_id: str) -> bool:
+        """Hands ``game_id``, whose due bot plays a slow level, to the background runner
+        (True), or leaves it to the scheduler's sweep when this process has none (or it
+        waits there already)."""
+        runner = self.runner
+        if runner is not None and runner.submit(game_id):
+            return True
+        if runner is None or not runner.running:
+            log.debug("a slow bot of %s is due; the scheduler will play it", game_id)
+        return False
 
     @contextmanager
     def bots_held(self, game_id: str) -> Iterator[None]:
@@ -857,14 +882,23 @@ class GameService:
 
     def play_bots(self, game_id: str, max_moves: int = 500) -> int:
         """Lets bot seats that are due move until a human is due or the game ends (at
-        most ``max_moves`` moves, and as many lost races)."""
+        most ``max_moves`` moves, and as many lost races), slow levels too: for the
+        background runner, the sweep and whoever else plays on purpose."""
+        return self._playing(game_id, max_moves, slow=True)[0]
+
+    def play_quick_bots(self, game_id: str, max_moves: int = 500) -> tuple[int, bool]:
+        """:meth:`play_bots` for the bots at quick levels only: the moves made, and
+        whether it stopped because only bots at a slow level are due."""
+        return self._playing(game_id, max_moves, slow=False)
+
+    def _playing(self, game_id: str, max_moves: int, slow: bool) -> tuple[int, bool]:
         playing = _PLAYING_BOTS.set(True)
         try:
-            return self._play_bots(game_id, max_moves)
+            return self._play_bots(game_id, max_moves, slow)
         finally:
             _PLAYING_BOTS.reset(playing)
 
-    def _play_bots(self, game_id: str, max_moves: int) -> int:
+    def _play_bots(self, game_id: str, max_moves: int, slow: bool) -> tuple[int, bool]:
         moved = conflicts = 0
         rng = random.Random(secrets.randbits(64))
         while moved < max_moves and conflicts < max_moves:
@@ -873,6 +907,10 @@ class GameService:
                 break
             bots = {seat.seat: seat.bot_level for seat in self.seats(game_id) if seat.is_bot}
             due = sorted(head.engine.to_move(head.state) & set(bots))
+            if not slow:
+                due = [seat for seat in due if not is_slow_bot(head.engine, bots[seat])]
+                if not due and head.engine.to_move(head.state) & set(bots):
+                    return moved, True
             if not due:
                 break
             seat = due[0]
@@ -885,7 +923,7 @@ class GameService:
                 conflicts += 1
                 continue
             moved += 1
-        return moved
+        return moved, False
 
     # Export, import and verification (see :mod:`pbem.games.portable`) --------------------
 

@@ -82,7 +82,8 @@ def post_move(token: str):
     if not is_count(expected):
         raise BadInput(f"expected_seq must be a whole number from 0 to {INT_MAX}.")
     outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
-    # The bots it left due have moved already (:meth:`GameService.after_commit`).
+    # The bots it left due have moved already (:meth:`GameService.after_commit`), but
+    # for those at a slow level: the runner plays them right after this answer.
     return jsonify(
         {"seq": outcome.seq, "head_hash": outcome.head_hash, "duplicate": outcome.duplicate}
     )

@@ -3,8 +3,9 @@
 One process serves the web and runs the scheduler and the mail dispatcher, as the
 development server did, but on a production WSGI server: gunicorn's arbiter with one
 threaded (``gthread``) worker. The worker is the only process that writes, so SQLite's
-writers stay in one process; it starts the scheduler once it has loaded the app and stops
-it when it exits, and the arbiter restarts a worker that dies, scheduler and all.
+writers stay in one process; it starts the scheduler (and with it the runner of slow bots,
+:mod:`pbem.games.bot_runner`) once it has loaded the app and stops them when it exits, and
+the arbiter restarts a worker that dies, scheduler and all.
 
 The access log is the one ``pbem serve --production`` writes (every token masked by
 :class:`pbem.web.accesslog.MaskingLogger`), and ``X-Forwarded-Proto`` is believed from the
@@ -73,7 +74,9 @@ class EmbeddedServer(BaseApplication):
 
     def _worker_exit(self, server: Any, worker: Any) -> None:
         if self.scheduler is not None:
-            self.scheduler.shutdown(wait=False)
+            from pbem import scheduler
+
+            scheduler.stop_background(self.runtime, self.scheduler, wait=False)
             self.scheduler = None
 
 

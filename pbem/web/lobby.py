@@ -162,6 +162,6 @@ def create_game():
         actor="lobby",
         private=request.form.get("private") == "on",
     )
-    service.play_bots(created.game_id)
+    service.bots_now(created.game_id)  # a slow bot moves after this request, not in it
     first_human = next(token for token in created.tokens if token)
     return redirect(url_for("play.page", token=first_human, created=1), code=303)

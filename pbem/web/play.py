@@ -20,6 +20,7 @@ from collections import OrderedDict
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
 from markupsafe import escape
 
+from engines import is_slow_bot
 from engines.api import Engine
 from pbem import zones
 from pbem.bounds import INT_MAX
@@ -130,6 +131,8 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         engine, game.status, game.head_seq, tail.rows, tail.states.__getitem__, seat.seat
     )
     shown = players(view, tail.seats)
+    for player in shown:  # a bot at a slow level thinks a while: the page says so
+        player["thinking"] = player["is_bot"] and is_slow_bot(engine, player["bot_level"])
     flag_bouncing_players(runtime(), shown, tail.seats)  # "mail bounces" by a player's name
     vacations.mark_away(shown, vacations.away_until(runtime(), seat.game_id), seat.timezone)
     own = next((player for player in shown if player["seat"] == seat.seat), {})

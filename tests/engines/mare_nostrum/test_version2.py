@@ -44,7 +44,7 @@ def test_the_engine_plays_versions_one_and_two_beside_newer_ones():
     assert NEWEST.at_version(2) is V2 and V2.at_version(2) is V2
     assert V1.version == 1 and V1.at_version(2) is V2 and V1.at_version(1) is V1
     assert V2.at_version(NEWEST.version) is NEWEST
-    assert NEWEST.bot_levels == ("easy", "normal")
+    assert NEWEST.bot_levels == ("easy", "normal", "hard") and NEWEST.slow_bot_levels == ("hard",)
     with pytest.raises(KeyError, match="no version 9"):
         NEWEST.at_version(9)
 

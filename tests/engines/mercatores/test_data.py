@@ -22,7 +22,8 @@ def test_engine_offers_the_whole_protocol():
         2,
         4,
     )
-    assert ENGINE.versions == (1, 2) and ENGINE.bot_levels == ("easy", "normal")
+    assert ENGINE.versions == (1, 2) and ENGINE.bot_levels == ("easy", "normal", "hard")
+    assert ENGINE.slow_bot_levels == ("hard",)
     assert ENGINE.at_version(1).version == 1 and ENGINE.at_version(2) is ENGINE
     assert [option.name for option in ENGINE.at_version(1).options] == ["end_cards"]
 
