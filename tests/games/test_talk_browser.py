@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pbem.games.service import SeatSpec
-from tests.web.conftest import browser  # noqa: F401 - a fixture
+from tests.web.conftest import browser, shoot  # noqa: F401 - a fixture
 from tests.web.test_browser import server, smtp  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
@@ -47,8 +47,8 @@ def test_talk_on_the_turn_page(server, browser, device, size):  # noqa: F811
     assert "Ben" in talk.inner_text() and "Grain for wine" in talk.inner_text()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     talk.scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENSHOTS / f"talk-{device}.png"))
-    talk.screenshot(path=str(SCREENSHOTS / f"talk-section-{device}.png"))
+    shoot(page, path=str(SCREENSHOTS / f"talk-{device}.png"))
+    shoot(talk, path=str(SCREENSHOTS / f"talk-section-{device}.png"))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= size["width"], "the talk section must not widen the page"
     page.goto(f"{ben}/talk")

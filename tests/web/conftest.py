@@ -3,6 +3,7 @@ for the browser tests, an app served on a loopback port and Debian's chromium.""
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import threading
@@ -22,6 +23,19 @@ from tests.databases import sqlite_engine
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SEQ = re.compile(r'name="seq" value="(\d+)"')
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+# Screenshots are for people to look at: ``make screenshots`` writes them
+# (``PBEM_SCREENSHOTS=1``); ``make test`` checks the same pages without the pictures, a
+# full page at device scale 3 costing up to a second.
+TAKE_SCREENSHOTS = os.environ.get("PBEM_SCREENSHOTS") == "1"
+
+
+def shoot(target: Any, **options: Any) -> None:
+    """``target.screenshot(**options)`` (a page, or a locator) under ``make screenshots``."""
+    if TAKE_SCREENSHOTS:
+        Path(options["path"]).parent.mkdir(parents=True, exist_ok=True)
+        target.screenshot(**options)
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-background-networking",

@@ -16,7 +16,7 @@ from engines import REGISTRY
 from pbem.mail.dispatch import dispatch
 from pbem.runtime import build_runtime
 from pbem.web import create_app
-from tests.web.conftest import SCREENSHOTS, free_port, overrides
+from tests.web.conftest import SCREENSHOTS, free_port, overrides, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -204,18 +204,18 @@ def test_a_game_from_the_lobby_through_mail_to_moves_by_clicking(browser, server
     assert changed >= 1
     assert runtime.service.game(game.id).head_seq >= 4
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{slug}-desktop.png"), full_page=True)
+    shoot(page, path=str(SCREENSHOTS / f"{slug}-desktop.png"), full_page=True)
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
     phone.goto(links["p0@example.org"])
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 400, f"the page is {width}px wide on a phone"
-    phone.screenshot(path=str(SCREENSHOTS / f"{slug}-phone.png"), full_page=True)
+    shoot(phone, path=str(SCREENSHOTS / f"{slug}-phone.png"), full_page=True)
     phone.goto(f"{base}/games/{game.id}/history?at=1")
     phone.locator("#history-step a[rel=next]").click()  # the board swapped in by script
     from playwright.sync_api import expect
 
     expect(phone.locator("#history-step .at-label")).to_have_text("2")
     assert phone.url.endswith("?at=2")
-    phone.screenshot(path=str(SCREENSHOTS / f"{slug}-history-phone.png"), full_page=True)
+    shoot(phone, path=str(SCREENSHOTS / f"{slug}-history-phone.png"), full_page=True)
     page.close()
     phone.close()

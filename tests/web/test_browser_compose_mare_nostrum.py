@@ -8,7 +8,7 @@ import json
 import pytest
 
 from engines.mare_nostrum import trade
-from tests.web.conftest import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, shoot
 from tests.web.test_browser import confirm_if_asked, question, server, smtp
 from tests.web.test_browser_pages import serious
 from tests.web.test_compose_mare_nostrum import new_game, play_until, three_card_trade
@@ -61,8 +61,8 @@ def test_an_offer_no_shortcut_holds_is_composed_by_clicking_cards(
     chosen = compose_offer(page, shortcuts, head.engine.view(head.state, seat)["hand"])
     assert chosen not in shortcuts
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator("#compose-offer").screenshot(path=str(SCREENSHOTS / f"compose-offer-{name}.png"))
-    page.screenshot(path=str(SCREENSHOTS / f"compose-page-{name}.png"), full_page=True)
+    shoot(page.locator("#compose-offer"), path=str(SCREENSHOTS / f"compose-offer-{name}.png"))
+    shoot(page, path=str(SCREENSHOTS / f"compose-page-{name}.png"), full_page=True)
     page.locator("#compose-offer button").click()
     assert question(page).startswith("Confirm: Offer")
     confirm_if_asked(page)
@@ -97,7 +97,7 @@ def test_a_payment_is_composed_by_choosing_a_place_and_clicking_cards(browser, s
     for index, card in enumerate(pay):
         form.locator(f".card-pick:has(input[value='{card}'])").nth(pay[:index].count(card)).click()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    form.screenshot(path=str(SCREENSHOTS / f"compose-build-{name}.png"))
+    shoot(form, path=str(SCREENSHOTS / f"compose-build-{name}.png"))
     form.locator("button").click()
     confirm_if_asked(page)
     assert "That move was not made" not in page.content()

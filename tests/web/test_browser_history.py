@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.web.conftest import SCREENSHOTS, file_runtime, serving
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving, shoot
 from tests.web.test_browser_pages import SIZES, serious
 from tests.web.test_history import long_game
 
@@ -143,6 +143,6 @@ def test_the_history_fits_and_has_no_serious_violation(site, browser, size):
             "(ids) => document.querySelectorAll('details.turn').forEach(d => d.open = ids.includes(d.id))",
             opened,
         )
-        page.screenshot(path=str(SCREENSHOTS / f"history-{kind}-{size}.png"), full_page=True)
+        shoot(page, path=str(SCREENSHOTS / f"history-{kind}-{size}.png"), full_page=True)
         assert serious(page) == [], f"{kind} {size}"
     context.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pbem.games.service import SeatSpec
-from tests.web.conftest import SCREENSHOTS, file_runtime, serving
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving, shoot
 from tests.web.test_edges import settings_path
 
 pytestmark = pytest.mark.browser
@@ -115,7 +115,7 @@ def test_turn_pages_on_a_desk_and_a_phone(site, browser, slug):
                     "document.documentElement.scrollWidth - document.documentElement.clientWidth"
                 )
                 assert overflow <= 0, f"{kind} {size} scrolls sideways by {overflow}px"
-                page.screenshot(path=str(SCREENSHOTS / f"turn-{slug}-{stage}-{kind}-{size}.png"))
+                shoot(page, path=str(SCREENSHOTS / f"turn-{slug}-{stage}-{kind}-{size}.png"))
                 heading = page.locator("#turn-heading")
                 box = heading.bounding_box()
                 if kind == "due":
@@ -165,7 +165,7 @@ def test_the_dialog_asks_before_a_move_that_cannot_be_taken_back(site, browser):
     assert dialog.locator("h2").inner_text() == f"Confirm: {label}"
     assert "cannot be taken back" in dialog.inner_text()
     assert not serious(page)
-    page.screenshot(path=str(SCREENSHOTS / "confirm-dialog-desktop.png"))
+    shoot(page, path=str(SCREENSHOTS / "confirm-dialog-desktop.png"))
     dialog.get_by_role("button", name="Cancel").click()
     assert page.locator("dialog.confirm[open]").count() == 0
     assert runtime.service.head(game["id"]).seq == before
@@ -315,7 +315,7 @@ def test_without_script_the_confirm_page_asks_and_cancel_changes_nothing(site, b
     assert page.locator("h1").inner_text() == f"Confirm: {label}"
     one_h1_and_landmarks(page)
     assert not serious(page)
-    page.screenshot(path=str(SCREENSHOTS / "confirm-page-phone.png"))
+    shoot(page, path=str(SCREENSHOTS / "confirm-page-phone.png"))
     page.get_by_role("link", name="Cancel").click()
     assert page.locator("#turn-heading").inner_text().startswith("It is your turn.")
     assert runtime.service.head(game["id"]).seq == before

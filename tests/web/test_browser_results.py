@@ -14,7 +14,7 @@ from pbem.games.results import standings
 from pbem.games.service import SeatSpec
 from pbem.runtime import build_runtime
 from pbem.web import create_app
-from tests.web.conftest import CHROMIUM_ARGS, SCREENSHOTS, free_port, overrides
+from tests.web.conftest import CHROMIUM_ARGS, SCREENSHOTS, free_port, overrides, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -81,7 +81,7 @@ def test_the_end_of_a_game_reads_well_on_desktop_and_phone(finished, slug):
                 )
                 assert overflow <= 0, f"the {size} page scrolls sideways by {overflow}px"
                 page.locator("h2", has_text="Result").scroll_into_view_if_needed()
-                page.screenshot(path=str(SCREENSHOTS / f"end-{slug}-{size}.png"))
+                shoot(page, path=str(SCREENSHOTS / f"end-{slug}-{size}.png"))
                 page.close()
         finally:
             browser.close()

@@ -9,7 +9,7 @@ import pytest
 
 from engines import REGISTRY
 from pbem.games.service import SeatSpec
-from tests.web.conftest import SCREENSHOTS, file_runtime, serving
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving, shoot
 from tests.web.test_browser import question, settled
 from tests.web.test_browser_pages import play_until_due, serious
 
@@ -89,7 +89,7 @@ def test_a_composed_final_move_asks_in_the_dialog_and_waits_for_the_answer(serve
     assert page.url == link  # no confirm page: still the turn page, nothing applied
     assert runtime.service.head(created.game_id).seq == seq
     assert serious(page) == []
-    page.screenshot(path=str(SCREENSHOTS / "compose-dialog-desktop.png"))
+    shoot(page, path=str(SCREENSHOTS / "compose-dialog-desktop.png"))
     dialog.get_by_role("button", name="Cancel").click()
     assert page.locator("dialog[open]").count() == 0
     assert runtime.service.head(created.game_id).seq == seq
@@ -148,7 +148,7 @@ def test_a_tap_on_a_place_or_card_shows_what_it_is(served, browser, slug):
     assert tip_text(page) == own_title(target)
     tip = page.locator(".board-tip").bounding_box()
     assert tip and tip["x"] >= 0 and tip["x"] + tip["width"] <= 390
-    page.screenshot(path=str(SCREENSHOTS / f"board-tip-{slug}-phone.png"))
+    shoot(page, path=str(SCREENSHOTS / f"board-tip-{slug}-phone.png"))
     # A tap elsewhere closes it; the words stay the hover title for a page without script.
     page.locator("h1").tap()
     assert tip_text(page) == ""

@@ -14,7 +14,7 @@ from pbem.games.service import SeatSpec
 from pbem.mail import games_link
 from pbem.runtime import build_runtime
 from pbem.web import create_app
-from tests.web.conftest import CHROMIUM_ARGS, SCREENSHOTS, free_port, overrides
+from tests.web.conftest import CHROMIUM_ARGS, SCREENSHOTS, free_port, overrides, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -78,7 +78,7 @@ def test_the_seat_exit_pages_read_well_on_desktop_and_phone(served):
                 def shot(name: str, page=page, width=width, size=size) -> None:
                     wide = page.evaluate("document.documentElement.scrollWidth")
                     assert wide <= width + 1, f"{name} scrolls sideways on {size}"
-                    page.screenshot(path=str(SCREENSHOTS / f"seat-exit-{name}-{size}.png"))
+                    shoot(page, path=str(SCREENSHOTS / f"seat-exit-{name}-{size}.png"))
 
                 page.goto(base + link)
                 assert page.locator("li.my-game").count() == 2
@@ -110,6 +110,6 @@ def test_the_seat_exit_pages_read_well_on_desktop_and_phone(served):
             page.click("button:text-is('Resign')")
             page.click("button:text-is('Yes, resign')")
             assert "You resigned" in page.content()
-            page.screenshot(path=str(SCREENSHOTS / "seat-exit-after-resigning-phone.png"))
+            shoot(page, path=str(SCREENSHOTS / "seat-exit-after-resigning-phone.png"))
         finally:
             browser.close()

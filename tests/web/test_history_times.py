@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.conftest import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, shoot
 from tests.web.test_browser import server, smtp  # noqa: F401 - fixtures
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def test_a_swapped_step_reads_its_time_in_the_browsers_zone(browser, server, siz
     assert listed.count() >= 1
     assert all(text.endswith(("GMT+9", "JST")) for text in listed.all_inner_texts())
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"history-times-{width}.png"), full_page=False)
+    shoot(page, path=str(SCREENSHOTS / f"history-times-{width}.png"), full_page=False)
     assert errors == []
     context.close()
 

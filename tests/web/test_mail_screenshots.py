@@ -24,7 +24,7 @@ from tests.mail.test_board_picture import (
 from tests.mail.test_golden_mails import NAMES, cases
 from tests.mail.test_golden_mails import message_of as golden_message
 from tests.mail.test_golden_mails import runtime as runtime  # noqa: F401 - the golden fixture
-from tests.web.conftest import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, shoot
 from tests.web.test_maps_browser import write_gallery
 
 FOLDER = SCREENSHOTS / "mails"
@@ -76,7 +76,7 @@ def test_mails_on_a_phone(mail_runtime, browser, slug):
         for kind, mail in mails.items():
             message, _ = message_of(runtime, mail)
             page.set_content(as_page(message))
-            page.screenshot(path=str(FOLDER / f"{kind}-{slug}.png"), full_page=True)
+            shoot(page, path=str(FOLDER / f"{kind}-{slug}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, kind
             box = page.locator("img").first.bounding_box()
             assert box is not None and box["width"] <= 390 and box["height"] > 50, kind
@@ -95,7 +95,7 @@ def test_every_golden_mail_on_a_phone(runtime, browser):  # noqa: F811 - the gol
         for name in NAMES:
             kind, case = built[name]
             page.set_content(as_page(golden_message(runtime, kind, case)))
-            page.screenshot(path=str(FOLDER / f"golden-{name}.png"), full_page=True)
+            shoot(page, path=str(FOLDER / f"golden-{name}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
     finally:
         context.close()
@@ -131,7 +131,7 @@ def test_the_game_over_standings_keep_each_name_whole_on_a_phone(mail_runtime, b
         page = context.new_page()
         page.set_content(as_page(message))
         FOLDER.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(FOLDER / "game_over-standings.png"), full_page=True)
+        shoot(page, path=str(FOLDER / "game_over-standings.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         for name in names:
             # The text node of the name, measured: one line box, so no break inside.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.service import SeatSpec
-from tests.web.conftest import SCREENSHOTS, file_runtime, serving
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving, shoot
 from tests.web.test_maps_browser import DESK, PHONE, first_view, touch
 
 pytestmark = pytest.mark.browser
@@ -54,7 +54,7 @@ def test_on_a_phone_the_toolbar_is_one_line_and_says_the_scale_in_words(browser,
     facts = first_view(page)
     tools = page.locator(".map-tools")
     tools.scroll_into_view_if_needed()
-    page.screenshot(path=str(GALLERY / f"toolbar-{slug}-phone.png"))
+    shoot(page, path=str(GALLERY / f"toolbar-{slug}-phone.png"))
     parts = tools.evaluate(TOOLBAR)
     assert any(part["text"] == "To the moves" for part in parts), parts
     # The map's name heads the bar; the zoom and "To the moves" share the line under it.
@@ -127,5 +127,5 @@ def test_the_places_list_is_open_on_a_desk_and_folded_on_a_phone(browser, served
         assert is_open == (name == "desktop"), (slug, name)
         if name == "desktop":
             places.scroll_into_view_if_needed()
-            page.screenshot(path=str(GALLERY / f"toolbar-{slug}-desktop-places.png"))
+            shoot(page, path=str(GALLERY / f"toolbar-{slug}-desktop-places.png"))
         context.close()

@@ -27,7 +27,7 @@ import pytest
 
 from pbem.games.service import SeatSpec
 from pbem.web import boards
-from tests.web.conftest import SCREENSHOTS, file_runtime, serving
+from tests.web.conftest import SCREENSHOTS, file_runtime, serving, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -158,7 +158,7 @@ def test_map_names_never_overlap_or_leave_the_map_and_read_at_12_px(
     svg = page.locator("svg.map")
     facts = svg.evaluate(MEASURE)
     GALLERY.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(GALLERY / f"{slug}-{stage}-{device}.png"), full_page=True)
+    shoot(page, path=str(GALLERY / f"{slug}-{stage}-{device}.png"), full_page=True)
     assert scrolls_sideways(page) == 0
     labels = facts["labels"]
     assert len(labels) >= 28
@@ -182,7 +182,7 @@ def test_map_names_never_overlap_or_leave_the_map_and_read_at_12_px(
         page.click("a[aria-label='Zoom in']")
         page.wait_for_url("**zoom=2**")
         zoomed = page.locator("svg.map").evaluate(MEASURE)
-        page.screenshot(path=str(GALLERY / f"{slug}-{stage}-phone-zoomed.png"))
+        shoot(page, path=str(GALLERY / f"{slug}-{stage}-phone-zoomed.png"))
         assert min(label["size"] for label in zoomed["labels"]) >= 12
         assert zoomed["frame"]["scroll"] > zoomed["frame"]["client"]  # it pans
         assert scrolls_sideways(page) == 0  # the map's frame pans, not the page
@@ -204,7 +204,7 @@ def test_the_mercatores_table_reads_at_12_px_on_a_desk_and_zoomed_on_a_phone(
     page.goto(base + links["mercatores", stage])
     facts = page.locator("svg.board").evaluate(MEASURE)
     GALLERY.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(GALLERY / f"mercatores-{stage}-{device}.png"), full_page=True)
+    shoot(page, path=str(GALLERY / f"mercatores-{stage}-{device}.png"), full_page=True)
     assert scrolls_sideways(page) == 0
     assert facts["svg"]["x1"] - facts["svg"]["x0"] <= facts["viewport"]
     if device == "desktop":
@@ -291,7 +291,7 @@ def test_a_phone_opens_the_board_readable_on_its_own_pieces_and_keeps_the_zoom(
     facts = first_view(page)
     GALLERY.mkdir(parents=True, exist_ok=True)
     page.locator(".map-tools").scroll_into_view_if_needed()
-    page.screenshot(path=str(GALLERY / f"{slug}-{stage}-phone-first-view.png"))
+    shoot(page, path=str(GALLERY / f"{slug}-{stage}-phone-first-view.png"))
     # Every text on the board reads at 12 CSS px or more, the board pans in its own box
     # and the page itself never scrolls sideways.
     assert facts["smallest"] >= 12 - 0.01, facts
@@ -330,7 +330,7 @@ def test_on_a_desk_the_board_stays_fitted_and_the_turn_page_has_no_serious_viola
     page = context.new_page()
     page.goto(base + links[slug, "mid"])
     facts = first_view(page)
-    page.screenshot(path=str(GALLERY / f"{slug}-mid-desktop-first-view.png"))
+    shoot(page, path=str(GALLERY / f"{slug}-mid-desktop-first-view.png"))
     assert facts["level"] == "fit" and facts["smallest"] >= 12 - 0.01
     assert facts["frame"]["scroll"] <= facts["frame"]["client"] + 1
     assert scrolls_sideways(page) == 0
@@ -449,7 +449,7 @@ def test_the_places_list_names_every_place_of_the_board_as_text(browser, served)
     listed = places.locator("li").evaluate_all("(all) => all.map((li) => li.textContent).sort()")
     assert len(named) == len(boards.game_data("mare_balticum").GEO) and listed == named
     places.scroll_into_view_if_needed()
-    page.screenshot(path=str(GALLERY / "mare_balticum-mid-phone-places.png"))
+    shoot(page, path=str(GALLERY / "mare_balticum-mid-phone-places.png"))
     assert scrolls_sideways(page) == 0
     context.close()
 
@@ -469,11 +469,13 @@ def test_the_gallery_shows_the_dark_theme_and_the_history_page(browser, served, 
                 page.goto(base + links[slug, "mid"])
                 first_view(page)
                 page.evaluate("window.scrollTo(0, 0)")
-                page.screenshot(path=str(GALLERY / f"dark-{slug}-mid-{device}.png"), full_page=True)
+                shoot(page, path=str(GALLERY / f"dark-{slug}-mid-{device}.png"), full_page=True)
                 assert scrolls_sideways(page) == 0
             page.goto(base + links[slug, "mid"] + "/history")
-            page.screenshot(
-                path=str(GALLERY / f"history-{slug}-mid-{scheme}-{device}.png"), full_page=True
+            shoot(
+                page,
+                path=str(GALLERY / f"history-{slug}-mid-{scheme}-{device}.png"),
+                full_page=True,
             )
             context.close()
 

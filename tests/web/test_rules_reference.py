@@ -16,7 +16,7 @@ from engines.mare_nostrum import data as nostrum
 from engines.mare_nostrum.views import start_rows
 from engines.mercatores import data as merc
 from pbem.games.service import SeatSpec
-from tests.web.conftest import pig_game
+from tests.web.conftest import pig_game, shoot
 
 NOSTRUM_VERSION = REGISTRY["mare_nostrum"].version  # the page shows the newest rules
 
@@ -291,7 +291,7 @@ def test_rules_pages_read_well_on_desktop_and_phone(live_server, slug):
                 region.focus()
                 assert page.evaluate("document.activeElement.getAttribute('role')") == "region"
                 page.evaluate("document.activeElement.blur()")
-                page.screenshot(path=str(SCREENSHOTS / f"rules-{slug}-{size}.png"), full_page=True)
+                shoot(page, path=str(SCREENSHOTS / f"rules-{slug}-{size}.png"), full_page=True)
                 page.close()
         finally:
             browser.close()
