@@ -293,12 +293,15 @@ class OpenSeat(SQLModel, table=True):
     set once confirmed: the seat is theirs when the game starts."""
 
     __tablename__ = "open_seats"
-    __table_args__ = (Index("ix_open_seats_email", "email", "confirmed_at", "expires_at"),)
+    __table_args__ = (Index("ix_open_seats_person", "person", "confirmed_at", "expires_at"),)
 
     game_id: str = Field(primary_key=True, max_length=32)
     seat: int = Field(primary_key=True)
     name: str = Field(max_length=200)
     email: str = Field(max_length=320)
+    # The address in its canonical form (:func:`pbem.validate.canonical_address`): one
+    # person's holds are counted and found by it, whatever its case and +tags.
+    person: str = Field(max_length=320)
     timezone: str = Field(default="UTC", max_length=64)
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime

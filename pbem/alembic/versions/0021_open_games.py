@@ -48,6 +48,7 @@ def upgrade() -> None:
             sa.Column("seat", sa.Integer(), primary_key=True),
             sa.Column("name", sa.String(length=200), nullable=False),
             sa.Column("email", sa.String(length=320), nullable=False),
+            sa.Column("person", sa.String(length=320), nullable=False),
             sa.Column("timezone", sa.String(length=64), nullable=False),
             sa.Column("token_hash", sa.String(length=64), nullable=False, unique=True),
             sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -55,12 +56,12 @@ def upgrade() -> None:
             sa.Column("confirmed_at", sa.DateTime(timezone=True), nullable=True),
         )
         op.create_index(
-            "ix_open_seats_email", "open_seats", ["email", "confirmed_at", "expires_at"]
+            "ix_open_seats_person", "open_seats", ["person", "confirmed_at", "expires_at"]
         )
 
 
 def downgrade() -> None:
-    op.drop_index("ix_open_seats_email", table_name="open_seats")
+    op.drop_index("ix_open_seats_person", table_name="open_seats")
     op.drop_table("open_seats")
     op.drop_index("ix_open_games_listing", table_name="open_games")
     op.drop_table("open_games")
