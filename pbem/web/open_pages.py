@@ -19,6 +19,7 @@ from pbem.errors import BadInput, PbemError
 from pbem.games import open_games
 from pbem.web.lobby import product_engines
 from pbem.web.present import runtime
+from pbem.zones import utc
 
 bp = Blueprint("open_pages", __name__, url_prefix="/open")
 
@@ -96,7 +97,10 @@ def join(game_id: str):
 @bp.get("/confirm/<token>")
 def confirm_page(token: str):
     hold, listing = open_games.hold_for(runtime(), token)
-    return render_template("open_confirm.html", hold=hold, game=listing, token=token, done=None)
+    lapsed = hold.confirmed_at is None and utc(hold.expires_at) <= utc(runtime().clock())
+    return render_template(
+        "open_confirm.html", hold=hold, game=listing, token=token, done=None, lapsed=lapsed
+    ), (410 if lapsed else 200)
 
 
 @bp.post("/confirm/<token>")

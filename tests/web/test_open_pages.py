@@ -122,3 +122,51 @@ def test_bad_input_is_named_and_changes_nothing(app, runtime):
     no_csrf = client.post(f"/open/{created.game_id}/join", data={"name": "X", "email": "x@y.org"})
     assert no_csrf.status_code in (400, 403)
     assert open_games.open_game(runtime, created.game_id).seats_left == 1
+
+
+def test_one_client_asking_too_often_gets_429_before_anything_is_looked_up(db, tmp_path):
+    from pbem.runtime import build_runtime
+    from pbem.web import create_app
+    from tests.web.conftest import overrides
+
+    config = overrides(tmp_path)
+    config["limits"] = {"open_join": "2 per hour"}
+    runtime = build_runtime(config, db=db, create_schema=False)
+    client = create_app({"TESTING": True}, runtime=runtime).test_client()
+    created = open_games.create_open(
+        runtime, "pig", [SeatSpec("Zed", "zed@example.org"), None, None, None], {"target": 20}
+    )
+    page = client.get(f"/open/{created.game_id}")
+    statuses = [
+        client.post(
+            f"/open/{created.game_id}/join",
+            data={"csrf_token": csrf(page), "name": f"P{n}", "email": f"p{n}@example.net"},
+        ).status_code
+        for n in range(3)
+    ]
+    assert statuses == [303, 303, 429]
+    assert open_games.open_game(runtime, created.game_id).held == 2
+
+
+def test_a_lapsed_link_says_so_and_confirms_nothing(app, runtime):
+    from datetime import timedelta
+
+    from pbem.models import OpenSeat
+
+    client = app.test_client()
+    created = open_games.create_open(
+        runtime, "pig", [SeatSpec("Zed", "zed@example.org"), None], {"target": 20}
+    )
+    joined = open_games.join(runtime, created.game_id, "Ben", "ben@example.net")
+    with Session(runtime.db) as session:
+        hold = session.get(OpenSeat, (created.game_id, 1))
+        hold.expires_at = runtime.clock() - timedelta(minutes=1)
+        session.add(hold)
+        session.commit()
+    shown = client.get(f"/open/confirm/{joined.token}")
+    assert shown.status_code == 410 and "lapsed" in shown.get_data(as_text=True)
+    assert "Confirm my seat" not in shown.get_data(as_text=True)
+    page = client.get(f"/open/{created.game_id}")
+    posted = client.post(f"/open/confirm/{joined.token}", data={"csrf_token": csrf(page)})
+    assert posted.status_code == 410
+    assert open_games.open_game(runtime, created.game_id).seats_left == 1
