@@ -447,10 +447,17 @@ def join(
     sent = JOIN_SENT.format(email=email, until=when(until, "UTC"))
     token = new_token()
     with runtime.service.session() as session:
+        table = OpenGame.__table__
+        # Holds the game's row to the end of this request: a start waits for it.
+        still_open = session.exec(
+            update(table)
+            .where(table.c.id == game_id, table.c.status == "open")
+            .values(status="open")
+        ).rowcount
         row = session.get(OpenGame, game_id)
         if row is None:
             raise NotFound("There is no such open game.")
-        if row.status != "open":
+        if row.status != "open" or still_open != 1:
             raise Gone("This game has started (or was called off); it takes no more players.")
         holds = _holds(session, [game_id])[game_id]
         live = {number: hold for number, hold in holds.items() if _live(hold, now)}
@@ -557,23 +564,43 @@ def confirm(runtime: Runtime, token: str) -> Confirmed:
             f"This link lapsed at {when(utc(hold.expires_at), 'UTC')}: the seat was held for "
             "you until then. If the game still has an open seat, you can join again."
         )
+    games, seats = OpenGame.__table__, OpenSeat.__table__
     with runtime.service.session() as session:
-        found = session.get(OpenSeat, (hold.game_id, hold.seat))
-        row = session.get(OpenGame, hold.game_id)
-        if found is None or found.token_hash != hash_token(token) or row.status != "open":
+        # The game's row first: a creator starting the game at this moment waits for
+        # this confirmation (or it waits for her), and two confirmations count twice.
+        counted = session.exec(
+            update(games)
+            .where(games.c.id == hold.game_id, games.c.status == "open", games.c.open_left > 0)
+            .values(open_left=games.c.open_left - 1)
+        )
+        confirmed = session.exec(
+            update(seats)
+            .where(
+                seats.c.game_id == hold.game_id,
+                seats.c.seat == hold.seat,
+                seats.c.token_hash == hash_token(token),
+                seats.c.confirmed_at.is_(None),
+                seats.c.expires_at > now,
+            )
+            .values(confirmed_at=now)
+        )
+        if counted.rowcount != 1 or confirmed.rowcount != 1:
+            session.rollback()
+            listing = open_game(runtime, hold.game_id)
+            if _confirmed(runtime, hold):
+                return Confirmed(hold.game_id, _confirmed_words(listing), listing.status != "open")
             raise Gone("This hold was replaced or the game has started; nothing was changed.")
-        found.confirmed_at = now
-        row.open_left = max(0, row.open_left - 1)
-        session.add_all([found, row])
+        row = session.get(OpenGame, hold.game_id)
+        session.refresh(row)
         runtime.service.tell(
             session,
             Notice(
                 kind="open_joined",
-                key=f"open_joined:{row.id}:{found.seat}:{found.token_hash[:16]}",
+                key=f"open_joined:{row.id}:{hold.seat}:{hold.token_hash[:16]}",
                 game_id=row.id,
                 address=row.creator_email,
                 name=row.seats[0].get("name", ""),
-                facts={"title": row.title, "joined": found.name, "left": row.open_left},
+                facts={"title": row.title, "joined": hold.name, "left": row.open_left},
             ),
         )
         session.commit()
@@ -581,6 +608,15 @@ def confirm(runtime: Runtime, token: str) -> Confirmed:
     started = _start(runtime, hold.game_id, with_bots=False) if full else False
     listing = open_game(runtime, hold.game_id)
     return Confirmed(hold.game_id, _confirmed_words(listing), started)
+
+
+def _confirmed(runtime: Runtime, hold: OpenSeat) -> bool:
+    """Whether ``hold`` is confirmed now (another request of the same link did it)."""
+    with runtime.service.reading() as session:
+        found = session.get(OpenSeat, (hold.game_id, hold.seat))
+    return (
+        found is not None and found.token_hash == hold.token_hash and found.confirmed_at is not None
+    )
 
 
 def _confirmed_words(listing: OpenListing) -> str:

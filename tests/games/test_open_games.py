@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlmodel import select
 
 from pbem.errors import BadInput, Gone, NotFound, Rejected, TooMany
 from pbem.games import open_games
@@ -232,3 +233,51 @@ def test_filters(runtime):
     for bad in [{"engine": "chess"}, {"seats_left": "x"}, {"seats_left": "0"}, {"pace": "2"}]:
         with pytest.raises(BadInput):
             open_games.list_open(runtime, **bad)
+
+
+def test_confirmations_and_a_start_at_once_make_one_game_with_every_confirmed_seat(runtime):
+    import threading
+
+    created = make_open(runtime, open_seats=2)
+    tokens = [
+        open_games.join(runtime, created.game_id, name, f"{name.lower()}@example.net").token
+        for name in ("Ben", "Cleo")
+    ]
+    errors: list[Exception] = []
+    barrier = threading.Barrier(3)
+
+    def run(call, *args) -> None:
+        barrier.wait()
+        try:
+            call(runtime, *args)
+        except Gone:
+            pass  # lost the race fairly: the game started first (or filled first)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=run, args=(open_games.confirm, t)) for t in tokens]
+    threads.append(threading.Thread(target=run, args=(open_games.start_with_bots, created.token)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors, errors
+    (game,) = runtime.service.games()
+    seats = runtime.service.seats(game.id)
+    with runtime.service.reading() as session:
+        from pbem.models import OpenSeat
+
+        confirmed = {hold.name for hold in session.exec(select(OpenSeat)) if hold.confirmed_at}
+    # Whoever won the race: every confirmed seat is its person's, every other open one a bot's.
+    assert {seat.name for seat in seats if not seat.is_bot} == {"Anna", *confirmed}
+    assert len(seats) == 3
+
+
+def test_the_same_link_confirmed_twice_counts_once(runtime):
+    created = make_open(runtime, open_seats=2)
+    ben = open_games.join(runtime, created.game_id, "Ben", "ben@example.net")
+    assert not open_games.confirm(runtime, ben.token).started
+    assert not open_games.confirm(runtime, ben.token).started
+    cleo = open_games.join(runtime, created.game_id, "Cleo", "cleo@example.net")
+    assert open_games.open_game(runtime, created.game_id).status == "open"
+    assert open_games.confirm(runtime, cleo.token).started
