@@ -69,6 +69,8 @@ LIMITS = {
     "creates_client": ("open_games_per_client_per_day", 10),
 }
 LISTED = 50  # open games per page of /open
+CHUNK = 60  # open games read at once while filling a page
+SCANNED = 1200  # open games read at most for one page (the newest)
 
 JOIN_SENT = (
     "Thank you. If {email} can take a seat at this table, a link to confirm is on its way "
@@ -378,22 +380,32 @@ def list_open(
         query = select(OpenGame).where(OpenGame.status == "open")
         if engine:
             query = query.where(OpenGame.engine == engine)
-        rows = list(session.exec(query.order_by(col(OpenGame.created_at).desc()).limit(500)))
-        holds = _holds(session, [row.id for row in rows])
-    found = []
-    for row in rows:
-        listing = _listing(row, holds[row.id], now)
-        if listing.seats_left < least:
-            continue
-        if days is not None:
-            if days == 0 and listing.deadline_days > 0:
-                continue
-            if days > 0 and not 0 < listing.deadline_days <= days:
-                continue
-        found.append(listing)
-        if len(found) >= limit_to:
-            break
+        if least > 1:  # a seat left is an open seat nobody confirmed (a pending one may lapse)
+            query = query.where(col(OpenGame.open_left) >= least)
+        query = query.order_by(col(OpenGame.created_at).desc(), col(OpenGame.id))
+        found: list[OpenListing] = []
+        # Read in chunks, newest first, until the page is full (or SCANNED rows are read).
+        for start in range(0, SCANNED, CHUNK):
+            rows = list(session.exec(query.offset(start).limit(CHUNK)))
+            holds = _holds(session, [row.id for row in rows])
+            for row in rows:
+                listing = _listing(row, holds[row.id], now)
+                if listing.seats_left < least or not _at_pace(listing, days):
+                    continue
+                found.append(listing)
+                if len(found) >= limit_to:
+                    return found
+            if len(rows) < CHUNK:
+                break
     return found
+
+
+def _at_pace(listing: OpenListing, days: float | None) -> bool:
+    if days is None:
+        return True
+    if days == 0:
+        return listing.deadline_days == 0
+    return 0 < listing.deadline_days <= days
 
 
 def open_game(runtime: Runtime, game_id: str) -> OpenListing:

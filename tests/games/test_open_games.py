@@ -215,8 +215,9 @@ def test_bad_creations_are_refused_and_change_nothing(runtime):
     assert open_games.list_open(runtime) == []
 
 
-def test_filters(runtime):
+def test_filters(runtime, clock):
     slow = make_open(runtime, open_seats=1, policy={"deadline_after_days": 0})
+    clock.advance(minutes=1)
     fast = open_games.create_open(
         runtime,
         "pig",
