@@ -18,6 +18,7 @@ from pbem.mail.dispatch import dispatch
 from pbem.runtime import build_runtime
 from pbem.web import create_app
 from tests.web.conftest import SCREENSHOTS, free_port, overrides
+from tests.web.test_browser_every_page import axe_findings
 from tests.web.test_browser import Inbox, confirm_if_asked, smtp  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.browser
@@ -65,6 +66,7 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     creator = browser.new_page(viewport={"width": 1280, "height": 900})
     creator.goto(f"{base}/open/manage/{made.token}")
     assert "Start now with bots" in creator.content()
+    problems = [f"manage: {line}" for line in axe_findings(creator)]
 
     # A stranger finds it on /open (filtered to games with a seat left), and asks.
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
@@ -75,6 +77,7 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     assert listed.count() == 1 and "1 of 3 seats left" in listed.inner_text()
     assert "anna@example.org" not in page.content()
     page.screenshot(path=str(SCREENSHOTS / "open-list-phone.png"), full_page=True)
+    problems += [f"list: {line}" for line in axe_findings(page)]
     listed.locator("a").click()
     page.fill("input[name=name]", "Nina")
     page.fill("input[name=email]", "nina@example.net")
@@ -82,11 +85,14 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     assert "If nina@example.net can take a seat at this table, a link to confirm" in page.content()
     assert "held for someone" in page.content()
     page.screenshot(path=str(SCREENSHOTS / "open-asked-phone.png"), full_page=True)
+    problems += [f"game: {line}" for line in axe_findings(page)]
 
     # The link comes by mail, to that address only; opening it shows a button.
     assert dispatch(runtime).sent >= 2  # the creator's page link, the stranger's link
     confirm = link_in_mail(inbox, "nina@example.net", re.escape(base) + r"/open/confirm/[\w-]+")
     page.goto(confirm)
+    problems += [f"confirm: {line}" for line in axe_findings(page)]
+    assert not problems, problems
     page.click("button:text-is('Confirm my seat')")
     assert "the game has started" in page.content()
     (game,) = runtime.service.games()
