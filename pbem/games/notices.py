@@ -42,6 +42,8 @@ its id: these are told to an address.
   ``title``, ``token`` and ``lapses_at`` (aware UTC).
 - ``open_joined``: the creator hears that someone confirmed a seat. Facts: ``title``,
   ``joined`` (their name) and ``left`` (open seats still unconfirmed).
+- ``open_cancelled``: someone who held or confirmed a seat hears that the creator
+  called the game off. Facts: ``title``.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ KINDS = frozenset(
         "open_created",
         "open_hold",
         "open_joined",
+        "open_cancelled",
     }
 )
 

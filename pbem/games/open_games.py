@@ -13,6 +13,7 @@ until its seats are full.
   open seat is left unconfirmed, the game starts.
 - :func:`start_with_bots`: from her page, the creator starts the game at once, with bots
   in the open seats nobody confirmed (a pending hold is dropped; its link then says so).
+  :func:`cancel`: she calls it off instead; whoever held a seat is told.
 
 Starting makes the game (:meth:`pbem.games.service.GameService.create_game`, with the
 same id): every person at the table gets the usual invitation with their own link.
@@ -651,6 +652,38 @@ def start_with_bots(runtime: Runtime, token: str) -> bool:
     if row.status != "open":
         raise Gone("This game was called off.")
     return _start(runtime, row.id, with_bots=True)
+
+
+def cancel(runtime: Runtime, token: str) -> None:
+    """The creator calls her open game off: it leaves ``/open``, every hold lapses at
+    once, and whoever held or confirmed a seat is told (by mail, at their address)."""
+    row = _by_creator(runtime, token)
+    table = OpenGame.__table__
+    with runtime.service.session() as session:
+        called_off = session.exec(
+            update(table)
+            .where(table.c.id == row.id, table.c.status == "open")
+            .values(status="cancelled")
+        ).rowcount
+        if called_off != 1:
+            session.rollback()
+            raise Gone("This game has started or was called off already; nothing was changed.")
+        now = now_of(runtime)
+        for hold in session.exec(select(OpenSeat).where(OpenSeat.game_id == row.id)):
+            if _live(hold, now):
+                runtime.service.tell(
+                    session,
+                    Notice(
+                        kind="open_cancelled",
+                        key=f"open_cancelled:{row.id}:{hold.seat}:{hold.token_hash[:16]}",
+                        game_id=row.id,
+                        address=hold.email,
+                        name=hold.name,
+                        facts={"title": row.title},
+                    ),
+                )
+            session.delete(hold)
+        session.commit()
 
 
 def _start(runtime: Runtime, game_id: str, *, with_bots: bool) -> bool:

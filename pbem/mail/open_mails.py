@@ -4,7 +4,8 @@ runs yet, so each goes to an address, not a seat.
 - ``open_created``: the creator gets the link to her game's page;
 - ``open_hold``: someone who asked for a seat gets the link to confirm it (to the
   address they gave only), and when it lapses;
-- ``open_joined``: the creator hears who took a seat, and how many are left.
+- ``open_joined``: the creator hears who took a seat, and how many are left;
+- ``open_cancelled``: whoever held a seat hears that the creator called the game off.
 
 The game's own mails (every player's invitation with their link) come when it starts,
 from the game's creation (:mod:`pbem.mail.listener`).
@@ -19,7 +20,7 @@ from pbem.games.context import Runtime
 from pbem.games.notices import Notice
 from pbem.mail import outbox
 
-KINDS = frozenset({"open_created", "open_hold", "open_joined"})
+KINDS = frozenset({"open_created", "open_hold", "open_joined", "open_cancelled"})
 
 
 def on_open_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
@@ -45,6 +46,13 @@ def on_open_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
             "If you did not ask for it, ignore this mail: you will hear nothing more.",
         ]
         link = [("Confirm your seat", links.open_confirm_url(config, facts["token"]))]
+    elif notice.kind == "open_cancelled":
+        headline = f"{title} was called off."
+        lines = [
+            "Its creator called the game off before it started, so your seat in it is "
+            "gone. Nothing more will come about it.",
+        ]
+        link = [("Other games looking for players", f"{links.base_url(config)}/open")]
     else:
         left = int(facts["left"])
         headline = f"{facts['joined']} took a seat in {title}."

@@ -123,3 +123,13 @@ def start(token: str):
     open_games.start_with_bots(runtime(), token)
     flash("The game has started: every player's link is on its way by mail, yours too.")
     return redirect(url_for("open_pages.manage", token=token), code=303)
+
+
+@bp.post("/manage/<token>/cancel")
+def cancel(token: str):
+    """Calls the game off, when the form's box says so (a second, deliberate step)."""
+    if request.form.get("sure") != "yes":
+        raise BadInput("Tick the box to call the game off; nothing was changed.")
+    open_games.cancel(runtime(), token)
+    flash("The game is called off; whoever held a seat in it is told by mail.")
+    return redirect(url_for("open_pages.manage", token=token), code=303)

@@ -282,3 +282,27 @@ def test_the_same_link_confirmed_twice_counts_once(runtime):
     cleo = open_games.join(runtime, created.game_id, "Cleo", "cleo@example.net")
     assert open_games.open_game(runtime, created.game_id).status == "open"
     assert open_games.confirm(runtime, cleo.token).started
+
+
+def test_the_creator_calls_the_game_off_and_holders_are_told(runtime, mailbox):
+    created = make_open(runtime, open_seats=2)
+    ben = open_games.join(runtime, created.game_id, "Ben", "ben@example.net")
+    open_games.confirm(runtime, ben.token)
+    open_games.join(runtime, created.game_id, "Cleo", "cleo@example.net")
+    with pytest.raises(NotFound):
+        open_games.cancel(runtime, "y" * 43)
+    open_games.cancel(runtime, created.token)
+    assert open_games.list_open(runtime) == []
+    assert open_games.open_game(runtime, created.game_id).status == "cancelled"
+    with pytest.raises(Gone):
+        open_games.join(runtime, created.game_id, "Dan", "dan@example.net")
+    with pytest.raises(Gone):
+        open_games.start_with_bots(runtime, created.token)
+    with pytest.raises(Gone):
+        open_games.cancel(runtime, created.token)
+    with pytest.raises(NotFound):
+        open_games.confirm(runtime, ben.token)
+    dispatch(runtime)
+    for address in ("ben@example.net", "cleo@example.net"):
+        assert "called off" in mailbox.to(address)[-1]["Subject"]
+    assert runtime.service.games() == []

@@ -18,8 +18,8 @@ from pbem.mail.dispatch import dispatch
 from pbem.runtime import build_runtime
 from pbem.web import create_app
 from tests.web.conftest import SCREENSHOTS, free_port, overrides
-from tests.web.test_browser_every_page import axe_findings
 from tests.web.test_browser import Inbox, confirm_if_asked, smtp  # noqa: F401 - a fixture
+from tests.web.test_browser_every_page import axe_findings
 
 pytestmark = pytest.mark.browser
 

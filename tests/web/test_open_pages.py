@@ -170,3 +170,20 @@ def test_a_lapsed_link_says_so_and_confirms_nothing(app, runtime):
     posted = client.post(f"/open/confirm/{joined.token}", data={"csrf_token": csrf(page)})
     assert posted.status_code == 410
     assert open_games.open_game(runtime, created.game_id).seats_left == 1
+
+
+def test_the_creator_s_page_calls_the_game_off_only_when_the_box_is_ticked(app, runtime):
+    client = app.test_client()
+    created = open_games.create_open(
+        runtime, "pig", [SeatSpec("Zed", "zed@example.org"), None], {"target": 20}
+    )
+    page = client.get(f"/open/manage/{created.token}")
+    unticked = client.post(f"/open/manage/{created.token}/cancel", data={"csrf_token": csrf(page)})
+    assert unticked.status_code == 400
+    assert open_games.open_game(runtime, created.game_id).status == "open"
+    done = client.post(
+        f"/open/manage/{created.token}/cancel", data={"csrf_token": csrf(page), "sure": "yes"}
+    )
+    assert done.status_code == 303
+    assert "called off" in client.get(f"/open/manage/{created.token}").get_data(as_text=True)
+    assert "called off" in client.get(f"/open/{created.game_id}").get_data(as_text=True)
