@@ -13,6 +13,8 @@ from the game's creation (:mod:`pbem.mail.listener`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session
 
 from pbem import links, zones
@@ -25,9 +27,22 @@ KINDS = frozenset({"open_created", "open_hold", "open_joined", "open_cancelled"}
 
 def on_open_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
     """Writes the mail of an open game's notice, in its transaction."""
+    outbox.enqueue(
+        session,
+        runtime,
+        "open",
+        key=notice.key,
+        recipient=notice.address,
+        context=notice_context(runtime, notice),
+    )
+
+
+def notice_context(runtime: Runtime, notice: Notice) -> dict[str, Any]:
+    """What the ``open`` mail of ``notice`` says."""
     facts, config = notice.facts, runtime.config
     title = facts["title"]
     if notice.kind == "open_created":
+        subject = f"{title}: listed for players to join"
         headline = f"Your game {title} is listed for players to join."
         lines = [
             "It starts when every open seat is taken and confirmed. From its page you see "
@@ -37,6 +52,7 @@ def on_open_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
         link = [("Your game's page", links.open_manage_url(config, facts["token"]))]
     elif notice.kind == "open_hold":
         until = zones.when(facts["lapses_at"], "UTC")
+        subject = f"{title}: please confirm your seat"
         headline = f"Please confirm your seat in {title}."
         lines = [
             "Someone (we hope you) asked for a seat in this game with this address. Open "
@@ -47,6 +63,7 @@ def on_open_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
         ]
         link = [("Confirm your seat", links.open_confirm_url(config, facts["token"]))]
     elif notice.kind == "open_cancelled":
+        subject = f"{title}: called off"
         headline = f"{title} was called off."
         lines = [
             "Its creator called the game off before it started, so your seat in it is "
@@ -55,6 +72,7 @@ def on_open_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
         link = [("Other games looking for players", f"{links.base_url(config)}/open")]
     else:
         left = int(facts["left"])
+        subject = f"{title}: {facts['joined']} took a seat"
         headline = f"{facts['joined']} took a seat in {title}."
         lines = [
             "Every open seat is taken: the game starts now, and your link comes in the next mail."
@@ -62,17 +80,11 @@ def on_open_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
             else f"{left} open seat{'' if left == 1 else 's'} still to be taken."
         ]
         link = [("The game's page", links.open_url(config, notice.game_id))]
-    outbox.enqueue(
-        session,
-        runtime,
-        "open",
-        key=notice.key,
-        recipient=notice.address,
-        context={
-            "title": title,
-            "name": notice.name,
-            "headline": headline,
-            "lines": lines,
-            "links": link,
-        },
-    )
+    return {
+        "subject": subject,
+        "title": title,
+        "name": notice.name,
+        "headline": headline,
+        "lines": lines,
+        "links": link,
+    }

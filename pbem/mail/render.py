@@ -41,7 +41,7 @@ SUBJECTS = {
     "games_link": "Your games: a new link",
     "talk": "{title}: {sender_name} {talk_verb}",
     "talk_digest": "Table talk in your games",
-    "open": "{headline}",
+    "open": "{subject}",
 }
 
 # Keys a template may read that not every caller sets (every other key a template

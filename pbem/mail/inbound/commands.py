@@ -43,6 +43,7 @@ from pbem.models import Game, Seat
 from pbem.zones import utc
 
 COMMANDS = ("HELP", "LIST", "OPEN", "JOIN")
+HELP_SUBJECT = "What you can ask for by mail"
 LISTED = 20  # games an answer lists at most
 FAILED = re.compile(r"\b(spf|dkim|dmarc)\s*=\s*(fail|softfail|permerror)\b", re.IGNORECASE)
 
@@ -110,16 +111,15 @@ def _help(runtime: Runtime, session: Any, sender: str) -> tuple[str, list[str], 
     local = tags.reply_address_config(runtime.config)
     here = f"{local[0]}@{local[1]}" if local else "this address"
     return (
-        "Here is what you can ask for by mail.",
+        f"Write one of these words as the first line of a mail to {here}:",
         [
-            f"Write one of these words as the first line of a mail to {here}:",
             "HELP: this list.",
             "LIST: your running games, each with your link to it (to your address only).",
             "OPEN: the games looking for players.",
             "JOIN and a game's id (and your name, if you like), e.g. JOIN k3x9m2p7qa Ann: "
             "asks for a seat in that open game; we mail you a link to confirm it.",
-            "Each command is answered once a day at most.",
-            "To play a move, reply to your game's own mail instead.",
+            "(Each command is answered once a day at most. To play a move, reply to your "
+            "game's own mail instead.)",
         ],
         [
             ("Games looking for players", f"{links.base_url(runtime.config)}/open"),
@@ -243,14 +243,31 @@ def _answer(
         "open",
         key=f"command:{word}:{key[:32]}",
         recipient=sender,
-        context={
-            "title": headline,
-            "name": "",
-            "headline": headline,
-            "lines": lines,
-            "links": link_rows,
-        },
+        context=answer_context(
+            headline, lines, link_rows, subject=HELP_SUBJECT if word == "HELP" else ""
+        ),
     )
+
+
+def answer_context(
+    headline: str, lines: list[str], link_rows: list, subject: str = ""
+) -> dict[str, Any]:
+    """What the ``open`` mail answering a command says (no greeting by name: the sender
+    may be anyone)."""
+    subject = subject or headline.rstrip(".:")
+    return {
+        "subject": subject,
+        "title": subject,
+        "name": "",
+        "headline": headline,
+        "lines": lines,
+        "links": link_rows,
+    }
+
+
+def help_answer(runtime: Runtime) -> dict[str, Any]:
+    """The HELP answer's context."""
+    return answer_context(*_help(runtime, None, ""), subject=HELP_SUBJECT)
 
 
 def _taken_before(session: Any, key: str) -> bool:
