@@ -27,6 +27,7 @@ whether an address plays somewhere.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -59,6 +60,8 @@ from pbem.validate import (
     same_person,
 )
 from pbem.zones import utc, when
+
+log = logging.getLogger(__name__)
 
 # ``limits.<key>`` and its default.
 LIMITS = {
@@ -618,7 +621,12 @@ def confirm(runtime: Runtime, token: str) -> Confirmed:
         )
         session.commit()
         full = row.open_left == 0
-    started = _start(runtime, hold.game_id, with_bots=False) if full else False
+    started = False
+    if full:
+        try:
+            started = _start(runtime, hold.game_id, with_bots=False)
+        except PbemError as error:  # e.g. an invitation budget: the creator can start it
+            log.warning("open game %s did not start: %s", hold.game_id, error.message)
     listing = open_game(runtime, hold.game_id)
     return Confirmed(hold.game_id, _confirmed_words(listing), started)
 
