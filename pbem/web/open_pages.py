@@ -15,6 +15,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_limiter.util import get_remote_address
 
 from engines import REGISTRY
+from pbem import zones
 from pbem.errors import BadInput, PbemError
 from pbem.games import open_games
 from pbem.web.lobby import product_engines
@@ -64,7 +65,12 @@ def game_page(game_id: str, form=None, error: str = "", status: int = 200):
     listing = open_games.open_game(runtime(), game_id)
     return (
         render_template(
-            "open_game.html", game=listing, form=form or {}, error=error, engine=_engine(listing)
+            "open_game.html",
+            game=listing,
+            form=form or {},
+            error=error,
+            engine=_engine(listing),
+            zones=zones.zone_names(),
         ),
         status,
     )
@@ -79,12 +85,17 @@ def join(game_id: str):
     """Someone asks for a seat: it is held for them, and the link to confirm it goes to
     the address they gave, only."""
     try:
+        try:
+            zone = zones.clean_zone(request.form.get("timezone", "") or "UTC")
+        except BadInput as error:
+            raise BadInput(f"Your time zone: {error.message}") from None
         joined = open_games.join(
             runtime(),
             game_id,
             request.form.get("name", ""),
             request.form.get("email", ""),
             client=get_remote_address(),
+            timezone=zone,
         )
     except PbemError as error:
         if error.status == 404:

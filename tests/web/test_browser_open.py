@@ -131,5 +131,16 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     # The public page of the open game now points to the game, and takes nobody.
     page.goto(f"{base}/open/{game.id}")
     assert "has started" in page.content() and "Ask for a seat" not in page.content()
+
+    # In the lobby, the word "open" as a seat's address lists a game of a real title.
+    creator.goto(base + "/")
+    creator.check("input[name=game][value=mercatores]")
+    creator.fill("input[name=seat_name_0]", "Anna")
+    creator.fill("input[name=seat_email_0]", "anna@example.org")
+    creator.fill("input[name=seat_email_1]", "open")
+    creator.click("button.primary")
+    assert "/open/manage/" in creator.url and "Start now with bots" in creator.content()
+    creator.goto(base + "/open?game=mercatores")
+    assert creator.locator("li.open-game").count() == 1
     creator.close()
     page.close()

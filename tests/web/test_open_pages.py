@@ -61,7 +61,12 @@ def test_a_stranger_joins_from_the_page_and_the_creator_starts_with_bots(app, ru
     page = client.get(f"/open/{game_id}")
     asked = client.post(
         f"/open/{game_id}/join",
-        data={"csrf_token": csrf(page), "name": "Ben", "email": "ben@example.net"},
+        data={
+            "csrf_token": csrf(page),
+            "name": "Ben",
+            "email": "ben@example.net",
+            "timezone": "Europe/Berlin",
+        },
     )
     assert asked.status_code == 303
     after = client.get(f"/open/{game_id}").get_data(as_text=True)
@@ -87,6 +92,7 @@ def test_a_stranger_joins_from_the_page_and_the_creator_starts_with_bots(app, ru
         ("Ben", False),
         ("Bot 3", True),
     ]
+    assert seats[1].timezone == "Europe/Berlin"
     assert "has started" in client.get(f"/open/{game_id}").get_data(as_text=True)
     late = client.post(
         f"/open/{game_id}/join",
@@ -113,6 +119,7 @@ def test_bad_input_is_named_and_changes_nothing(app, runtime):
         ({"name": "", "email": "x@example.net"}, "name"),
         ({"name": "X", "email": "not an address"}, "address"),
         ({"name": "Zed", "email": "x@example.net"}, "name"),
+        ({"name": "X", "email": "x@example.net", "timezone": "Mars/Olympus"}, "time zone"),
     ]:
         answer = client.post(
             f"/open/{created.game_id}/join", data={"csrf_token": csrf(page), **form}
