@@ -181,7 +181,8 @@ def cmd_inbound(args) -> int:
 
 def seats_from_args(specs: Sequence[str]) -> list:
     """``--seat`` values as seats: ``NAME:EMAIL`` (one address), ``bot`` or ``bot:LEVEL``
-    (``bot:easy``, ``bot:normal``, ``bot:hard``: the title must offer the level)."""
+    (``bot:easy``, ``bot:normal``, ``bot:hard``: the title must offer the level), or
+    ``open`` (None: a seat for anyone to join on ``/open``)."""
     from pbem.errors import BadInput
     from pbem.games.service import SeatSpec
     from pbem.validate import clean_email, clean_name
@@ -189,6 +190,9 @@ def seats_from_args(specs: Sequence[str]) -> list:
     seats = []
     for index, spec in enumerate(specs):
         kind, _, level = spec.strip().partition(":")
+        if spec.strip().lower() == "open":
+            seats.append(None)
+            continue
         if kind.lower() == "bot" and "@" not in level:
             level = level.lower() or "normal"
             if level not in BOT_LEVELS:
@@ -201,7 +205,7 @@ def seats_from_args(specs: Sequence[str]) -> list:
         name, colon, email = spec.rpartition(":")
         try:
             if not colon:
-                raise BadInput("give it as NAME:EMAIL, or the word bot.")
+                raise BadInput("give it as NAME:EMAIL, or the word bot (or open).")
             seats.append(SeatSpec(clean_name(name), clean_email(email)))
         except BadInput as error:
             raise BadInput(f"Seat {index + 1} ({spec!r}): {error.message}") from None
@@ -215,6 +219,8 @@ def cmd_new(args) -> int:
     title = clean_title(args.title or "")
     runtime = _runtime(args)
     options = json.loads(args.options) if args.options else {}
+    if any(spec is None for spec in seats):
+        return _new_open(runtime, args.game, seats, options, title)
     created = runtime.service.create_game(args.game, seats, options, title=title)
     print(f"Game {created.game_id} created (seed commitment {created.commitment}).")
     for index, (spec, token) in enumerate(zip(seats, created.tokens, strict=True)):
@@ -222,6 +228,19 @@ def cmd_new(args) -> int:
         print(f"  seat {index} {spec.name}: {where}")
     runtime.service.bots_now(created.game_id)  # a slow bot is left to the server's sweep
     say_waiting_bots(runtime, created.game_id)
+    return 0
+
+
+def _new_open(runtime, game: str, seats: list, options: dict, title: str) -> int:
+    """A game with open seats: listed on /open until they are taken (then it starts and
+    every player is mailed their link); prints its page and the creator's."""
+    from pbem import links
+    from pbem.games import open_games
+
+    created = open_games.create_open(runtime, game, seats, options, title=title)
+    print(f"Game {created.game_id} is open for players; it starts when its seats are taken.")
+    print(f"  its page: {links.open_url(runtime.config, created.game_id)}")
+    print(f"  the creator's page: {links.open_manage_url(runtime.config, created.token)}")
     return 0
 
 
@@ -636,7 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seat",
         action="append",
         required=True,
-        help="NAME:EMAIL, or 'bot', 'bot:easy', 'bot:normal' (once per seat)",
+        help="NAME:EMAIL, or 'bot', 'bot:easy', 'bot:normal', or 'open' for anyone to join (once per seat)",
     )
     new.add_argument("--options", help="the game's options as a JSON object")
     new.add_argument("--title")

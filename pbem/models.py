@@ -252,3 +252,58 @@ class SchemaInfo(SQLModel, table=True):
 
     id: int = Field(default=1, primary_key=True)
     version: int
+
+
+class OpenGame(SQLModel, table=True):
+    """A game looking for players (``/open``): what its creator chose, kept until its
+    seats are full (or the creator starts it with bots in the seats still open); then
+    the game is made with this id (:mod:`pbem.games.open_games`).
+
+    ``seats`` lists each seat as its creator set it: ``{"kind": "person", "name",
+    "email", "timezone"}`` (the creator's, at seat 0, and anyone she named), ``{"kind":
+    "bot", "name", "level"}`` or ``{"kind": "open"}``. ``creator_token_hash`` opens the
+    creator's page. ``status``: ``open``, ``starting`` (while one request makes the
+    game), ``started`` or ``cancelled``. ``open_left`` counts the open seats nobody has
+    confirmed yet (a pending hold still counts as left: it may lapse). Personal data:
+    the addresses stay here and in ``open_seats``, never on a page."""
+
+    __tablename__ = "open_games"
+    __table_args__ = (Index("ix_open_games_listing", "status", "created_at"),)
+
+    id: str = Field(primary_key=True, max_length=32)
+    engine: str = Field(max_length=64)
+    title: str = Field(default="", max_length=200)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    policy: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seats: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    creator_email: str = Field(max_length=320)
+    creator_token_hash: str = Field(max_length=64, unique=True)
+    status: str = Field(default="open", max_length=16)
+    open_left: int = 0
+    created_at: datetime
+    started_at: datetime | None = None
+
+
+class OpenSeat(SQLModel, table=True):
+    """A stranger's hold on an open seat of an :class:`OpenGame`: pending until they
+    confirm it from the link mailed to ``email`` (its hash is ``token_hash``), which
+    lapses at ``expires_at``; a lapsed pending hold frees the seat. ``confirmed_at`` is
+    set once confirmed: the seat is theirs when the game starts."""
+
+    __tablename__ = "open_seats"
+    __table_args__ = (Index("ix_open_seats_person", "person", "confirmed_at", "expires_at"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    name: str = Field(max_length=200)
+    email: str = Field(max_length=320)
+    # The address in its canonical form (:func:`pbem.validate.canonical_address`): one
+    # person's holds are counted and found by it, whatever its case and +tags.
+    person: str = Field(max_length=320)
+    timezone: str = Field(default="UTC", max_length=64)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime
+    expires_at: datetime
+    confirmed_at: datetime | None = None

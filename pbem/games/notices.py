@@ -32,6 +32,18 @@ once. ``facts`` holds what each kind adds, plain values only (never rendered mai
 - ``talk``: a message at the table reaches a seat's player (each reader gets its
   own notice: the addressee of a private note, or every other seat). Facts:
   ``sender`` (the writer's seat), ``sender_name``, ``private`` and ``said``.
+
+Before an open game starts (:mod:`pbem.games.open_games`) there is no game yet, only
+its id: these are told to an address.
+
+- ``open_created``: the creator of an open game gets the link to its page. Facts:
+  ``title``, ``token`` (the creator's page).
+- ``open_hold``: someone who asked for an open seat gets the link to confirm it. Facts:
+  ``title``, ``token`` and ``lapses_at`` (aware UTC).
+- ``open_joined``: the creator hears that someone confirmed a seat. Facts: ``title``,
+  ``joined`` (their name) and ``left`` (open seats still unconfirmed).
+- ``open_cancelled``: someone who held or confirmed a seat hears that the creator
+  called the game off. Facts: ``title``.
 """
 
 from __future__ import annotations
@@ -43,7 +55,20 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-KINDS = frozenset({"seat_event", "seat_left", "seat_offered", "link_issued", "link_given", "talk"})
+KINDS = frozenset(
+    {
+        "seat_event",
+        "seat_left",
+        "seat_offered",
+        "link_issued",
+        "link_given",
+        "talk",
+        "open_created",
+        "open_hold",
+        "open_joined",
+        "open_cancelled",
+    }
+)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -11,7 +11,9 @@ notice's key):
 - ``link_issued``: no mail: the seat's new token is kept sealed for later mails
   (:func:`pbem.mail.seat_mails.store_link`);
 - ``link_given``: a ``seat_link`` mail with the seat's link;
-- ``talk``: a ``talk`` mail, to a reader who wants table talk at once.
+- ``talk``: a ``talk`` mail, to a reader who wants table talk at once;
+- ``open_created``, ``open_hold``, ``open_joined``: an ``open`` mail to the address
+  (:mod:`pbem.mail.open_mails`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from sqlmodel import Session
 from pbem import links, zones
 from pbem.games.context import Runtime
 from pbem.games.notices import Notice
-from pbem.mail import outbox, seat_mails
+from pbem.mail import open_mails, outbox, seat_mails
 from pbem.models import Game, Seat
 
 
@@ -36,6 +38,9 @@ def install(runtime: Runtime) -> None:
 
 def on_notice(runtime: Runtime, session: Session, notice: Notice) -> None:
     """Writes the mail ``notice`` calls for, inside its transaction."""
+    if notice.kind in open_mails.KINDS:
+        open_mails.on_open_notice(runtime, session, notice)
+        return
     if notice.kind == "link_issued":
         seat_mails.store_link(session, runtime, notice.game_id, notice.seat, notice.facts["token"])
         return

@@ -41,6 +41,7 @@ SUBJECTS = {
     "games_link": "Your games: a new link",
     "talk": "{title}: {sender_name} {talk_verb}",
     "talk_digest": "Table talk in your games",
+    "open": "{subject}",
 }
 
 # Keys a template may read that not every caller sets (every other key a template
@@ -67,6 +68,8 @@ OPTIONAL = {
     "my_games": "",
     # Table talk in the daily digest (pbem.games.talk.digest_entries).
     "talk": [],
+    # Open games and mail commands (open.txt).
+    "links": [],
 }
 
 _environment: Environment | None = None

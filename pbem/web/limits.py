@@ -45,6 +45,7 @@ LIMITED = {
     "mygames.page": "my_games",
     "mygames.open_seat": "my_games",
     "mygames.revoke": "my_games",
+    "open_pages.join": "open_join",
 }
 
 

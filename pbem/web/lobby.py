@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_limiter.util import get_remote_address
 
 from engines import REGISTRY, listed_engines
 from pbem import zones
 from pbem.errors import BadInput, TooMany
 from pbem.eventlog.roster import BOT_LEVELS
+from pbem.games import open_games
 from pbem.games.listing import LISTING_STATUSES, GamePage
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.games.service import SeatSpec
@@ -93,9 +95,13 @@ def zone_from(form) -> str:
         raise BadInput(f"Your time zone: {error.message}") from None
 
 
-def seats_from(form) -> list[SeatSpec]:
+OPEN_WORD = "open"
+
+
+def seats_from(form) -> list[SeatSpec | None]:
     """The seats the form names: the first is the creator's, in the creator's zone; an
-    invitee's zone is their row's, or the creator's when left empty."""
+    invitee's zone is their row's, or the creator's when left empty. A row whose address
+    is the word ``open`` is an open seat (None), for anyone to join on ``/open``."""
     seats = []
     mine = zone_from(form)
     for index in range(MAX_SEATS):
@@ -103,6 +109,9 @@ def seats_from(form) -> list[SeatSpec]:
             name = clean_name(form.get(f"seat_name_{index}", ""), required=False)
             email = form.get(f"seat_email_{index}", "").strip()
             if not name and not email:
+                continue
+            if email.lower() == OPEN_WORD and index:
+                seats.append(None)
                 continue
             level = BOT_WORDS.get(email.lower()) or BOT_WORDS.get(name.lower())
             if level:
@@ -150,6 +159,8 @@ def create_game():
             options[option.name] = f"option_{slug}_{option.name}" in request.form
     policy = {key: request.form.get(key, DEFAULT_POLICY[key]) for key in DEFAULT_POLICY}
     seats = seats_from(request.form)
+    if any(seat is None for seat in seats):
+        return create_open_game(slug, options, policy, seats)
     if not any(not seat.is_bot for seat in seats):
         raise BadInput("At least one seat must be a person with an email address.")
     created = service.create_game(
@@ -165,3 +176,22 @@ def create_game():
     service.bots_now(created.game_id)  # a slow bot moves after this request, not in it
     first_human = next(token for token in created.tokens if token)
     return redirect(url_for("play.page", token=first_human, created=1), code=303)
+
+
+def create_open_game(slug: str, options: dict, policy: dict, seats: list[SeatSpec | None]):
+    """A game with open seats: listed on ``/open`` until they are taken; the creator
+    goes to her page of it (its link comes by mail too)."""
+    if request.form.get("private") == "on":
+        raise BadInput(
+            "A game with open seats is listed for anyone to join, so it cannot be private."
+        )
+    created = open_games.create_open(
+        runtime(),
+        slug,
+        seats,
+        options,
+        title=clean_title(request.form.get("title", "")),
+        policy=policy,
+        client=get_remote_address(),
+    )
+    return redirect(url_for("open_pages.manage", token=created.token), code=303)

@@ -24,11 +24,21 @@ from sqlmodel import Session
 
 from pbem import zones
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
+from pbem.games.notices import Notice
 from pbem.games.service import SeatSpec
 from pbem.games.tables import FormerPlayer
-from pbem.mail import deferred, game_over, games_link, outbox, pictures, render, seat_mails
+from pbem.mail import (
+    deferred,
+    game_over,
+    games_link,
+    open_mails,
+    outbox,
+    pictures,
+    render,
+    seat_mails,
+)
 from pbem.mail.dispatch import build_message
-from pbem.mail.inbound import moves
+from pbem.mail.inbound import commands, moves
 from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
@@ -509,6 +519,38 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
             seat_mail(runtime, 1, "Zoe", game=finished, newcomer=True, **over),
         ),
         "game_over__former": ("game_over", former_context),
+        "open__newcomer": (  # the link to confirm a seat asked for in an open game
+            "open",
+            {
+                "context": open_mails.notice_context(
+                    runtime,
+                    Notice(
+                        kind="open_hold",
+                        key="golden",
+                        game_id=GAME_ID,
+                        address="zoe@example.net",
+                        name="Zoe",
+                        facts={
+                            "title": "Friday at Anna's",
+                            "token": "T" * 43,
+                            "lapses_at": DEADLINE,
+                        },
+                    ),
+                ),
+                "recipient": "zoe@example.net",
+                "settings": "",
+                "game_id": None,
+            },
+        ),
+        "open__other": (  # the answer to HELP at the general address
+            "open",
+            {
+                "context": commands.help_answer(runtime),
+                "recipient": "ben@example.org",
+                "settings": "",
+                "game_id": None,
+            },
+        ),
         "games_link__player": (
             "games_link",
             {
@@ -633,6 +675,8 @@ NAMES = [
     "game_over__newcomer",
     "game_over__former",
     "games_link__player",
+    "open__newcomer",
+    "open__other",
 ]
 
 

@@ -10,7 +10,9 @@ malformed, a loop, a delivery report, from the null sender, an auto-reply) is ta
 and recorded, never applied and never answered; so is anything sent to the server's
 own sender address or a ``+b-`` extension of it (delivery reports and what robots send
 there: never bounced back). A tag that verifies for a game this server no longer holds
-is answered once a day: the game is not here any more.
+is answered once a day: the game is not here any more. Mail to the general address (the
+reply address without a tag) is a command (HELP, LIST, OPEN, JOIN:
+:mod:`.commands`), answered at most once a day per person and command.
 
 A reply counts when its address's tag verifies (:mod:`.tags`), its ``From`` is the
 address of the person who holds the seat now, the seat is a person's (not a bot's),
@@ -51,7 +53,7 @@ from pbem.games import talk as talk_mod
 from pbem.games.context import Runtime
 from pbem.games.outcomes import Listener
 from pbem.mail import outbox
-from pbem.mail.inbound import bounces, moves, tags
+from pbem.mail.inbound import bounces, commands, moves, tags
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound.answers import HELD, answer, answer_gone, answer_listener, answer_stranger
 from pbem.mail.inbound.records import (
@@ -174,6 +176,9 @@ def _take(
             detail = "mail to the sender's address is not read"
             record_unclaimed(runtime, key, sender, None, None, "to_sender", detail)
             return Taken(EX_OK, "to_sender", detail)
+        if any(commands.is_general(runtime, address) for address in ours):
+            outcome, detail = commands.take(runtime, message, key, sender)
+            return Taken(EX_OK, outcome, detail, recorded=True)
         return Taken(EX_NOUSER, "bad_tag", "the reply address does not verify")
     reply = claim(runtime, key, sender, tag)
     if reply is None:
