@@ -41,6 +41,9 @@ SUBJECTS = {
     "games_link": "Your games: a new link",
     "talk": "{title}: {sender_name} {talk_verb}",
     "talk_digest": "Table talk in your games",
+    "follow_confirm": "{title}: confirm that you follow this game",
+    "follow_turn": "{title}: {whose} to play",
+    "follow_result": "{title}: the game is over",
 }
 
 # Keys a template may read that not every caller sets (every other key a template

@@ -44,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         lobby,
         mail_pages,
         mygames,
+        notices_pages,
         ops,
         play,
         present,
@@ -61,7 +62,18 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     csrf.init_app(app)
     present.init_app(app)
     theme.init_app(app)
-    for module in (lobby, play, games, api, mail_pages, rescue_pages, ops, rules, mygames):
+    for module in (
+        lobby,
+        play,
+        games,
+        api,
+        mail_pages,
+        rescue_pages,
+        ops,
+        rules,
+        mygames,
+        notices_pages,
+    ):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)
     board_picture.install(runtime, app)  # the board in turn mails this process sends
