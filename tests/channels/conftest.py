@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.mail.conftest import clock, make_runtime, smtp  # noqa: F401 - fixtures
+from tests.web.conftest import sqlite_runtime  # noqa: F401 - a fixture
 
 
 @dataclass
