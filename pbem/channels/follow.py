@@ -3,8 +3,10 @@ chooses the result only or every turn.
 
 Double opt-in: :func:`ask` keeps the request unconfirmed and mails a link to the
 address; nothing else goes there until that link's page is confirmed (a POST, so that
-a mail scanner fetching the link confirms nothing). Requests are counted per person
-(the canonical address) and per client (network address) over 24 hours
+a mail scanner fetching the link confirms nothing). Confirming one request of
+an address ends its other ones for the game (the last choice counts). Requests are
+counted per person (the canonical address) and per client (network address) over 24
+hours
 (``notices.follow_requests_per_address_per_day``, ``..._per_client_per_day``), and an
 unconfirmed request lapses after ``notices.follow_confirm_hours``.
 
@@ -29,7 +31,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func
-from sqlmodel import Session, col, select, update
+from sqlmodel import Session, col, delete, select, update
 
 from pbem import links
 from pbem.errors import NotAllowed, NotFound, TooMany
@@ -160,6 +162,15 @@ def confirm(runtime: Runtime, follower_id: int, sign: str) -> GameFollower:
             update(GameFollower)
             .where(col(GameFollower.id) == follower_id, col(GameFollower.confirmed_at).is_(None))
             .values(confirmed_at=utc(runtime.clock()))
+        )
+        # One follower per address and game: its other requests end here (only the
+        # address's owner can confirm, so nobody else can lower its request count).
+        session.exec(
+            delete(GameFollower).where(
+                col(GameFollower.game_id) == follower.game_id,
+                col(GameFollower.person) == follower.person,
+                col(GameFollower.id) != follower_id,
+            )
         )
         session.commit()
     return follower

@@ -126,3 +126,24 @@ def test_forged_follow_links_are_404(client, runtime, mailbox):
     number = link.split("/")[2]
     assert client.get(f"/follow/{number}/AAAAAAAAAAAAAAAAAAAAAAAA/confirm").status_code == 404
     assert client.get(f"/follow/{int(number) + 1}/{link.split('/')[3]}/stop").status_code == 404
+
+
+def test_the_confirmed_request_ends_the_addresss_other_ones(client, runtime, mailbox):
+    from sqlmodel import Session, select
+
+    from pbem.models import GameFollower
+
+    game = new_game(runtime).game_id
+    ask(client, game, "fan@example.net", every_turn="yes")
+    ask(client, game, "Fan@example.net", every_turn="no")
+    dispatch(runtime)
+    first, second = (
+        LINK.search(part(message, "plain")).group(1)
+        for message in mailbox.to("fan@example.net", "confirm")
+        + mailbox.to("Fan@example.net", "confirm")
+    )
+    client.post(second, data={"csrf_token": csrf_of(client.get(second).text)})
+    with Session(runtime.db) as session:
+        rows = session.exec(select(GameFollower)).all()
+    assert [(row.email, row.every_turn) for row in rows] == [("Fan@example.net", False)]
+    assert client.get(first).status_code == 404
