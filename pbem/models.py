@@ -85,6 +85,10 @@ class Game(SQLModel, table=True):
     paused_at: datetime | None = None
     # A private game is never listed (lobby, `pbem games`); its spectators need its link.
     private: bool = False
+    # Whether the game ever had a webhook, a push subscription or a confirmed follower
+    # (pbem.channels): a move that begins a turn looks for them only then, so the games
+    # without any pay no query for them.
+    notice_channels: bool = False
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None

@@ -19,3 +19,17 @@ def install(runtime: Runtime) -> None:
     from pbem.channels import turns
 
     turns.install(runtime)
+
+
+def mark(session, game_id: str) -> None:
+    """Marks the game as one with notice channels (in the caller's transaction)."""
+    from sqlmodel import col, update
+
+    from pbem.models import Game
+
+    session.exec(
+        update(Game)
+        .where(col(Game.id) == game_id, col(Game.notice_channels).is_(False))
+        .values(notice_channels=True)
+        .execution_options(synchronize_session=False)
+    )

@@ -33,7 +33,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, delete, select, update
 
-from pbem import links
+from pbem import channels, links
 from pbem.errors import NotAllowed, NotFound, TooMany
 from pbem.games.context import Runtime
 from pbem.mail import outbox
@@ -163,6 +163,7 @@ def confirm(runtime: Runtime, follower_id: int, sign: str) -> GameFollower:
             .where(col(GameFollower.id) == follower_id, col(GameFollower.confirmed_at).is_(None))
             .values(confirmed_at=utc(runtime.clock()))
         )
+        channels.mark(session, follower.game_id)
         # One follower per address and game: its other requests end here (only the
         # address's owner can confirm, so nobody else can lower its request count).
         session.exec(

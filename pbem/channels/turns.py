@@ -20,7 +20,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from sqlalchemy import literal, union_all
+from sqlalchemy import text
 from sqlmodel import Session, col, select, update
 
 from pbem import links
@@ -29,7 +29,7 @@ from pbem.games.context import Runtime
 from pbem.games.outcomes import Transition
 from pbem.games.results import standings
 from pbem.mail.listener import quiet_window
-from pbem.models import GameFollower, GameWebhook, NoticeDelivery, PushSubscription, Seat
+from pbem.models import NoticeDelivery, Seat
 from pbem.words import join_names
 from pbem.zones import utc
 
@@ -39,21 +39,20 @@ def install(runtime: Runtime) -> None:
     runtime.service.listeners.append(partial(on_transition, runtime))
 
 
-def _listeners(session: Session, game_id: str) -> dict[str, list[int]]:
+# One round trip, a plain statement (compiled once): most games have none of these, and
+# the query runs in every move that begins a turn.
+_LISTENERS = text(
+    "SELECT 'webhook', id, -1 FROM game_webhooks WHERE game_id = :game "
+    "UNION ALL SELECT 'push', id, seat FROM push_subscriptions WHERE game_id = :game "
+    "UNION ALL SELECT 'follower', id, -1 FROM game_followers "
+    "WHERE game_id = :game AND confirmed_at IS NOT NULL"
+)
+
+
+def _listeners(session: Session, game_id: str) -> dict[str, list[Any]]:
     """The game's webhooks, push subscriptions and confirmed followers, in one query."""
-    query = union_all(
-        select(literal("webhook"), GameWebhook.id, literal(-1)).where(
-            GameWebhook.game_id == game_id
-        ),
-        select(literal("push"), PushSubscription.id, PushSubscription.seat).where(
-            PushSubscription.game_id == game_id
-        ),
-        select(literal("follower"), GameFollower.id, literal(-1)).where(
-            GameFollower.game_id == game_id, col(GameFollower.confirmed_at).is_not(None)
-        ),
-    )
     found: dict[str, list[Any]] = {"webhook": [], "push": [], "follower": []}
-    for kind, number, seat in session.connection().execute(query):
+    for kind, number, seat in session.connection().execute(_LISTENERS, {"game": game_id}):
         found[kind].append((number, seat))
     return found
 
@@ -67,6 +66,8 @@ def on_transition(runtime: Runtime, session: Session, transition: Transition) ->
         return
     if not transition.finished and not newly_due:
         return
+    if not getattr(game, "notice_channels", False):
+        return  # never had a webhook, a push subscription or a follower: no query
     found = _listeners(session, game.id)
     if not any(found.values()):
         return

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import func
 from sqlmodel import col, select
 
+from pbem import channels
 from pbem.channels import safehttp
 from pbem.errors import BadInput, NotAllowed, NotFound, TooMany
 from pbem.games.context import Runtime
@@ -58,6 +59,7 @@ def add(runtime: Runtime, game_id: str, kind: Any, url: Any, *, by: int | None) 
             game_id=game_id, kind=kind, url=url.strip(), created_at=utc(runtime.clock())
         )
         session.add(hook)
+        channels.mark(session, game_id)
         session.commit()
         session.refresh(hook)
         return hook

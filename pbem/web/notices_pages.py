@@ -24,7 +24,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 from flask_limiter.util import get_remote_address
 from sqlmodel import Session, col, delete, func, select
 
-from pbem import links, zones
+from pbem import channels, links, zones
 from pbem.channels import calendar, follow, safehttp
 from pbem.errors import BadInput, NotFound, TooMany
 from pbem.games.results import standings
@@ -115,6 +115,7 @@ def push(game_id: str, seat: int, signature: str):
                 created_at=utc(run.clock()),
             )
         )
+        channels.mark(session, game_id)
         session.commit()
     return {
         "on": True,

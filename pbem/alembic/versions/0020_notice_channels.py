@@ -7,6 +7,8 @@ sends to webhooks and push services, and the links to each address's calendar.
 - ``game_followers``: a spectator's address following a public game (double opt-in).
 - ``notice_deliveries``: one notice to a webhook or a push subscription (an outbox).
 - ``calendar_links``: each address's calendar link generation and the link's hash.
+- ``games.notice_channels``: the game has (had) any of the first three, so a move that
+  begins a turn looks for them; the games without pay no query.
 
 Revision ID: 0020_notice_channels
 Revises: 0019_audit_ready
@@ -33,7 +35,13 @@ TABLES = (
 
 
 def upgrade() -> None:
-    present = set(sa.inspect(op.get_bind()).get_table_names())
+    inspector = sa.inspect(op.get_bind())
+    present = set(inspector.get_table_names())
+    if "notice_channels" not in {column["name"] for column in inspector.get_columns("games")}:
+        op.add_column(
+            "games",
+            sa.Column("notice_channels", sa.Boolean(), nullable=False, server_default=sa.false()),
+        )
     if "game_webhooks" not in present:
         op.create_table(
             "game_webhooks",
@@ -113,3 +121,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     for table in reversed(TABLES):
         op.drop_table(table)
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("notice_channels")
