@@ -217,3 +217,14 @@ def test_the_creator_adds_and_removes_a_webhook_from_the_rescue_page(client, run
     )
     assert "The webhook is removed" in answer.text
     assert webhooks.shown(runtime, created.game_id) == []
+
+
+def test_a_game_is_marked_once_it_has_a_channel(runtime, receiver):
+    created = new_game(runtime)
+    game = created.game_id
+    assert runtime.service.game(game).notice_channels is False
+    take_turn(runtime, game)
+    webhooks.add(runtime, game, "json", f"{receiver.url}/late", by=0)
+    assert runtime.service.game(game).notice_channels is True
+    take_turn(runtime, game)  # the next move sees the mark and the webhook
+    assert deliver.deliver(runtime).sent == 1
