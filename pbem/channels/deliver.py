@@ -265,7 +265,10 @@ def webhook_body(kind: str, facts: dict[str, Any]) -> tuple[bytes, dict[str, str
             "allowed_mentions": {"parse": []},  # a player's name never pings anyone
         }
     elif kind == "slack":
-        body = {"text": f"{facts['text']} <{facts['url']}|Open the game>"}
+        # Slack reads <...> as links and mentions (<!channel>): a title or a name is escaped
+        # as Slack asks, so it can neither ping anyone nor make a link.
+        said = facts["text"].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        body = {"text": f"{said} <{facts['url']}|Open the game>"}
     else:
         body = {key: facts[key] for key in sorted(facts)}
     encoded = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()

@@ -3,6 +3,7 @@ request), Discord-, Slack- or JSON-shaped, to safe addresses only."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -228,3 +229,13 @@ def test_a_game_is_marked_once_it_has_a_channel(runtime, receiver):
     assert runtime.service.game(game).notice_channels is True
     take_turn(runtime, game)  # the next move sees the mark and the webhook
     assert deliver.deliver(runtime).sent == 1
+
+
+def test_a_title_cannot_ping_a_channel_or_make_a_link():
+    facts = {"text": "<!channel> & @everyone <http://evil.example|x>", "url": "http://p/g"}
+    slack = json.loads(deliver.webhook_body("slack", facts)[0])
+    assert slack["text"] == (
+        "&lt;!channel&gt; &amp; @everyone &lt;http://evil.example|x&gt; <http://p/g|Open the game>"
+    )
+    discord = json.loads(deliver.webhook_body("discord", facts)[0])
+    assert discord["allowed_mentions"] == {"parse": []}
