@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 from sqlmodel import Session, select
 
 from pbem.channels import deliver
@@ -67,9 +68,7 @@ def test_the_push_switch_in_a_browser(browser, runtime, receiver):  # noqa: F811
         page.wait_for_selector("#push-on", state="visible")
         assert "off in this browser" in page.text_content("#push-state")
         page.click("#push-on")
-        page.wait_for_function(
-            "document.getElementById('push-state').textContent.includes('now tells you')"
-        )
+        expect(page.locator("#push-state")).to_contain_text("now tells you")
         assert page.evaluate("window.__pushKeyLength") == 65
         active = page.evaluate(
             "navigator.serviceWorker.getRegistration('/')"
@@ -84,9 +83,7 @@ def test_the_push_switch_in_a_browser(browser, runtime, receiver):  # noqa: F811
         [push] = receiver.received
         assert device.read(push.body)["url"] == f"{base}/play/{created.tokens[1]}"
         page.click("#push-off")
-        page.wait_for_function(
-            "document.getElementById('push-state').textContent.includes('are off')"
-        )
+        expect(page.locator("#push-state")).to_contain_text("are off")
         with Session(runtime.db) as session:
             assert session.exec(select(PushSubscription)).all() == []
         assert not [text for text in complaints if "Content Security Policy" in text], complaints
