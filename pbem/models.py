@@ -85,6 +85,10 @@ class Game(SQLModel, table=True):
     paused_at: datetime | None = None
     # A private game is never listed (lobby, `pbem games`); its spectators need its link.
     private: bool = False
+    # Whether the game ever had a webhook, a push subscription or a confirmed follower
+    # (pbem.channels): a move that begins a turn looks for them only then, so the games
+    # without any pay no query for them.
+    notice_channels: bool = False
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None
@@ -241,6 +245,100 @@ class AuditQueue(SQLModel, table=True):
     __tablename__ = "audit_queue"
 
     game_id: str = Field(primary_key=True, max_length=32)
+
+
+class GameWebhook(SQLModel, table=True):
+    """A webhook the game's creator set: each turn and the result are posted to ``url``
+    (``kind``: ``discord``, ``slack`` or ``json``) by the worker (see
+    :mod:`pbem.channels`). The address is a secret of the creator's: no page shows it
+    whole once saved."""
+
+    __tablename__ = "game_webhooks"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(index=True, max_length=32)
+    kind: str = Field(max_length=16)
+    url: str = Field(max_length=2000)
+    created_at: datetime
+
+
+class PushSubscription(SQLModel, table=True):
+    """A browser's web push subscription for one seat, made from the seat's settings
+    page. ``holder`` is the seat's token hash when it was made: once the seat has
+    another link (another player), the subscription no longer hears of it."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (Index("ix_push_subscriptions_seat", "game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=32)
+    seat: int
+    holder: str = Field(max_length=64)
+    endpoint: str = Field(max_length=2000)
+    p256dh: str = Field(max_length=200)
+    auth: str = Field(max_length=100)
+    created_at: datetime
+
+
+class GameFollower(SQLModel, table=True):
+    """A spectator following a public game by mail: ``every_turn`` (or the result only),
+    confirmed by the link mailed to ``email`` (``confirmed_at``). ``token_hash`` is the
+    hash of the follower's own secret, in the confirmation and unsubscribe links;
+    ``client`` the network address that asked (requests are counted per address and
+    per client)."""
+
+    __tablename__ = "game_followers"
+    __table_args__ = (
+        Index("ix_game_followers_game", "game_id"),
+        Index("ix_game_followers_person", "person"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(max_length=32)
+    email: str = Field(max_length=320)
+    person: str = Field(max_length=320)  # the address's canonical form
+    every_turn: bool = False
+    token_hash: str = Field(max_length=64, unique=True)
+    client: str = Field(default="", max_length=64)
+    confirmed_at: datetime | None = None
+    created_at: datetime
+
+
+class NoticeDelivery(SQLModel, table=True):
+    """One turn notice to a webhook or a push subscription (``channel``, ``target``: the
+    row's id), written in the transaction of the change and sent by the worker like
+    mail: ``pending`` until ``sent``, ``failed``, ``dropped`` (no longer wanted) or
+    ``held`` (over budget). ``key`` is unique: a notice is delivered once."""
+
+    __tablename__ = "notice_deliveries"
+    __table_args__ = (Index("ix_notice_deliveries_ready", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(max_length=200, unique=True)
+    channel: str = Field(max_length=16)
+    target: int
+    game_id: str = Field(max_length=32)
+    seat: int | None = None
+    payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="pending", max_length=16)
+    attempts: int = 0
+    next_attempt_at: datetime
+    lease_until: datetime | None = None
+    last_error: str = Field(default="", max_length=500)
+    created_at: datetime
+    sent_at: datetime | None = None
+
+
+class CalendarLink(SQLModel, table=True):
+    """The link to an address's calendar of deadlines: an HMAC of the address and its
+    ``generation`` under the server's key, found again by its hash. Raising the
+    generation (a new link) revokes the old one."""
+
+    __tablename__ = "calendar_links"
+
+    address: str = Field(primary_key=True, max_length=320)
+    generation: int = 0
+    token_hash: str = Field(max_length=64, unique=True)
 
 
 class SchemaInfo(SQLModel, table=True):

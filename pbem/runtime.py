@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.engine import Engine as SqlEngine
 
+from pbem import channels
 from pbem.config import load_config, make_var, secret_key
 from pbem.db import make_engine
 from pbem.games.service import GameService, utcnow
@@ -70,4 +71,5 @@ def build_runtime(
     runtime = Runtime(config=config, db=db, service=service, clock=clock)
     listener.install(runtime)
     notice_mails.install(runtime)
+    channels.install(runtime)
     return runtime

@@ -51,6 +51,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
 from pbem import links, zones
+from pbem.channels import deliver
 from pbem.errors import PbemError
 from pbem.eventlog import audit
 from pbem.games import rescue, talk, tallies
@@ -115,8 +116,14 @@ def sweep(runtime: Runtime, now: datetime | None = None) -> SweepReport:
 
 
 def dispatch(runtime: Runtime, now: datetime | None = None) -> DispatchReport:
-    """Sends the ready mail of the outbox (see :mod:`pbem.mail.dispatch`)."""
-    return dispatch_mail(runtime, now)
+    """Sends the ready mail of the outbox (see :mod:`pbem.mail.dispatch`), then the ready
+    webhook and push notices (:mod:`pbem.channels.deliver`)."""
+    report = dispatch_mail(runtime, now)
+    try:
+        deliver.deliver(runtime, now)
+    except Exception:  # noqa: BLE001 - notices must not stop the mail
+        log.exception("notice deliveries")
+    return report
 
 
 def _guarded(action: Any, runtime: Runtime, clock: SeatClock, now: datetime) -> int:
@@ -517,6 +524,10 @@ def _jobs(runtime: Runtime, name: str) -> tuple[Any, Any]:
             tallies.fold(runtime.db)
         except Exception:  # noqa: BLE001 - nor must the tallies
             log.exception("tallies")
+        try:
+            deliver.purge(runtime)  # webhook and push notices finished a month ago
+        except Exception:  # noqa: BLE001 - nor must the notices
+            log.exception("notice deliveries purge")
         seconds = time.perf_counter() - began
         note = f"{utc(runtime.clock()):%Y-%m-%d %H:%M:%S}: {report} in {seconds:.3f} s"
         _beat(runtime, name, started, note, seconds)

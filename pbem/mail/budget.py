@@ -42,7 +42,7 @@ from pbem.zones import utc
 
 PER_DAY = 24
 BEFORE_TAKEN = 2
-EXEMPT = frozenset({"game_over", "answer"})
+EXEMPT = frozenset({"game_over", "answer", "follow_result"})
 FIRST = frozenset({"invitation"})
 KNOWN_MAX = 100_000  # (game, address) pairs a process remembers as taken  # the first mail of a seat, before it is taken
 

@@ -30,8 +30,11 @@ def secret(runtime: Runtime) -> str:
     return runtime.extras["secret_key"]
 
 
-# Mails whose recipient need not hold any seat: no link to "all your games" in them.
-NO_GAMES_LINK = frozenset({"answer_stranger", "answer_gone"})
+# Mails whose recipient need not hold any seat: no link to "all your games" in them
+# (a refusal to a stranger, the mails of a spectator following a game).
+NO_GAMES_LINK = frozenset(
+    {"answer_stranger", "answer_gone", "follow_confirm", "follow_turn", "follow_result"}
+)
 
 
 def enqueue(

@@ -42,6 +42,9 @@ SUBJECTS = {
     "talk": "{title}: {sender_name} {talk_verb}",
     "talk_digest": "Table talk in your games",
     "open": "{subject}",
+    "follow_confirm": "{title}: confirm that you follow this game",
+    "follow_turn": "{title}: {whose} to play",
+    "follow_result": "{title}: the game is over",
 }
 
 # Keys a template may read that not every caller sets (every other key a template

@@ -44,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         lobby,
         mail_pages,
         mygames,
+        notices_pages,
         open_pages,
         ops,
         play,
@@ -73,6 +74,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         rules,
         mygames,
         open_pages,
+        notices_pages,
     ):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)

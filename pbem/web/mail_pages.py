@@ -15,15 +15,16 @@ from __future__ import annotations
 import hmac
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from pbem import zones
+from pbem.channels import vapid
 from pbem.errors import BadInput, NotFound
 from pbem.games import talk, vacations
 from pbem.games.tables import SeatClock
 from pbem.mail import budget, deferred, outbox, render
 from pbem.mail.models import Mail
-from pbem.models import Game, Seat
+from pbem.models import Game, PushSubscription, Seat
 from pbem.web import csrf
 from pbem.zones import utc
 
@@ -153,7 +154,20 @@ def settings(game_id: str, seat: int, signature: str):
         hours=range(24),
         vacation_until=zones.local(away, row.timezone) if on_vacation else None,
         zone_now=zones.local(now, row.timezone),
+        push_key=vapid.public_key(runtime),
+        push_address=url_for("notices.push", game_id=game_id, seat=seat, signature=signature),
+        push_count=push_count(game_id, seat),
     )
+
+
+def push_count(game_id: str, seat: int) -> int:
+    """How many browsers have notices on for this seat."""
+    with Session(_runtime().db) as session:
+        return session.exec(
+            select(func.count())
+            .select_from(PushSubscription)
+            .where(PushSubscription.game_id == game_id, PushSubscription.seat == seat)
+        ).one()
 
 
 def _save(game_id: str, seat: int, **changes) -> None:

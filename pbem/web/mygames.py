@@ -19,11 +19,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from flask import Blueprint, redirect, render_template
+from flask import Blueprint, redirect, render_template, request, url_for
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from pbem import links, zones
+from pbem.channels import calendar
 from pbem.errors import NotFound, TooMany
 from pbem.games.tables import SeatClock
 from pbem.mail import outbox, render, seat_mails
@@ -107,10 +108,15 @@ def page(token: str):
     with run.service.reading() as session:
         address = holder_of(run, session, token)
         rows = seats_of(run, session, address)
+    with run.service.session() as session:
+        ics = calendar.link_for(run, session, address)
+        session.commit()
     return render_template(
         "my_games.html",
         token=token,
         address=address,
+        calendar=ics,
+        rotated=request.args.get("calendar") == "new",
         running=[row for row in rows if row["running"]],
         finished=[row for row in rows if not row["running"]],
     )
@@ -130,6 +136,17 @@ def open_seat(token: str, game_id: str, seat: int):
     if not seat_token:
         raise NotFound("This seat's link is not on this server any more.")
     return redirect(links.play_url(run.config, seat_token), code=303)
+
+
+@bp.post("/<token>/calendar")
+def new_calendar(token: str):
+    """Replaces the calendar link: the old one opens nothing from now on."""
+    run = runtime()
+    with run.service.session() as session:
+        address = holder_of(run, session, token)
+        calendar.link_for(run, session, address, rotate=True)
+        session.commit()
+    return redirect(url_for("mygames.page", token=token, calendar="new", _anchor="calendar"), 303)
 
 
 @bp.post("/<token>/revoke")

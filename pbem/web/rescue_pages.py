@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from engines import REGISTRY, bot_levels_of
 from pbem import zones
+from pbem.channels import webhooks
 from pbem.errors import BadInput
 from pbem.eventlog.roster import BOT_LEVELS
 from pbem.games import control, invitations, rescue, seat_links, seat_rules, vacations
@@ -97,6 +98,8 @@ def page(token: str):
         invitations=invitations,
         at_deadline=[(key, POLICY_CONSEQUENCES[key]) for key in AT_DEADLINE],
         levels=bot_levels_of(REGISTRY[game.engine]) if game.engine in REGISTRY else ("normal",),
+        webhooks=webhooks.shown(runtime, game.id) if creator else [],
+        webhook_kinds=webhooks.KINDS,
     )
 
 
@@ -136,6 +139,16 @@ def act(token: str):
     if action in ("policy", "pause", "resume"):
         flash(game_settings(runtime, me.game_id, me.seat, action))
         return redirect(url_for("rescue.page", token=token))
+    if action == "webhook_add":
+        hook = webhooks.add(
+            runtime, me.game_id, request.form.get("kind"), request.form.get("url"), by=me.seat
+        )
+        flash(f"The webhook is added: each turn and the result go to {webhooks.KINDS[hook.kind]}.")
+        return redirect(url_for("rescue.page", token=token, _anchor="webhooks"))
+    if action == "webhook_remove":
+        webhooks.remove(runtime, me.game_id, request.form.get("webhook", ""), by=me.seat)
+        flash("The webhook is removed.")
+        return redirect(url_for("rescue.page", token=token, _anchor="webhooks"))
     if action == "vacation":
         outcome = vacations.start_vacation(runtime, me.game_id, me.seat, request.form.get("days"))
     elif action == "end_vacation":

@@ -64,6 +64,7 @@ POLICY = {
     "at_deadline": "bot_seat",
 }
 TOKEN = "Tk4nQm2xWc9rZp7LhV3sYb6dFg8jKa5e"
+FOLLOW_SIGN = "Qm2xWc9rZp7LhV3sYb6dFg8j"
 HEADERS = (
     "Subject",
     "To",
@@ -551,6 +552,47 @@ def cases(runtime) -> dict[str, tuple[str, dict]]:
                 "game_id": None,
             },
         ),
+        # A spectator following the game (pbem.channels.follow): no seat, no games link.
+        "follow_confirm__other": (
+            "follow_confirm",
+            {
+                "context": {
+                    "title": "Friday at Anna's",
+                    "game_page": f"{BASE}/games/{GAME_ID}",
+                    "link": f"{BASE}/follow/7/{FOLLOW_SIGN}/confirm",
+                    "every_turn": True,
+                    "hours": 48,
+                },
+                "recipient": "fan@example.net",
+                "settings": "",
+            },
+        ),
+        "follow_turn__other": (
+            "follow_turn",
+            {
+                "context": {
+                    "title": "Friday at Anna's",
+                    "game_page": f"{BASE}/games/{GAME_ID}",
+                    "stop": f"{BASE}/follow/7/{FOLLOW_SIGN}/stop",
+                    "whose": "Ben",
+                },
+                "recipient": "fan@example.net",
+                "settings": f"{BASE}/follow/7/{FOLLOW_SIGN}/stop",
+            },
+        ),
+        "follow_result__other": (
+            "follow_result",
+            {
+                "context": {
+                    "title": "Friday at Anna's",
+                    "game_page": f"{BASE}/games/{GAME_ID}",
+                    "stop": f"{BASE}/follow/7/{FOLLOW_SIGN}/stop",
+                    "result": "Cleo wins.",
+                },
+                "recipient": "fan@example.net",
+                "settings": f"{BASE}/follow/7/{FOLLOW_SIGN}/stop",
+            },
+        ),
         "games_link__player": (
             "games_link",
             {
@@ -677,6 +719,9 @@ NAMES = [
     "games_link__player",
     "open__newcomer",
     "open__other",
+    "follow_confirm__other",
+    "follow_turn__other",
+    "follow_result__other",
 ]
 
 

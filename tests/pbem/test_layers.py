@@ -32,6 +32,7 @@ LAYERS = (
     "eventlog",
     "games",
     "mail",
+    "channels",
     "scheduler",
     "migrations",
     "runtime",

@@ -7,7 +7,7 @@
   link mailed to the address given (the link's hash; it lapses at ``expires_at``).
 
 Revision ID: 0021_open_games
-Revises: 0019_audit_ready
+Revises: 0020_notice_channels
 Create Date: 2026-12-02
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0021_open_games"
-down_revision = "0019_audit_ready"
+down_revision = "0020_notice_channels"
 branch_labels = None
 depends_on = None
 
