@@ -71,7 +71,8 @@ def test_a_finished_games_feed_ends_with_its_result(client, runtime):
     assert not parsed.bozo
     check_atom(answer.data)
     result = [entry for entry in parsed.entries if entry.id.endswith("/result")]
-    assert len(result) == 1 and "wins" in result[0].title
+    # One winner ("Anna wins.") or a shared win ("Anna and Ben share the win."): the rolls are random.
+    assert len(result) == 1 and "win" in result[0].title
 
 
 def test_a_private_game_has_no_feed(client, runtime):

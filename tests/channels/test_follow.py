@@ -82,7 +82,7 @@ def test_the_result_only(client, runtime, mailbox):
     subjects = [m["Subject"] for m in mailbox.to("quiet@example.net")]
     assert len(subjects) == 2 and subjects[1].endswith("the game is over")
     [over] = mailbox.to("quiet@example.net", "is over")
-    assert "wins" in part(over, "plain")
+    assert "win" in part(over, "plain")  # one winner or a shared win: the rolls are random
     assert over["List-Unsubscribe"]
 
 

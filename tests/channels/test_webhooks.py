@@ -67,7 +67,7 @@ def test_slack_and_json_shapes_and_the_result(runtime, receiver):
     deliver.deliver(runtime)
     results = [post.json() for post in receiver.received if post.path == "/json"]
     assert results[-1]["event"] == "result"
-    assert "wins" in results[-1]["result"]
+    assert "win" in results[-1]["result"]  # "Anna wins." or a shared win: the rolls are random
 
 
 def test_only_the_creator_sets_webhooks_and_only_a_few(runtime, receiver):
