@@ -211,16 +211,21 @@ def secret_key(config: Mapping[str, Mapping[str, Any]]) -> str:
     if path.exists():
         return path.read_text().strip()
     make_var(config)
-    # Written aside and linked into place: web workers starting together on a first run
-    # all end up with the one key that landed first, never with a half-written file.
-    draft = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+    write_once(path, (secrets.token_hex(32) + "\n").encode())
+    return path.read_text().strip()
+
+
+def write_once(path: Path, content: bytes) -> None:
+    """``content`` into ``path`` (0600) unless a file is there already. Written aside and
+    linked into place: processes starting together on a first run all end up with the one
+    file that landed first, never with a half-written one."""
+    draft = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(secrets.token_hex(32) + "\n")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(content)
     try:
         os.link(draft, path)
     except FileExistsError:
         pass
     finally:
         draft.unlink()
-    return path.read_text().strip()

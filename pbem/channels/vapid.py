@@ -10,8 +10,6 @@ contact).
 
 from __future__ import annotations
 
-import os
-import secrets
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,8 @@ from urllib.parse import urlsplit
 from cryptography.hazmat.primitives import serialization
 from py_vapid import Vapid02
 from py_vapid.utils import b64urlencode
+
+from pbem.config import write_once
 
 FILE = "vapid_private.pem"
 LIFETIME = 12 * 3600
@@ -37,16 +37,7 @@ def keys(config: dict) -> Vapid02:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fresh = Vapid02()
         fresh.generate_keys()
-        draft = path.with_name(f".{FILE}.{os.getpid()}.{secrets.token_hex(4)}")
-        fd = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(fresh.private_pem())
-        try:
-            os.link(draft, path)
-        except FileExistsError:
-            pass
-        finally:
-            draft.unlink()
+        write_once(path, fresh.private_pem())
     return Vapid02.from_file(str(path))
 
 
