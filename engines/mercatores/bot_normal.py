@@ -53,25 +53,30 @@ the margin taken half against the mean of the others (48.3%).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.api import IllegalMove, ScriptedChance
 from engines.mercatores import bot
+from engines.mercatores.data import GOODS_OF
 from engines.mercatores.lookahead import Search
 from engines.mercatores.moves import load_choices
 from engines.mercatores.rules import apply
-from engines.mercatores.state import PROFIT, State, ordered
+from engines.mercatores.state import CASH, PROFIT, State, ordered
 
 NO_CHANCE = ScriptedChance([])
 
 PARAMS = {
     "later": 0.9,  # worth now of a coin the resources would still pay
     "turns": 3,  # greedy turns looked ahead after one's own
-    "hand": 0.6,  # worth of a card kept in hand, against one loaded
-    "part": 0.8,  # worth of the way from one profit threshold to the next
+    "hand": 0.5,  # worth of a card kept in hand, against one loaded
+    "part": 0.6,  # worth of the way from one profit threshold to the next
     "captain": 2.5,  # the Captain's 2 coins, and the first round without tax
+    "pace": 3.0,  # cards a turn the leader is taken to load, to count the loads left (0: off)
+    "most": 3,  # most loads left counted
+    "final": 8,  # on the last turn, judge the best loads by the whole profit phase played out
 }
 
 
@@ -161,34 +166,123 @@ def invest(
     hand_weight = params["hand"]
     yardstick = bot.Yardstick(bot.Table(view), resources, params["part"])
 
+    others_most = max(
+        (
+            sum(len(pile) for pile in player["resources"]["piles"].values())
+            + len(player["resources"]["specials"])
+            for seat, player in enumerate(view["players"])
+            if seat != view["seat"]
+        ),
+        default=0,
+    )
+    pace = params["pace"]
+    gains: dict[tuple, float] = {}
+
+    def loadable(kept: Sequence[str], cards: Sequence[str]) -> Sequence[str]:
+        """The kept cards that the loads left can still bring in: one load a turn, the
+        best groups (a goods kind, or a special card) first."""
+        if not pace or not kept:
+            return kept
+        leader = max(others_most, len(resources) + len(cards))
+        left = min(int(params["most"]), max(1, math.ceil((end_cards - leader) / pace)))
+        groups: dict[str, list[str]] = {}
+        for card in kept:
+            groups.setdefault(GOODS_OF.get(card, card), []).append(card)
+        if len(groups) <= left:
+            return kept
+        base = tuple(cards)
+        ranked = []
+        for group in groups.values():
+            key = (base, tuple(group))
+            gain = gains.get(key)
+            if gain is None:
+                gain = gains[key] = yardstick.worth(cards, group, 1.0)
+            ranked.append((gain, group))
+        ranked.sort(key=lambda pair: -pair[0])
+        return [card for _gain, group in ranked[:left] for card in group]
+
     def after_load(kept: Sequence[str], cards: Sequence[str]) -> float:
         if final_turn:
             return yardstick.worth(cards, kept, 0.0)
         bonus = params["captain"] if len(resources) + len(cards) >= end_cards else 0.0
-        return yardstick.worth(cards, kept, hand_weight) + bonus
+        counted = loadable(kept, cards)
+        return yardstick.worth(cards, counted, hand_weight) + bonus
 
-    best_loads: dict[tuple[str, ...], float] = {}
+    best_loads: dict[tuple[str, ...], tuple[float, list[str]]] = {}
 
-    def best_load(new_hand: tuple[str, ...]) -> float:
-        """The best the turn can end with after a trade that leaves ``new_hand``."""
+    def best_load(new_hand: tuple[str, ...]) -> tuple[float, list[str]]:
+        """The best the turn can end with after a trade that leaves ``new_hand``, and
+        the load that gets it."""
         if new_hand not in best_loads:
-            values = []
+            best: tuple[float, list[str]] | None = None
             for _way, cards in load_choices(new_hand):
                 kept = [card for card in new_hand if card not in cards]
                 if kept or final_turn or len(resources) + len(cards) >= end_cards:
-                    values.append(after_load(kept, cards))
+                    value = after_load(kept, cards)
+                    if best is None or value > best[0]:
+                        best = (value, cards)
             # No load at all (an empty hand): the turn ends as it stands.
-            best_loads[new_hand] = max(values) if values else after_load(new_hand, ())
+            best_loads[new_hand] = best if best is not None else (after_load(new_hand, ()), [])
         return best_loads[new_hand]
 
-    def score(move: Mapping[str, Any]) -> float:
+    def score(move: Mapping[str, Any]) -> tuple[float, list[str]]:
         if move["type"] == "trade":
             return best_load(ordered([c for c in hand if c != move["give"]] + move["take"]))
         kept = [card for card in hand if card not in move["cards"]]
-        return after_load(kept, move["cards"])
+        return after_load(kept, move["cards"]), move["cards"]
 
-    scored = [(score(move) + rng.random() * 1e-6, index) for index, move in enumerate(legal)]
+    scored = []
+    for index, move in enumerate(legal):
+        value, cards = score(move)
+        scored.append((value + rng.random() * 1e-6, index, cards))
+    if final_turn and params["final"] and view["captain"] is not None:
+        top = sorted(scored, reverse=True)[: int(params["final"])]
+        ends = {}
+        for _value, _index, cards in top:
+            key = tuple(ordered(cards))
+            if key not in ends:
+                ends[key] = played_out(view, [*resources, *cards])
+        return legal[max(top, key=lambda entry: ends[tuple(ordered(entry[2]))])[1]]
     return legal[max(scored)[1]]
+
+
+def played_out(view: Mapping[str, Any], mine: Sequence[str]) -> float:
+    """One's margin over the best other player once the profit phase is played out
+    greedily from the table as it will lie with ``mine`` as one's resources."""
+    seat = view["seat"]
+    resources = []
+    for other, player in enumerate(view["players"]):
+        if other == seat:
+            cards = list(mine)
+        else:
+            held = player["resources"]
+            cards = [card for pile in held["piles"].values() for card in pile] + held["specials"]
+        resources.append(ordered(cards))
+    captain = view["captain"]
+    state = State(
+        seats=len(resources),
+        end_cards=view["end_cards"],
+        phase=PROFIT,
+        step=CASH,
+        turn=captain,
+        round=1,
+        deck=(),
+        market=(),
+        hands=((),) * len(resources),
+        resources=tuple(resources),
+        discard=(),
+        coins=(0,) * len(resources),
+        captain=captain,
+        unloading=captain,
+        end="",
+        last_turn=None,
+        round_start=captain,
+    )
+    search = Search(state.seats, captain, 0.9)
+    position = search.position(state)
+    if not resources[captain]:
+        position = search.end_turn(captain, captain, position[4], position[5])
+    return search.margin(search.replies(position, 200), seat)
 
 
 __all__ = ["PARAMS", "choose_move", "look_ahead", "table_state"]
