@@ -129,12 +129,16 @@ def final_margin(state, seat, move):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_on_the_last_load_it_sees_what_the_profit_phase_pays(seed):
     # The normal bot's yardstick likes a third Quay (its ships as the table lies); the
-    # profit phase played out shows two goods on their piles pay more.
+    # profit phase played out shows two goods on their piles pay more. The normal bot
+    # now plays its last turn out too (``PARAMS["final"]``); by the yardstick alone it
+    # took the Quay.
     state = last_load_of_the_phase()
     view, legal = ENGINE.view(state, 2), ENGINE.legal_moves(state, 2)
+    yardstick_only = dict(bot_normal.PARAMS, final=0)
+    static = bot_normal.choose_move(view, legal, random.Random(seed), yardstick_only)
     normal = bot_normal.choose_move(view, legal, random.Random(seed))
     hard = hard_move(state, seed)
-    assert normal["cards"] == ["q6"]
-    assert hard["cards"] == ["cotton-08", "tobacco-10"]
+    assert static["cards"] == ["q6"]
+    assert hard["cards"] == normal["cards"] == ["cotton-08", "tobacco-10"]
     assert final_margin(state, 2, hard) == -1
-    assert final_margin(state, 2, normal) == -3
+    assert final_margin(state, 2, static) == -3

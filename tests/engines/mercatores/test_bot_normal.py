@@ -10,7 +10,7 @@ import pytest
 
 from engines.api import SeededChance
 from engines.mercatores import ENGINE, bot, bot_normal
-from engines.mercatores.state import END_BY_CARDS, PROFIT, dump_state
+from engines.mercatores.state import END_BY_CARDS, PROFIT, dump_state, ordered
 from tests.engines.mercatores.helpers import goods, position, profit_position
 
 
@@ -111,3 +111,116 @@ def test_it_denies_the_leader_counting_the_captains_coins(captain, denied):
     legal = ENGINE.legal_moves(state, 0)
     move = ENGINE.bot_move(ENGINE.view(state, 0), legal, random.Random(0), level="normal")
     assert move == {"type": "cash", "pile": denied}
+
+
+# Recorded positions: a three-player game of easy bots (seed 5 * 1_000_003 + game),
+# stopped where seat 0 is to trade; seat 0's turn is then played by the normal bot with
+# and without a fix, and the game finished the same way from both.
+EASY_GAME_SEED = 5 * 1_000_003
+BEFORE_HAND_FIX = dict(bot_normal.PARAMS, hand=0.6, part=0.8, pace=0.0, final=0)
+BEFORE_LAST_TURN_FIX = dict(bot_normal.PARAMS, final=0)
+
+
+def recorded(game: int, moves: int):
+    chance = SeededChance(EASY_GAME_SEED + game)
+    rng = random.Random(EASY_GAME_SEED + game)
+    state = ENGINE.setup(3, {}, chance)
+    for _ in range(moves):
+        seat = min(ENGINE.to_move(state))
+        legal = ENGINE.legal_moves(state, seat)
+        move = ENGINE.bot_move(ENGINE.view(state, seat), legal, rng, level="easy")
+        state = ENGINE.apply(state, seat, move, chance)
+    assert state.turn == 0 and state.step == "trade"
+    return state
+
+
+def normal_turn(state, params):
+    """Seat 0's trade and load by the normal bot with ``params``: (trade, load, state)."""
+    moves = []
+    for _ in range(2):
+        legal = ENGINE.legal_moves(state, 0)
+        move = bot_normal.choose_move(ENGINE.view(state, 0), legal, random.Random(0), params)
+        state = ENGINE.apply(state, 0, move, SeededChance(0))
+        moves.append(move)
+    return moves[0], moves[1], state
+
+
+def margin_at_the_end(state, seeds=range(10)) -> float:
+    """Seat 0's final score less the best other's, over the game finished from ``state``
+    with each of ``seeds`` for the cards drawn (seat 0 normal, the others easy)."""
+    total = 0
+    for seed in seeds:
+        chance, rng, finished = SeededChance(seed), random.Random(seed), state
+        while due := ENGINE.to_move(finished):
+            seat = min(due)
+            legal = ENGINE.legal_moves(finished, seat)
+            level = "normal" if seat == 0 else "easy"
+            move = ENGINE.bot_move(ENGINE.view(finished, seat), legal, rng, level=level)
+            finished = ENGINE.apply(finished, seat, move, chance)
+        scores = ENGINE.result(finished).scores
+        total += scores[0] - max(scores[1:])
+    return total / len(seeds)
+
+
+def test_it_trades_for_cards_it_can_still_load():
+    # Game 20 after 36 moves: the others hold 11 and 12 cards, so the phase ends within
+    # a turn or two. Seat 0 holds corn, corn and three Trade Routes. Counting every card
+    # it would keep in hand, it gave a Trade Route for a cotton, a cocoa and another
+    # Trade Route, single cards of kinds it has no time to build; counting only what its
+    # loads left can bring in, it takes two corn (four corn: one load, a pile that pays)
+    # and the Trade Route.
+    state = recorded(20, 36)
+    trade_before, _load, before = normal_turn(state, BEFORE_HAND_FIX)
+    trade_now, _load, now = normal_turn(state, bot_normal.PARAMS)
+    assert trade_before["take"] == ["cotton-07", "cocoa-02", "t8"]
+    assert trade_now["take"] == ["corn-10", "corn-15", "t8"]
+    assert margin_at_the_end(now) >= margin_at_the_end(before) + 0.5
+
+
+def test_on_its_last_turn_it_plays_the_profit_phase_out():
+    # Game 23 after 54 moves: Green ended the phase, seat 0 has its last turn. Its two
+    # Warehouses count four kinds; a corn and a cotton (a fifth kind, and a cotton pile
+    # that pays) look best counted as the table lies, but the first taxes take the
+    # single cards again. Played out, five corn do better: a pile that pays, spare cards
+    # to pay the taxes with, and ships for its Quays.
+    state = recorded(23, 54)
+    assert state.end == END_BY_CARDS
+    trade_before, load_before, before = normal_turn(state, BEFORE_LAST_TURN_FIX)
+    trade_now, load_now, now = normal_turn(state, bot_normal.PARAMS)
+    assert trade_before["take"] == ["corn-06", "cotton-01", "tobacco-03"]
+    assert trade_now["take"] == ["corn-06", "corn-11", "corn-14"]
+    assert len(load_now["cards"]) == 5
+    assert margin_at_the_end(now) >= margin_at_the_end(before) + 1
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_its_move_depends_on_nothing_hidden_from_its_seat(level):
+    """Along a seeded game of normal bots: a twin state in which another seat's hand and
+    the deck are dealt differently (the same number of cards each) gives the seat to
+    move the same view, and its bot the same move drawn with the same seed."""
+    chance, rng = SeededChance(4), random.Random(4)
+    state = ENGINE.setup(3, {}, chance)
+    compared = 0
+    while due := ENGINE.to_move(state):
+        seat = min(due)
+        legal = ENGINE.legal_moves(state, seat)
+        view = ENGINE.view(state, seat)
+        other = (seat + 1) % state.seats
+        hand, deck = list(state.hands[other]), list(state.deck)
+        if hand and len(deck) >= len(hand):
+            hands = list(state.hands)
+            hands[other] = ordered(deck[: len(hand)])
+            twin = replace(
+                state, hands=tuple(hands), deck=tuple(reversed(hand + deck[len(hand) :]))
+            )
+            assert twin != state
+            assert ENGINE.view(twin, seat) == view
+            moves = [
+                ENGINE.bot_move(seen, ENGINE.legal_moves(which, seat), random.Random(5), level)
+                for which, seen in ((state, view), (twin, ENGINE.view(twin, seat)))
+            ]
+            assert moves[0] == moves[1]
+            compared += 1
+        move = ENGINE.bot_move(view, legal, rng, level="normal")
+        state = ENGINE.apply(state, seat, move, chance)
+    assert compared > 10
