@@ -65,14 +65,17 @@ Points the rules leave open, settled here (version 1 as it always played):
 
 Bots (``bot_levels``): ``easy`` is the first bot (:mod:`engines.mercatores.bot`),
 ``normal`` the stronger default (:mod:`engines.mercatores.bot_normal`), which judges each
-trade by the best load it allows the same turn and looks ahead in the profit phase
-(counting the Captain's coins when it picks the leader to deny). One normal seat against
-easy seats, the normal seat rotating (``bench/bench_bots.py 200 --title mercatores
---players N``): 2 players, it wins 68.0% of games (baseline 50%); 3 players, 47.2% of
-games (baseline 33.3%) and finishes above each easy seat in 62.1% of pairings; 4
-players, 42.1% (baseline 25%) and 64.3%. The figures per idea tried are in the bot's
-docstring. A move costs it about 5 ms of CPU at p99 and under 20 ms at worst (the easy
-bot well under 1 ms). ``hard`` searches over the rules (:mod:`engines.mercatores.bot_hard`)
+trade by the best load it allows the same turn, counts a card kept in hand only as far as
+its remaining loads can bring it in, plays its last investment turns out through the
+profit phase, and looks ahead to the end in the profit phase (counting the Captain's
+coins when it picks the leader to deny). One normal seat against easy seats, the normal
+seat rotating (``bench/bench_hard.py mercatores 400 --players 3 --players 4 --strong
+normal --weak easy``): 3 players, it wins 52.2% of games (baseline 33.3%; 45.4% before
+the hand and last-turn fixes) and finishes above each easy seat in 66.1% of pairings; 4
+players, 38.5% (baseline 25%) and 62.0%, within the noise of before on this seed set
+(40.3%; +6.6 and +8.9 points on two other sets). The figures per idea tried are in the
+bot's docstring. A move costs it about 15 ms of CPU at p99 (the easy bot well under
+1 ms). ``hard`` searches over the rules (:mod:`engines.mercatores.bot_hard`)
 and is slow (``slow_bot_levels``): the server plays it after the request that made it due.
 """
 
