@@ -31,7 +31,7 @@ TEST_PROCESSES ?= 2
 test: $(TEST_STAMP) system-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/pytest -q $(if $(filter 1,$(TEST_PROCESSES)),,-n $(TEST_PROCESSES) --dist loadfile)
+	$(VENV)/bin/pytest -q $(if $(filter 1,$(TEST_PROCESSES)),,-n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder)
 
 ## soak: the same tests' long self-play and soak counts (and the bot-against-v1 table)
 soak: $(TEST_STAMP) system-deps

@@ -93,3 +93,27 @@ def sqlite_db(tmp_path):
 @pytest.fixture
 def service(db):
     return GameService(db, snapshot_every=10)
+
+
+# The longest test files (a minute or more each in two processes), handed out first under
+# ``make test`` (``--dist loadfile --no-loadscope-reorder``): the processes then end
+# together instead of one running the longest file alone at the end. The others keep
+# their order.
+LONGEST_FIRST = (
+    "tests/web/test_browser_every_page.py",
+    "tests/web/test_browser_pages.py",
+    "tests/web/test_maps_browser.py",
+    "tests/pbem/test_package.py",
+    "tests/web/test_browser.py",
+    "tests/web/test_boards.py",
+    "tests/engines/mare_nostrum/test_self_play.py",
+    "tests/security/test_postfix.py",
+    "tests/mail/test_whole_table.py",
+    "tests/web/test_browser_rules_and_tips.py",
+    "tests/web/test_browser_theme.py",
+)
+
+
+def pytest_collection_modifyitems(items):
+    rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
