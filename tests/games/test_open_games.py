@@ -251,8 +251,10 @@ def test_confirmations_and_a_start_at_once_make_one_game_with_every_confirmed_se
         barrier.wait()
         try:
             call(runtime, *args)
-        except Gone:
-            pass  # lost the race fairly: the game started first (or filled first)
+        except (Gone, NotFound):
+            # Lost the race fairly: the game started first (or filled first), and the
+            # start dropped the hold the link named, which then says so.
+            pass
         except Exception as error:  # noqa: BLE001 - reported below
             errors.append(error)
 
