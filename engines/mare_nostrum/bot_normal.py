@@ -21,10 +21,11 @@ it brings the hand nearer to such a set, and so:
   coins it would keep counted against the build;
 - names itself first as Lawgiver and as General, so it buys and strikes first;
 - contests the leader: it gathers legions on the border of whoever is closest to
-  winning, marches on the leader's provinces, attacks when the dice favour it (at even
-  odds against the leader or a neutral) and pillages the leader's provinces; it also
-  takes weakly held neutral provinces with sites. Neutral legions never attack, so they
-  are no threat to guard against.
+  winning, the more the further that player leads (a hero or wonder ahead puts a legion
+  there before a city), marches on the leader's provinces, attacks when the dice favour
+  it (at even odds against the leader or a neutral) and pillages the leader's
+  provinces; it also takes weakly held neutral provinces with sites. Neutral legions
+  never attack, so they are no threat to guard against.
 
 It adds a little noise to close choices, so that no two games are alike.
 """
@@ -50,6 +51,10 @@ NOISE = 0.1
 LEADER_FEED = 2.5  # what handing the leader a goods kind it lacks costs an offer
 PYRAMIDS = 12
 LEFTOVER = 0.5  # what a build is worth beyond its income when its cards would be burned
+# A legion on the leader's border is worth 0.8 more, and LEAD_WEIGHT more per point of
+# standing the leader has over the bot (up to LEAD_CAP): a runaway leader is contested.
+LEAD_WEIGHT = 0.2
+LEAD_CAP = 2.0
 # What owning a hero or wonder is worth beyond counting towards victory.
 CARD_BONUS = {
     "mausoleum": 3,
@@ -330,7 +335,9 @@ def _building_value(view: View, move: dict) -> float:
         if leader is not None and any(
             view["provinces"][near]["marker"] == leader["civ"] for near in LAND_NEIGHBOURS[pid]
         ):
-            value += 0.8  # gather on the leader's border
+            # Gather on the leader's border, the more the further it leads.
+            lead = _standing(view, leader) - _standing(view, _me(view))
+            value += 0.8 + min(LEAD_CAP, LEAD_WEIGHT * lead)
         if mine < 3 and _prey(view, pid):
             value += 1.0  # an army to take a weakly held neighbour with sites
         return value
