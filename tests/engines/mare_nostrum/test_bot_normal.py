@@ -132,3 +132,20 @@ def test_a_close_leader_leaves_room_for_income():
     for seed in range(10):
         move = bot_normal.choose_move(view, legal, random.Random(seed))
         assert move["item"] == "city", move
+
+
+def test_it_marches_back_into_its_own_occupied_province():
+    """Babylon's Mesopotamia is occupied by a Greek legion and will be Greek after
+    Greece's next war turn; Babylon has three legions next door in its capital: one
+    marches back in (a province of its own was never a goal before)."""
+    state = ENGINE.setup(5, {}, ScriptedChance([0] * 20))
+    seat = next(s for s in range(5) if ENGINE.view(state, s)["players"][s]["civ"] == "babylon")
+    view = ENGINE.view(state, seat)
+    view["phase_id"] = "war"
+    view["war"] = {"attacked": {}, "both": {}, "moved": {}}
+    view["provinces"]["babylonia"]["legions"] = {"babylon": 3}
+    view["provinces"]["mesopotamia"].update(occupier="greece", legions={"greece": 1})
+    back = {"type": "move", "unit": "legion", "from": "babylonia", "to": "mesopotamia"}
+    legal = [back, {"type": "end_war"}]
+    for seed in range(5):
+        assert bot_normal.choose_move(view, legal, random.Random(seed)) == back
