@@ -11,6 +11,9 @@ in one process. Two tables, on the newest rules version:
   civilisations are the recommended ones for the player count, rotated so that each sits
   in each seat position equally often. Wins per civilisation (a shared win counts for
   each winner, ± one standard error) and how the games ended.
+  The 5-player balance target (each civilisation 15-25%) is read on 400 games:
+  ``bench/bench_mare_nostrum_balance.py 400 5 --jobs 2`` (about 2 minutes on 2 cores);
+  the engine's docstring keeps the latest figures.
 - **Normal bot against easy bots**: one "normal" seat, "easy" bots in all the others,
   4 players, the normal seat and the civilisations rotated over every seat and every
   civilisation. The normal seat's share of wins and the bots' time per move.

@@ -21,10 +21,12 @@ it brings the hand nearer to such a set, and so:
   coins it would keep counted against the build;
 - names itself first as Lawgiver and as General, so it buys and strikes first;
 - contests the leader: it gathers legions on the border of whoever is closest to
-  winning, marches on the leader's provinces, attacks when the dice favour it (at even
-  odds against the leader or a neutral) and pillages the leader's provinces; it also
-  takes weakly held neutral provinces with sites. Neutral legions never attack, so they
-  are no threat to guard against.
+  winning, the more the further that player leads (a hero or wonder ahead puts a legion
+  there before a city), marches on the leader's provinces, attacks when the dice favour
+  it (at even odds against the leader or a neutral) and pillages the leader's
+  provinces; it marches back into its own provinces that a rival occupies, before
+  they are assimilated; it also takes weakly held neutral provinces with sites. Neutral legions
+  never attack, so they are no threat to guard against.
 
 It adds a little noise to close choices, so that no two games are alike.
 """
@@ -50,6 +52,11 @@ NOISE = 0.1
 LEADER_FEED = 2.5  # what handing the leader a goods kind it lacks costs an offer
 PYRAMIDS = 12
 LEFTOVER = 0.5  # what a build is worth beyond its income when its cards would be burned
+# A legion on the leader's border is worth 0.8 more, and LEAD_WEIGHT more per point of
+# standing the leader has over the bot (up to LEAD_CAP): a runaway leader is contested.
+LEAD_WEIGHT = 0.2
+LEAD_CAP = 2.0
+RECOVER = 4  # what marching on one's own occupied province adds to its worth
 # What owning a hero or wonder is worth beyond counting towards victory.
 CARD_BONUS = {
     "mausoleum": 3,
@@ -330,7 +337,9 @@ def _building_value(view: View, move: dict) -> float:
         if leader is not None and any(
             view["provinces"][near]["marker"] == leader["civ"] for near in LAND_NEIGHBOURS[pid]
         ):
-            value += 0.8  # gather on the leader's border
+            # Gather on the leader's border, the more the further it leads.
+            lead = _standing(view, leader) - _standing(view, _me(view))
+            value += 0.8 + min(LEAD_CAP, LEAD_WEIGHT * lead)
         if mine < 3 and _prey(view, pid):
             value += 1.0  # an army to take a weakly held neighbour with sites
         return value
@@ -528,7 +537,11 @@ def _advance(view: View, moves: list[dict], leader_civ: str | None) -> dict | No
         origin, goal = move["from"], move["to"]
         target = provinces[goal]
         owner = target["marker"]
-        if owner == civ or owner is None:
+        occupier = target["occupier"]
+        # One's own province that a rival occupies is lost at the end of the occupier's
+        # next war turn: march back in before then.
+        recover = owner == civ and occupier not in (None, civ)
+        if owner is None or (owner == civ and not recover):
             continue
         here = provinces[origin]
         guard = here["occupier"] == civ or (
@@ -543,8 +556,10 @@ def _advance(view: View, moves: list[dict], leader_civ: str | None) -> dict | No
         if there == 0 and free < defence + (0 if neutral else 1):
             continue
         score = _worth(view, goal) + (3 if owner in view["neutrals"] else 0) - defence
-        if owner == leader_civ:
+        if owner == leader_civ or (recover and occupier == leader_civ):
             score += 8
+        if recover:
+            score += RECOVER
         if score > best_score:
             best, best_score = move, score
     return best

@@ -1,7 +1,8 @@
 """Balance of the printed set-ups and the strength of the normal bot, as tables.
 
 ``make test`` plays a few games of each kind; ``PBEM_SOAK=1`` plays 200 per player count
-and 200 of the normal bot against easy bots (the figures of the engine's docstring)."""
+and 200 of the normal bot against easy bots (the figures of the engine's docstring; the
+5-player figures there are on 400 games, from ``bench/bench_mare_nostrum_balance.py``)."""
 
 from __future__ import annotations
 

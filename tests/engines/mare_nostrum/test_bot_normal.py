@@ -91,3 +91,61 @@ def test_its_move_depends_on_nothing_hidden_from_its_seat(level):
         move = ENGINE.bot_move(view, legal, rng, level="normal")
         state = ENGINE.apply(state, seat, move, chance)
     assert compared > 10
+
+
+def border_view(leader_cards: int) -> tuple[dict, list[dict]]:
+    """Babylon builds in a 5-player game; Greece holds Cappadocia, beside Babylon's
+    Mesopotamia, with a fortress (no weak prey there, no legion to guard against), and
+    owns ``leader_cards`` heroes and wonders. Babylon may buy a city or a legion in
+    Mesopotamia, each with goods that would be burned."""
+    state = ENGINE.setup(5, {}, ScriptedChance([0] * 20))
+    seat = next(s for s in range(5) if ENGINE.view(state, s)["players"][s]["civ"] == "babylon")
+    view = ENGINE.view(state, seat)
+    view["phase_id"] = "build"
+    greece = next(p for p in view["players"] if p["civ"] == "greece")
+    greece["heroes_and_wonders"] = leader_cards
+    greece["provinces"] += 1
+    view["provinces"]["cappadocia"].update(marker="greece", fortress="greece")
+    view["hand"] = {**dict.fromkeys(CARD_KINDS, 0), "grain": 1, "fish": 1, "slaves": 1}
+    pay = ["grain", "fish", "slaves"]
+    legal = [
+        {"type": "build", "item": "city", "province": "mesopotamia", "site": "Ninive", "pay": pay},
+        {"type": "build", "item": "legion", "province": "mesopotamia", "pay": pay},
+        {"type": "end_build"},
+    ]
+    return view, legal
+
+
+def test_a_runaway_leader_is_contested_on_its_border():
+    """Greece a hero ahead: a legion on its border comes before a city (with the flat
+    bonus of before, the city came first)."""
+    view, legal = border_view(leader_cards=2)
+    for seed in range(10):
+        move = bot_normal.choose_move(view, legal, random.Random(seed))
+        assert move["item"] == "legion", move
+
+
+def test_a_close_leader_leaves_room_for_income():
+    """Greece only a little ahead (same cards, a few more sites): the city comes first."""
+    view, legal = border_view(leader_cards=1)
+    assert bot_normal._leader(view)["civ"] == "greece"
+    for seed in range(10):
+        move = bot_normal.choose_move(view, legal, random.Random(seed))
+        assert move["item"] == "city", move
+
+
+def test_it_marches_back_into_its_own_occupied_province():
+    """Babylon's Mesopotamia is occupied by a Greek legion and will be Greek after
+    Greece's next war turn; Babylon has three legions next door in its capital: one
+    marches back in (a province of its own was never a goal before)."""
+    state = ENGINE.setup(5, {}, ScriptedChance([0] * 20))
+    seat = next(s for s in range(5) if ENGINE.view(state, s)["players"][s]["civ"] == "babylon")
+    view = ENGINE.view(state, seat)
+    view["phase_id"] = "war"
+    view["war"] = {"attacked": {}, "both": {}, "moved": {}}
+    view["provinces"]["babylonia"]["legions"] = {"babylon": 3}
+    view["provinces"]["mesopotamia"].update(occupier="greece", legions={"greece": 1})
+    back = {"type": "move", "unit": "legion", "from": "babylonia", "to": "mesopotamia"}
+    legal = [back, {"type": "end_war"}]
+    for seed in range(5):
+        assert bot_normal.choose_move(view, legal, random.Random(seed)) == back
