@@ -29,6 +29,7 @@ from sqlmodel import Session, col, select
 from engines import REGISTRY
 from pbem.errors import BadInput, NotFound, Rejected, TooMany
 from pbem.games.context import Runtime
+from pbem.games.ratings import conservative, model
 from pbem.games.seat_rules import again
 from pbem.games.tables import SeatRequest
 from pbem.models import PlayerGame, Profile, Rating
@@ -281,6 +282,9 @@ def _page(session: Session, profile: Profile) -> ProfilePage:
             for row in sorted(mine, key=lambda r: (r.finished_at, r.game_id))
             if row.engine == rating.engine and row.mu is not None and row.sigma is not None
         ]
+        if history:  # from where everybody starts: a line even after one game
+            start = model().rating()
+            history.insert(0, (history[0][0], conservative(start.mu, start.sigma)))
         ratings.append(
             TitleRating(
                 engine=rating.engine,
@@ -312,7 +316,14 @@ def chart(points: list[tuple[datetime, float]], width: int = 320, height: int = 
     """An inline SVG line of a rating's history: the polyline's points and the range
     (no script, no style attribute: the page's CSP allows it)."""
     if not points:
-        return {"points": "", "low": 0.0, "high": 0.0, "width": width, "height": height}
+        return {
+            "points": "",
+            "last": None,
+            "low": 0.0,
+            "high": 0.0,
+            "width": width,
+            "height": height,
+        }
     values = [value for _, value in points]
     low, high = min(values), max(values)
     span = (high - low) or 1.0
@@ -321,4 +332,12 @@ def chart(points: list[tuple[datetime, float]], width: int = 320, height: int = 
         f"{4 + n * step:.1f},{4 + (height - 8) * (1 - (value - low) / span):.1f}"
         for n, value in enumerate(values)
     ]
-    return {"points": " ".join(coords), "low": low, "high": high, "width": width, "height": height}
+    last = coords[-1].split(",")
+    return {
+        "points": " ".join(coords),
+        "last": {"x": last[0], "y": last[1]},
+        "low": low,
+        "high": high,
+        "width": width,
+        "height": height,
+    }

@@ -202,7 +202,8 @@ def test_profiles_and_the_leaderboard_show_handles_never_addresses(runtime):
     assert not more and lines[0].rating >= lines[1].rating
     page = profiles.public_profile(runtime, "anna")
     assert page.played == 1 and page.titles and page.ratings[0].games == 1
-    assert len(page.ratings[0].history) == 1
+    assert len(page.ratings[0].history) == 2  # where everybody starts, then the game
+    assert page.ratings[0].history[0][1] == pytest.approx(0.0)
     assert [name for _, name in page.games[0].table] and "Cleo" in str(page.games[0].table)
     assert "@" not in repr(page)
     profiles.set_hidden(runtime, "ben@example.org", True)
