@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from engines import REGISTRY
@@ -150,7 +151,10 @@ def claim(runtime: Runtime, person: str, handle: object, client: str | None = No
             mine = Profile(handle_key=key, handle=handle, person=person, created_at=now)
         mine.handle = handle
         session.add(mine)
-        session.commit()
+        try:
+            session.commit()
+        except IntegrityError:  # someone took it a moment ago
+            raise Rejected("That handle is taken; please choose another.") from None
     return handle
 
 

@@ -17,12 +17,15 @@ counts, the ratings of its people move. The rules:
 - Once: ``rated_games`` names each game recorded; a game is never counted twice. A game
   imported already finished (from another server) is not rated here: the transition of
   an import has no state before it. A game imported running and finished here is.
-- The move stands whatever happens here: a failure is logged, the game left unrated.
+- The move stands whatever happens here: the rows are worked out first, reading only
+  (a failure is logged and the game left unrated), then added to the move's own
+  transaction, written in its one flush.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -61,10 +64,11 @@ def install(runtime: Runtime) -> None:
         if not transition.finished or transition.before is None:
             return
         try:
-            with session.begin_nested():
-                record(session, runtime, transition.game.id)
+            rows = plan(session, runtime, transition.game.id, transition.events)
         except Exception:  # noqa: BLE001 - the move stands, whatever goes wrong here
             log.exception("game %s was not rated", transition.game.id)
+            return
+        session.add_all(rows)  # written with the move's own rows, in its one flush
 
     runtime.service.listeners.append(on_transition)
 
@@ -81,13 +85,31 @@ class _Seat:
 def record(session: Session, runtime: Runtime, game_id: str) -> bool:
     """Records the finished game ``game_id``'s seats and rates its people (see the
     module's docstring); False if it was recorded before (nothing is done again)."""
+    rows = plan(session, runtime, game_id)
+    session.add_all(rows)
+    session.flush()
+    return bool(rows)
+
+
+def plan(
+    session: Session, runtime: Runtime, game_id: str, events: Sequence[Mapping] = ()
+) -> list[Any]:
+    """The rows that record the finished game ``game_id`` (none if it is recorded
+    already, or not finished): read only, nothing is changed, so a failure here leaves
+    the session as it was. ``events``: the batch being appended, not flushed yet (the
+    game-end transaction writes everything in one flush at its end)."""
+    with session.no_autoflush:
+        return _plan(session, runtime, game_id, events)
+
+
+def _plan(session: Session, runtime: Runtime, game_id: str, events: Sequence[Mapping]) -> list[Any]:
     from pbem.models import Game
 
     if session.get(RatedGame, game_id) is not None:
-        return False
+        return []
     game = session.get(Game, game_id)
     if game is None or game.status != "finished" or not game.result:
-        return False
+        return []
     now = utc(runtime.clock())
     finished_at = utc(game.finished_at or now)
     seats = sorted(session.exec(select(Seat).where(Seat.game_id == game_id)), key=lambda s: s.seat)
@@ -111,17 +133,18 @@ def record(session: Session, runtime: Runtime, game_id: str) -> bool:
     keys = sorted({(p.resigned, ranks.get(p.number, len(seats))) for p in people})
     for person in people:
         person.rank = keys.index((person.resigned, ranks.get(person.number, len(seats)))) + 1
-    figures = _figures(session, game_id)
+    figures = _figures(session, game_id, events)
     rated = len(people) >= 2 and len({p.person for p in people}) == len(people)
+    written: list[Any] = []
     after: dict[int, tuple[float, float]] = {}
     if rated:
-        after = _rate(session, game.engine, people, now)
+        written, after = _rate(session, game.engine, people, now)
     by_seat = {p.number: p for p in people}
     for seat in seats:
         person = by_seat.get(seat.seat)
         moves, hours, missed = figures.get(seat.seat, (0, 0.0, 0))
         mu, sigma = after.get(seat.seat, (None, None))
-        session.add(
+        written.append(
             PlayerGame(
                 game_id=game_id,
                 seat=seat.seat,
@@ -140,53 +163,64 @@ def record(session: Session, runtime: Runtime, game_id: str) -> bool:
                 finished_at=finished_at,
             )
         )
-    session.add(RatedGame(game_id=game_id, engine=game.engine, rated=rated, recorded_at=now))
-    session.flush()
-    return True
+    written.append(RatedGame(game_id=game_id, engine=game.engine, rated=rated, recorded_at=now))
+    return written
 
 
 def _rate(
     session: Session, engine: str, people: list[_Seat], now: datetime
-) -> dict[int, tuple[float, float]]:
+) -> tuple[list[Rating], dict[int, tuple[float, float]]]:
+    """The people's ratings after the game (every figure computed before any row
+    changes: a failure changes nothing), and each seat's new (mu, sigma)."""
     rater = model()
-    rows: list[Rating] = []
-    for person in people:
-        row = session.get(Rating, (person.person, engine))
+    before = [session.get(Rating, (person.person, engine)) for person in people]
+    fresh = rater.rating()
+    teams = [
+        [rater.rating(mu=row.mu, sigma=row.sigma) if row else rater.rating()] for row in before
+    ]
+    rated = rater.rate(teams, ranks=[float(person.rank) for person in people])
+    news = [(float(new.mu), float(new.sigma)) for (new,) in rated]
+    rows, after = [], {}
+    for person, row, (mu, sigma) in zip(people, before, news, strict=True):
         if row is None:
-            fresh = rater.rating()
             row = Rating(
                 person=person.person,
                 engine=engine,
                 mu=fresh.mu,
                 sigma=fresh.sigma,
-                conservative=conservative(fresh.mu, fresh.sigma),
+                conservative=0.0,
                 games=0,
                 updated_at=now,
             )
-        rows.append(row)
-    teams = [[rater.rating(mu=row.mu, sigma=row.sigma)] for row in rows]
-    rated = rater.rate(teams, ranks=[float(person.rank) for person in people])
-    after = {}
-    for person, row, (new,) in zip(people, rows, rated, strict=True):
-        row.mu, row.sigma = float(new.mu), float(new.sigma)
-        row.conservative = conservative(row.mu, row.sigma)
+        row.mu, row.sigma, row.conservative = mu, sigma, conservative(mu, sigma)
         row.games += 1
         row.updated_at = now
-        session.add(row)
-        after[person.number] = (row.mu, row.sigma)
-    return after
+        rows.append(row)
+        after[person.number] = (mu, sigma)
+    return rows, after
 
 
-def _figures(session: Session, game_id: str) -> dict[int, tuple[int, float, int]]:
+def _figures(
+    session: Session, game_id: str, events: Sequence[Mapping] = ()
+) -> dict[int, tuple[int, float, int]]:
     """Per seat: its moves, the hours they took (from the event before each), and the
-    moves the server made for it at a passed deadline."""
+    moves the server made for it at a passed deadline. ``events``: the batch not yet
+    flushed (it ends the log)."""
+    pending = sorted(events, key=lambda row: row["seq"])
+    first = pending[0]["seq"] if pending else None
+    query = select(Event.seq, Event.seat, Event.kind, Event.actor, Event.created_at).where(
+        Event.game_id == game_id
+    )
+    if first is not None:
+        query = query.where(col(Event.seq) < first)
+    logged = [tuple(row)[1:] for row in session.exec(query.order_by(col(Event.seq)))]
+    logged += [
+        (row.get("seat"), row["kind"], row.get("actor", ""), row.get("created_at"))
+        for row in pending
+    ]
     found: dict[int, list[float]] = {}
     previous: datetime | None = None
-    for seat, kind, actor, created in session.exec(
-        select(Event.seat, Event.kind, Event.actor, Event.created_at)
-        .where(Event.game_id == game_id)
-        .order_by(col(Event.seq))
-    ):
+    for seat, kind, actor, created in logged:
         moment = _moment(created)
         if seat is not None and kind in MOVE_KINDS:
             entry = found.setdefault(seat, [0, 0.0, 0])

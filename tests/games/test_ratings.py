@@ -10,8 +10,10 @@ from sqlmodel import Session, select
 
 from pbem.errors import BadInput, NotFound, Rejected, TooMany
 from pbem.games import profiles, ratings, rescue
+from pbem.games.portable import import_full
 from pbem.games.service import SeatSpec
 from pbem.models import PlayerGame, RatedGame, Rating
+from tests.games.test_full_export import elsewhere  # noqa: F401 - a fixture
 from tests.mail.conftest import new_game, take_turn
 
 
@@ -113,19 +115,31 @@ def test_a_failing_rating_leaves_the_move_standing(runtime, monkeypatch):
     assert rows(runtime, RatedGame) == [] and rows(runtime, Rating) == []
 
 
-def test_a_rating_failing_after_its_writes_rolls_back_alone(runtime, monkeypatch):
-    recorded = ratings.record
+def test_the_last_move_counts_in_the_figures_and_a_deadline_move_is_a_missed_deadline(runtime):
+    game = new_game(runtime, seats=2, target=10)
+    head = runtime.service.head(game.game_id)
+    late = sorted(head.engine.to_move(head.state))[0]
+    runtime.service.submit_move(
+        game.game_id, late, {"type": "stop"}, head.seq, kind="auto_move", actor="deadline"
+    )
+    finish(runtime, game.game_id)
+    events = runtime.service.events(game.game_id)
+    moves = [e for e in events if e["kind"] in ("move", "auto_move")]
+    recorded = {row.seat: row.moves for row in rows(runtime, PlayerGame, game_id=game.game_id)}
+    assert sum(recorded.values()) == len(moves)
+    missed = {row.seat: row.missed_deadlines for row in rows(runtime, PlayerGame)}
+    assert missed == {late: 1, 1 - late: 0}
 
-    def fails_late(session, run, game_id):
-        assert recorded(session, run, game_id)
-        raise RuntimeError("after the writes")
 
-    monkeypatch.setattr(ratings, "record", fails_late)
+def test_a_game_imported_finished_is_not_rated_by_the_importing_server(runtime, elsewhere, clock):  # noqa: F811
     game = new_game(runtime, seats=2, target=10)
     finish(runtime, game.game_id)
-    assert runtime.service.game(game.game_id).status == "finished"
-    assert rows(runtime, PlayerGame) == [] and rows(runtime, Rating) == []
-    assert rows(runtime, RatedGame) == []
+    assert len(rows(runtime, Rating)) == 2
+    import_full(
+        elsewhere.service, runtime.service.export_game(game.game_id, full=True), runtime=elsewhere
+    )
+    assert elsewhere.service.game(game.game_id).status == "finished"
+    assert rows(elsewhere, Rating) == [] and rows(elsewhere, RatedGame) == []
 
 
 @pytest.mark.parametrize(
