@@ -445,6 +445,9 @@ class PlayerGame(SQLModel, table=True):
     rank: int
     seats: int
     resigned: bool = False
+    # A private game (never listed): a profile counts it but shows neither its title nor
+    # who played it.
+    private: bool = False
     moves: int = 0
     move_hours: float = 0.0
     missed_deadlines: int = 0

@@ -197,6 +197,7 @@ class PlayedGame:
     name: str
     table: list[tuple[int, str]]  # (rank, name) of every seat, as named then
     resigned: bool = False
+    private: bool = False
 
 
 @dataclass
@@ -262,15 +263,18 @@ def _page(session: Session, profile: Profile) -> ProfilePage:
             tables.setdefault(row.game_id, []).append(row)
     games = [
         PlayedGame(
-            game_id=row.game_id,
-            title=row.title,
+            game_id="" if row.private else row.game_id,
+            title="A private game" if row.private else row.title,
             game_name=engine_title(row.engine),
             finished_at=utc(row.finished_at),
             rank=row.rank,
             seats=row.seats,
             name=row.name,
             resigned=row.resigned,
-            table=[
+            private=row.private,
+            table=[]
+            if row.private
+            else [
                 (other.rank, other.name)
                 for other in sorted(tables[row.game_id], key=lambda o: (o.rank, o.seat))
             ],

@@ -155,6 +155,7 @@ def _plan(session: Session, runtime: Runtime, game_id: str, events: Sequence[Map
                 rank=ranks.get(seat.seat, len(seats)),
                 seats=len(seats),
                 resigned=bool(person and person.resigned),
+                private=bool(game.private),
                 moves=moves,
                 move_hours=hours,
                 missed_deadlines=missed,
@@ -245,7 +246,8 @@ def _moment(text: Any) -> datetime | None:
 
 
 def min_games(runtime: Runtime) -> int:
-    return int(runtime.config.get("ratings", {}).get("min_games", MIN_GAMES))
+    """``ratings.min_games``, at least 1."""
+    return max(1, int(runtime.config.get("ratings", {}).get("min_games", MIN_GAMES)))
 
 
 @dataclass

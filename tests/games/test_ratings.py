@@ -220,7 +220,20 @@ def test_profiles_and_the_leaderboard_show_handles_never_addresses(runtime):
     assert page.ratings[0].history[0][1] == pytest.approx(0.0)
     assert [name for _, name in page.games[0].table] and "Cleo" in str(page.games[0].table)
     assert "@" not in repr(page)
+    # A private game counts, but shows neither its title nor who played it.
+    hidden = runtime.service.create_game(
+        "pig",
+        [SeatSpec("Anna P", "anna@example.org"), SeatSpec("Secret Sam", "sam@example.org")],
+        {"target": 10},
+        title="Quiet table",
+        private=True,
+    )
+    finish(runtime, hidden.game_id)
+    page = profiles.public_profile(runtime, "anna")
+    assert page.played == 2 and page.ratings[0].games == 2
+    assert "Quiet table" not in repr(page) and "Secret Sam" not in repr(page)
+    assert hidden.game_id not in repr(page)
     profiles.set_hidden(runtime, "ben@example.org", True)
     assert [line.handle for line in ratings.leaderboard(runtime, "pig")[0]] == ["anna"]
-    runtime.config.setdefault("ratings", {})["min_games"] = 2
+    runtime.config.setdefault("ratings", {})["min_games"] = 3
     assert ratings.leaderboard(runtime, "pig")[0] == []

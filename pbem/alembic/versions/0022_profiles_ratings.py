@@ -48,6 +48,7 @@ def upgrade() -> None:
             sa.Column("rank", sa.Integer(), nullable=False),
             sa.Column("seats", sa.Integer(), nullable=False),
             sa.Column("resigned", sa.Boolean(), nullable=False),
+            sa.Column("private", sa.Boolean(), nullable=False),
             sa.Column("moves", sa.Integer(), nullable=False),
             sa.Column("move_hours", sa.Float(), nullable=False),
             sa.Column("missed_deadlines", sa.Integer(), nullable=False),
