@@ -63,19 +63,28 @@ LIMITS = {"address": 5, "client": 20}  # claims, renames and deletions a day
 SHOWN = 200  # games listed on a profile
 
 
+LEET = str.maketrans("013457", "oieast")
+
+
+def _reserved(form: str) -> bool:
+    """Whether ``form`` (a handle in lower case) passes for the server or its staff: a
+    long reserved word anywhere in it, a short one ("bot", "mod") as a part of it or at
+    the end of a part ("superbot", "bot_7", but not "bottle")."""
+    squeezed = form.replace("-", "").replace("_", "")
+    parts = [part for part in re.split(r"[-_0-9]+", form) if part]
+    return any(
+        word in squeezed if len(word) > 3 else any(part.endswith(word) for part in parts)
+        for word in RESERVED
+    )
+
+
 def clean_handle(value: object) -> str:
     """The handle as asked, checked: :class:`BadInput` says what is wrong."""
     handle = str(value or "").strip()
     if not HANDLE.fullmatch(handle):
         raise BadInput("A handle has 3 to 24 characters: letters, digits, '-' and '_' (no spaces).")
     key = handle.lower()
-    squeezed = key.replace("-", "").replace("_", "")
-    plain = squeezed.translate(str.maketrans("013457", "oieast"))
-    if key in RESERVED_WHOLE or any(
-        (word in form) if len(word) > 3 else (form.startswith(word) or form.endswith(word))
-        for word in RESERVED
-        for form in (squeezed, plain)
-    ):
+    if key in RESERVED_WHOLE or any(_reserved(form) for form in (key, key.translate(LEET))):
         raise BadInput("That handle is kept for the server's own use; please choose another.")
     return handle
 

@@ -165,6 +165,11 @@ def test_bad_and_reserved_handles_are_refused(handle):
         profiles.clean_handle(handle)
 
 
+@pytest.mark.parametrize("handle", ["Bottle", "Modesty", "anna-k", "Nina_1987", "abc"])
+def test_ordinary_handles_are_taken_as_written(handle):
+    assert profiles.clean_handle(f"  {handle} ") == handle
+
+
 def test_handles_are_unique_whatever_their_case_and_hidden_or_deleted_pages_are_gone(
     runtime, clock
 ):
