@@ -158,6 +158,10 @@ def test_a_game_imported_finished_is_not_rated_by_the_importing_server(runtime, 
         "pbem",
         "ratings",
         "SysTem",
+        "bot7",
+        "x-mod",
+        "r0bot",
+        "SUPP0RT",
     ],
 )
 def test_bad_and_reserved_handles_are_refused(handle):
