@@ -51,6 +51,13 @@ def test_a_stranger_joins_plays_to_the_end_and_both_are_rated(browser, server): 
         title="Rated pig",
     )
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    complaints: list[str] = []  # the pages keep the Content-Security-Policy (the chart too)
+    page.on(
+        "console",
+        lambda message: (
+            complaints.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     page.goto(base + "/open")
     page.locator("li.open-game a").click()
     page.fill("input[name=name]", "Nina")
@@ -111,6 +118,7 @@ def test_a_stranger_joins_plays_to_the_end_and_both_are_rated(browser, server): 
     page.goto(base + "/ratings/pig")
     seen += private_bits(page, [anna_games, nina_games, play])
     assert not seen, seen
+    assert not complaints, complaints
     assert not problems, problems
     # Only the page's own address shows on "my games", with the profile's buttons.
     creator.goto(anna_games)
