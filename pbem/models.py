@@ -405,3 +405,80 @@ class OpenSeat(SQLModel, table=True):
     created_at: datetime
     expires_at: datetime
     confirmed_at: datetime | None = None
+
+
+class Profile(SQLModel, table=True):
+    """A public handle an address claimed (:mod:`pbem.games.profiles`): ``/players/<handle>``
+    shows the finished games, ratings and statistics of ``person`` (the address as "my
+    games" knows it, lower case), never the address itself. ``handle_key`` is the handle
+    in lower case (handles are unique whatever their case). ``hidden``: the page answers
+    404 to everyone. A deleted profile keeps its row with ``person`` emptied until
+    ``freed_at``, so nobody else takes the handle at once."""
+
+    __tablename__ = "profiles"
+    __table_args__ = (Index("ix_profiles_person", "person"),)
+
+    handle_key: str = Field(primary_key=True, max_length=24)
+    handle: str = Field(max_length=24)
+    person: str = Field(default="", max_length=320)
+    hidden: bool = False
+    created_at: datetime
+    freed_at: datetime | None = None
+
+
+class PlayerGame(SQLModel, table=True):
+    """One seat of a finished game as the profiles and ratings read it, written when the
+    game ends (:mod:`pbem.games.ratings`): who held it at the end (``person``, lower
+    case; empty for a bot), the name shown then, the rank among every seat, the seat's
+    figures (moves, the hours it took over them, deadlines missed) and, when the game
+    was rated, the seat's rating after it."""
+
+    __tablename__ = "player_games"
+    __table_args__ = (Index("ix_player_games_person", "person", "finished_at"),)
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    seat: int = Field(primary_key=True)
+    person: str = Field(default="", max_length=320)
+    engine: str = Field(max_length=64)
+    title: str = Field(default="", max_length=200)
+    name: str = Field(default="", max_length=200)
+    rank: int
+    seats: int
+    resigned: bool = False
+    # A private game (never listed): a profile counts it but shows neither its title nor
+    # who played it.
+    private: bool = False
+    moves: int = 0
+    move_hours: float = 0.0
+    missed_deadlines: int = 0
+    mu: float | None = None
+    sigma: float | None = None
+    finished_at: datetime
+
+
+class Rating(SQLModel, table=True):
+    """One address's OpenSkill rating (Plackett-Luce) at one title: ``mu`` and ``sigma``,
+    and ``conservative`` (mu - 3 sigma) that the leaderboard orders by."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "engine", "conservative"),)
+
+    person: str = Field(primary_key=True, max_length=320)
+    engine: str = Field(primary_key=True, max_length=64)
+    mu: float
+    sigma: float
+    conservative: float
+    games: int = 0
+    updated_at: datetime
+
+
+class RatedGame(SQLModel, table=True):
+    """A finished game whose seats were recorded (and rated, if ``rated``): a game is
+    counted once, whatever replays it again."""
+
+    __tablename__ = "rated_games"
+
+    game_id: str = Field(primary_key=True, max_length=32)
+    engine: str = Field(max_length=64)
+    rated: bool = False
+    recorded_at: datetime

@@ -12,6 +12,7 @@ from sqlalchemy.engine import Engine as SqlEngine
 from pbem import channels
 from pbem.config import load_config, make_var, secret_key
 from pbem.db import make_engine
+from pbem.games import ratings
 from pbem.games.service import GameService, utcnow
 from pbem.mail import listener, notice_mails  # registers the mail tables before the schema
 
@@ -72,4 +73,5 @@ def build_runtime(
     listener.install(runtime)
     notice_mails.install(runtime)
     channels.install(runtime)
+    ratings.install(runtime)
     return runtime

@@ -48,6 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         open_pages,
         ops,
         play,
+        players,
         present,
         rescue_pages,
         rules,
@@ -75,6 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         mygames,
         open_pages,
         notices_pages,
+        players,
     ):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)

@@ -26,6 +26,7 @@ from sqlmodel import Session, col, select
 from pbem import links, zones
 from pbem.channels import calendar
 from pbem.errors import NotFound, TooMany
+from pbem.games import profiles
 from pbem.games.tables import SeatClock
 from pbem.mail import outbox, render, seat_mails
 from pbem.mail.games_link import address_link, holder_of
@@ -116,6 +117,7 @@ def page(token: str):
         token=token,
         address=address,
         calendar=ics,
+        profile=profiles.own_profile(run, address),
         rotated=request.args.get("calendar") == "new",
         running=[row for row in rows if row["running"]],
         finished=[row for row in rows if not row["running"]],

@@ -19,6 +19,7 @@ import random
 import pytest
 
 from engines import bot_move
+from pbem.games import profiles
 from pbem.games.service import SeatSpec
 from pbem.mail import games_link
 from tests.web.conftest import file_runtime, serving
@@ -114,6 +115,11 @@ def site(tmp_path_factory):
         due = sorted(head.engine.to_move(head.state))[0]
         paths["mare_nostrum mid turn (building)"] = f"/play/{building.tokens[due]}"
         paths["lobby"] = "/"
+        # The finished games rated both people: a profile each, a leaderboard per title.
+        profiles.claim(runtime, ADDRESS, "every_anna")
+        profiles.claim(runtime, "ben@example.org", "every_ben")
+        paths["profile"] = "/players/every_anna"
+        paths |= {f"{slug} ratings": f"/ratings/{slug}" for slug in TITLES}
         paths["my games"] = "/my-games/" + games_link.link_token(runtime.secret_key, ADDRESS, 0)
         paths["not found"] = "/play/" + "x" * 40
         with serving(runtime) as base:
