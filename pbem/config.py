@@ -30,7 +30,13 @@ DEFAULT_FILE = data_dir("config") / "default.toml"
 SYSTEM_FILE = Path("/etc/pbem/pbem.toml")
 # ``PBEM_*`` variables that are not ``PBEM_<SECTION>_<KEY>``: the configuration file, and
 # those the tests and benchmarks read.
-OTHER_VARIABLES = {"PBEM_CONFIG", "PBEM_SOAK", "PBEM_SCHEMATHESIS_CASES", "PBEM_UPDATE_GOLDEN"}
+OTHER_VARIABLES = {
+    "PBEM_CONFIG",
+    "PBEM_SOAK",
+    "PBEM_SCHEMATHESIS_CASES",
+    "PBEM_UPDATE_GOLDEN",
+    "PBEM_SCREENSHOTS",
+}
 OTHER_PREFIXES = ("PBEM_TEST_",)
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off", "")

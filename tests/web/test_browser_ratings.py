@@ -15,7 +15,7 @@ import pytest
 from pbem.games import open_games, rescue
 from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch
-from tests.web.conftest import SCREENSHOTS
+from tests.web.conftest import SCREENSHOTS, shoot
 from tests.web.test_browser import confirm_if_asked, smtp  # noqa: F401 - a fixture
 from tests.web.test_browser_every_page import axe_findings
 from tests.web.test_browser_open import link_in_mail, server  # noqa: F401 - a fixture
@@ -80,7 +80,7 @@ def test_a_stranger_joins_plays_to_the_end_and_both_are_rated(browser, server): 
     claim(creator, anna_games, "anna_k")
     claim(page, nina_games, "nina")
     problems = [f"my games: {line}" for line in axe_findings(page)]
-    page.screenshot(path=str(SCREENSHOTS / "ratings-my-games-phone.png"), full_page=True)
+    shoot(page, path=str(SCREENSHOTS / "ratings-my-games-phone.png"), full_page=True)
     rescue.hand_to_bot(runtime, game.id, 0, by=0)  # a bot plays Anna's seat; it stays hers
 
     for _ in range(200):
@@ -104,7 +104,7 @@ def test_a_stranger_joins_plays_to_the_end_and_both_are_rated(browser, server): 
     assert listed.count() == 2
     assert {listed.nth(n).locator("a").inner_text() for n in range(2)} == {"anna_k", "nina"}
     assert "Bot 3" not in page.content()
-    page.screenshot(path=str(SCREENSHOTS / "ratings-board-phone.png"), full_page=True)
+    shoot(page, path=str(SCREENSHOTS / "ratings-board-phone.png"), full_page=True)
     problems += [f"ratings: {line}" for line in axe_findings(page)]
     seen = []
     for handle in ("anna_k", "nina"):
@@ -114,7 +114,7 @@ def test_a_stranger_joins_plays_to_the_end_and_both_are_rated(browser, server): 
         assert page.locator("li.player-game").count() == 1
         seen += private_bits(page, [anna_games, nina_games, play])
         problems += [f"profile {handle}: {line}" for line in axe_findings(page)]
-        page.screenshot(path=str(SCREENSHOTS / f"ratings-profile-{handle}.png"), full_page=True)
+        shoot(page, path=str(SCREENSHOTS / f"ratings-profile-{handle}.png"), full_page=True)
     page.goto(base + "/ratings/pig")
     seen += private_bits(page, [anna_games, nina_games, play])
     assert not seen, seen
