@@ -53,7 +53,11 @@ def test_a_hand_over_from_the_seats_page_has_the_bot_move_before_the_answer(clie
     answer = client.post(f"/rescue/{token}", data=form)
     assert answer.status_code in (302, 303)
     with Session(runtime.db) as session:
-        assert session.exec(select(Seat).where(Seat.game_id == created.game_id)).all()[1].is_bot
+        # By seat: PostgreSQL returns rows in no set order (an updated row may come last).
+        seats = session.exec(
+            select(Seat).where(Seat.game_id == created.game_id).order_by(Seat.seat)
+        ).all()
+        assert seats[1].is_bot
     handed = runtime.service.events(created.game_id, after=1)[0]
     assert handed["kind"] == "seat_to_bot"
     bot_answered(runtime, created.game_id, handed["seq"])
