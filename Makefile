@@ -61,7 +61,7 @@ screenshots: $(TEST_STAMP) system-deps
 	    tests/web/test_browser_results.py tests/web/test_browser_rules_and_tips.py \
 	    tests/web/test_browser_seat_exit.py tests/web/test_browser_compose_mare_nostrum.py \
 	    tests/web/test_history_times.py tests/web/test_rules_reference.py tests/games/test_talk_browser.py \
-	    tests/web/test_browser_ratings.py
+	    tests/web/test_browser_ratings.py tests/web/test_browser_open.py
 	@echo "Open test-artifacts/screenshots/maps/index.html (it links the mails in test-artifacts/screenshots/mails/)"
 
 system-deps:

@@ -7,37 +7,22 @@ to one). Screenshots in ``test-artifacts/screenshots`` (``open-*.png``)."""
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from pbem.games import open_games, rescue
 from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch
-from pbem.runtime import build_runtime
-from pbem.web import create_app
-from tests.web.conftest import SCREENSHOTS, free_port, overrides
-from tests.web.test_browser import Inbox, confirm_if_asked, smtp  # noqa: F401 - a fixture
+from tests.web.conftest import SCREENSHOTS, shoot
+from tests.web.test_browser import (  # noqa: F401 - fixtures
+    Inbox,
+    confirm_if_asked,
+    server,
+    smtp,
+)
 from tests.web.test_browser_every_page import axe_findings
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def server(sqlite_db, tmp_path, smtp):  # noqa: F811 - the fixture imported above
-    inbox, smtp_port = smtp
-    port = free_port()
-    config = overrides(tmp_path)
-    config["server"]["base_url"] = f"http://127.0.0.1:{port}"
-    config["mail"] = {"host": "127.0.0.1", "port": smtp_port, "security": "none"}
-    runtime = build_runtime(config, db=sqlite_db)
-    httpd = make_server("127.0.0.1", port, create_app(runtime=runtime), threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield runtime, f"http://127.0.0.1:{port}", inbox
-    httpd.shutdown()
-    thread.join(timeout=10)
 
 
 def link_in_mail(inbox: Inbox, address: str, pattern: str) -> str:
@@ -51,7 +36,7 @@ def link_in_mail(inbox: Inbox, address: str, pattern: str) -> str:
     raise AssertionError(f"no mail to {address} with {pattern}")
 
 
-def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(browser, server):
+def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(browser, server):  # noqa: F811
     runtime, base, inbox = server
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # The creator leaves seat 2 open (the lobby offers only the real titles; the form's
@@ -76,7 +61,7 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     listed = page.locator("li.open-game")
     assert listed.count() == 1 and "1 of 3 seats left" in listed.inner_text()
     assert "anna@example.org" not in page.content()
-    page.screenshot(path=str(SCREENSHOTS / "open-list-phone.png"), full_page=True)
+    shoot(page, path=str(SCREENSHOTS / "open-list-phone.png"), full_page=True)
     problems += [f"list: {line}" for line in axe_findings(page)]
     listed.locator("a").click()
     page.fill("input[name=name]", "Nina")
@@ -84,7 +69,7 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     page.click("button:text-is('Ask for a seat')")
     assert "If nina@example.net can take a seat at this table, a link to confirm" in page.content()
     assert "held for someone" in page.content()
-    page.screenshot(path=str(SCREENSHOTS / "open-asked-phone.png"), full_page=True)
+    shoot(page, path=str(SCREENSHOTS / "open-asked-phone.png"), full_page=True)
     problems += [f"game: {line}" for line in axe_findings(page)]
 
     # The link comes by mail, to that address only; opening it shows a button.
@@ -126,7 +111,7 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     final = runtime.service.game(game.id)
     assert final.status == "finished", "the game did not end"
     page.goto(play)
-    page.screenshot(path=str(SCREENSHOTS / "open-finished-phone.png"), full_page=True)
+    shoot(page, path=str(SCREENSHOTS / "open-finished-phone.png"), full_page=True)
     assert "game is over" in page.content().lower() or "won" in page.content().lower()
     # The public page of the open game now points to the game, and takes nobody.
     page.goto(f"{base}/open/{game.id}")

@@ -16,9 +16,9 @@ from pbem.games import open_games, rescue
 from pbem.games.service import SeatSpec
 from pbem.mail.dispatch import dispatch
 from tests.web.conftest import SCREENSHOTS, shoot
-from tests.web.test_browser import confirm_if_asked, smtp  # noqa: F401 - a fixture
+from tests.web.test_browser import confirm_if_asked, server, smtp  # noqa: F401 - fixtures
 from tests.web.test_browser_every_page import axe_findings
-from tests.web.test_browser_open import link_in_mail, server  # noqa: F401 - a fixture
+from tests.web.test_browser_open import link_in_mail
 
 pytestmark = pytest.mark.browser
 
