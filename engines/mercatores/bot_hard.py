@@ -37,17 +37,19 @@ from functools import partial
 from typing import Any
 
 from engines import search as generic
+from engines.api import SeededChance
 from engines.mercatores import bot, bot_normal
 from engines.mercatores.data import CARD_ORDER, CARDS
 from engines.mercatores.lookahead import Search as LookAhead
 from engines.mercatores.moves import load_choices
-from engines.mercatores.state import INVESTMENT, OVER, PROFIT, State, kinds_held, ordered, pile
+from engines.mercatores.state import INVESTMENT, PROFIT, State, kinds_held, ordered, pile
 
-PLAYOUTS = 120  # playouts per investment move
-ROLLOUT_TRADES = 8  # trades a rollout move chooses among
-DEPTH = 24  # moves a playout plays after the candidate, at most
-CANDIDATES = 6  # the normal bot's best-rated investment moves the search chooses among
-PROFIT_TURNS = 8  # greedy profit turns the look-ahead plays after one's own
+PLAYOUTS = 100  # playouts per investment move, shared evenly by the candidates
+ROLLOUT_TRADES = 5  # trades a rollout move chooses among
+DEPTH = 18  # moves a playout plays after the candidate, at most
+CANDIDATES = 5  # the normal bot's best-rated investment moves the search chooses among
+CONFIDENCE = 2.0  # standard errors by which a move must beat the normal bot's on the same deals
+MARGIN = 0.01  # and the least average gain (of the squashed margin) to leave the normal bot's
 SCALE = 3.0  # coins of margin that make a cut-short playout worth about 0.73
 
 
@@ -141,35 +143,39 @@ def light_view(state: State, seat: int) -> dict:
 
 # ---------------------------------------------------------------- playouts
 
+ROLLOUT_PARAMS = dict(bot_normal.PARAMS, final=0)  # no last-turn play-out inside a playout
+
 
 def rollout(
     engine: Any, state: State, seat: int, legal: Sequence[dict], rng: random.Random
 ) -> dict:
-    """The first bot's choice (cheap), among at most ``ROLLOUT_TRADES`` trades drawn at
-    random (a playout needs a plausible game, not the best one)."""
+    """The normal bot's choice by its yardstick (without its last-turn play-out), among
+    the loads and at most ``ROLLOUT_TRADES`` trades drawn at random (a playout needs a
+    plausible game at a small cost)."""
     if len(legal) > ROLLOUT_TRADES:
         legal = rng.sample(legal, ROLLOUT_TRADES)
-    return bot.choose_move(light_view(state, seat), legal, rng)
+    rated = bot_normal.ratings(light_view(state, seat), legal, ROLLOUT_PARAMS)
+    return legal[max(range(len(legal)), key=lambda i: (rated[i][0], -i))]
 
 
 def evaluate(engine: Any, state: State, seat: int) -> float:
     """A playout's end: the profit phase played out greedily to the final scores, or an
-    investment cut short judged by resources and hand against the best other seat's."""
+    investment cut short judged by resources and hand against the best other seat's;
+    the margin over the best other seat, squashed to (0, 1)."""
+    return squash(margin(state, seat))
+
+
+def squash(margin: float) -> float:
+    return 1.0 / (1.0 + math.exp(-margin / SCALE))
+
+
+def margin(state: State, seat: int) -> float:
+    """The seat's final score (or prospects) less the best other seat's."""
     if state.phase == PROFIT:
         look = LookAhead(state.seats, state.captain, bot_normal.PARAMS["later"])
-        position = look.replies(look.position(state), 200)
-        if position[0] == OVER:
-            coins = position[4]
-            totals = [c + (2 if s == state.captain else 0) for s, c in enumerate(coins)]
-            best = max(totals)
-            if totals[seat] < best:
-                return 0.0
-            return 1.0 / sum(1 for total in totals if total == best)
-        margin = look.margin(position, seat)
-        return 1.0 / (1.0 + math.exp(-margin / SCALE))
+        return look.margin(look.replies(look.position(state), 200), seat)
     standings = [standing(state, other) for other in range(state.seats)]
-    margin = standings[seat] - max(s for other, s in enumerate(standings) if other != seat)
-    return 1.0 / (1.0 + math.exp(-margin / SCALE))
+    return standings[seat] - max(s for other, s in enumerate(standings) if other != seat)
 
 
 def standing(state: State, seat: int) -> float:
@@ -210,49 +216,60 @@ class Investment:
         return self.engine.result(state)
 
 
-def normal_scores(view: Mapping[str, Any], legal: Sequence[dict]) -> list[float]:
-    """How the normal bot rates each investment move (``bot_normal.invest``'s measure)."""
-    params = bot_normal.PARAMS
-    resources = bot.own_resources(view)
-    hand = view.get("hand") or []
-    final_turn = bool(view["end_triggered"])
-    end_cards = view["end_cards"]
-    yardstick = bot.Yardstick(bot.Table(view), resources, params["part"])
-
-    def after_load(kept: Sequence[str], cards: Sequence[str]) -> float:
-        if final_turn:
-            return yardstick.worth(cards, kept, 0.0)
-        bonus = params["captain"] if len(resources) + len(cards) >= end_cards else 0.0
-        return yardstick.worth(cards, kept, params["hand"]) + bonus
-
-    best_loads: dict[tuple[str, ...], float] = {}
-
-    def best_load(new_hand: tuple[str, ...]) -> float:
-        if new_hand not in best_loads:
-            values = [
-                after_load([card for card in new_hand if card not in cards], cards)
-                for _way, cards in load_choices(new_hand)
-                if len(cards) < len(new_hand)
-                or final_turn
-                or len(resources) + len(cards) >= end_cards
-            ]
-            best_loads[new_hand] = max(values) if values else after_load(new_hand, ())
-        return best_loads[new_hand]
-
-    def score(move: Mapping[str, Any]) -> float:
-        if move["type"] == "trade":
-            return best_load(ordered([c for c in hand if c != move["give"]] + move["take"]))
-        return after_load([card for card in hand if card not in move["cards"]], move["cards"])
-
-    return [score(move) for move in legal]
-
-
 def candidates(view: Mapping[str, Any], legal: Sequence[dict], count: int) -> list[dict]:
     """The normal bot's ``count`` best-rated investment moves, best first (ties in the
     order of ``legal``)."""
-    rated = normal_scores(view, legal)
-    order = sorted(range(len(legal)), key=lambda i: (-rated[i], i))
+    rated = bot_normal.ratings(view, legal)
+    order = sorted(range(len(legal)), key=lambda i: (-rated[i][0], i))
     return [legal[i] for i in order[:count]]
+
+
+def compare(
+    engine: Any,
+    view: Mapping[str, Any],
+    moves: Sequence[dict],
+    rng: random.Random,
+    deals: int,
+    depth: int,
+) -> list[list[float]]:
+    """Each move's playout values on the same ``deals`` sampled deals: every move is
+    played on the same deal with the same random source after it (common random
+    numbers), so the differences between moves show through the luck of the deal."""
+    search = generic.Search(
+        engine=Investment(engine),
+        determinize=partial(determinize, version=engine.version),
+        rollout=rollout,
+        evaluate=evaluate,
+        playouts=0,
+        depth=depth,
+    )
+    seat = view["seat"]
+    values: list[list[float]] = [[] for _ in moves]
+    for _ in range(deals):
+        seed = rng.getrandbits(64)
+        for index, move in enumerate(moves):
+            local = random.Random(seed)
+            state = search.determinize(view, seat, local)
+            after = search.engine.apply(state, seat, move, SeededChance(local.getrandbits(64)))
+            values[index].append(generic.playout(search, after, seat, local))
+    return values
+
+
+def confident_best(values: Sequence[Sequence[float]]) -> int:
+    """The index of the move to play: 0 (the normal bot's) unless another beats it on
+    the same deals by more than ``CONFIDENCE`` standard errors and ``MARGIN`` on average."""
+    best, best_mean = 0, 0.0
+    base = values[0]
+    for index in range(1, len(values)):
+        diffs = [a - b for a, b in zip(values[index], base, strict=True)]
+        n = len(diffs)
+        if n < 2:
+            continue
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        if mean > MARGIN and mean > CONFIDENCE * spread and mean > best_mean:
+            best, best_mean = index, mean
+    return best
 
 
 def choose_move(
@@ -266,19 +283,19 @@ def choose_move(
 ) -> dict:
     """The hard bot's move: always one of ``legal`` (the budget defaults to the module's
     ``PLAYOUTS``, ``DEPTH`` and ``CANDIDATES``)."""
-    if legal[0]["type"] in ("tax", "cash"):
-        chosen = bot_normal.look_ahead(view, legal, bot_normal.PARAMS["later"], PROFIT_TURNS)
-        return chosen if chosen is not None else bot_normal.choose_move(view, legal, rng)
-    search = generic.Search(
-        engine=Investment(engine),
-        determinize=partial(determinize, version=engine.version),
-        rollout=rollout,
-        evaluate=evaluate,
-        playouts=PLAYOUTS if playouts is None else playouts,
-        depth=DEPTH if depth is None else depth,
-    )
-    chosen = candidates(view, legal, CANDIDATES if count is None else count)
-    return generic.choose(search, view, chosen, view["seat"], rng)
+    own = random.Random(rng.getrandbits(64))
+    normal = bot_normal.choose_move(view, legal, random.Random(own.getrandbits(64)))
+    if legal[0]["type"] not in ("trade", "load") or len(legal) == 1:
+        return normal
+    count = CANDIDATES if count is None else count
+    playouts = PLAYOUTS if playouts is None else playouts
+    moves = [normal] + [move for move in candidates(view, legal, count) if move != normal]
+    moves = moves[: max(count, 1)]
+    if len(moves) == 1:
+        return normal
+    deals = max(1, playouts // len(moves))
+    values = compare(engine, view, moves, own, deals, DEPTH if depth is None else depth)
+    return moves[confident_best(values)]
 
 
 __all__ = ["choose_move", "determinize", "evaluate", "light_view", "rollout"]
