@@ -1,31 +1,34 @@
-"""Mercatores' "hard" bot: the normal bot's best few investment moves, tried on sampled deals.
+"""Mercatores' "hard" bot: the normal bot's move, unless a search shows a better one.
 
 It plays from its own seat's view and the legal moves only, and is deterministic given
-them and its random source (``engines.search``: a budget of playouts, not of time).
+them and its random source (a budget of playouts, not of time).
 
 Investment. The normal bot (:mod:`engines.mercatores.bot_normal`) rates every trade by
-the best load it allows and every load by the resources and hand it leaves; the hard bot
-keeps its ``CANDIDATES`` best-rated moves and lets the search choose among them. Each
-playout deals the cards the seat cannot see (the other hands, the deck) at random from
-the cards it has not seen (every card that is not in its hand, the market or anyone's
-resources), plays the candidate, then plays on with the first bot's choice among a few
-trades drawn at random (cheap: built on a light view of the state, never a real view)
-for at most ``DEPTH`` moves or to the end of the investment phase, and scores what it
-reaches: the profit phase is played out greedily on the look-ahead's counts
-(:mod:`engines.mercatores.lookahead`) to a final score; an investment cut short is
-judged by each seat's coins, Captain, resources and best load of its hand (the normal
-bot's yardstick) against the best other seat's.
+the best load it allows and every load by the resources and hand it leaves
+(``bot_normal.ratings``), and plays out its last turn. The hard bot takes the normal
+bot's own move and its ``CANDIDATES`` - 1 other best-rated moves, and plays each of
+them on the same sampled deals (``PLAYOUTS`` playouts shared evenly): each deal gives
+the cards the seat cannot see (the other hands, the deck) at random from the cards it
+has not seen (every card not in its hand, the market or anyone's resources), and every
+candidate is played there with the same random source after it (common random numbers),
+so the difference between two moves is measured on the same luck. A playout plays on
+with the normal bot's yardstick for every seat (among the loads and ``ROLLOUT_TRADES``
+trades drawn at random, without the last-turn play-out) for at most ``DEPTH`` moves or to
+the end of the investment phase, and scores the margin over the best other seat: the
+profit phase played out greedily on the look-ahead's counts
+(:mod:`engines.mercatores.lookahead`) to the final scores, or an investment cut short
+judged by coins, Captain and what resources and hand promise (the normal bot's
+yardstick), squashed to (0, 1). The hard bot leaves the normal bot's move only for one
+that beats it on the same deals by ``CONFIDENCE`` standard errors and ``MARGIN`` on
+average: with a few dozen playouts a move, the search's noise alone would otherwise pick
+worse moves than the normal bot's (the search before this rule, choosing by UCB1 among
+the normal bot's best-rated moves with the first bot as its rollout, lost to the
+normal bot: 33.9% of 3-player games and 47.5% of pairings).
 
-Profit. Everything is face up and nothing is left to chance, so the normal bot's
-look-ahead already searches the real position; the hard bot looks further ahead with it
-(``PROFIT_TURNS`` greedy turns after its own).
+Profit. Everything is face up and nothing is left to chance, so it plays the normal
+bot's move, which plays the rest of the game out greedily for each tax and cash-in.
 
-Offered as ``hard`` (a slow level: ``slow_bot_levels``), as it is no weaker than the
-normal bot: one hard seat against two normal ones, seats rotated
-(``bench/bench_hard.py mercatores 30 --players 3 --progress``), it won 40% of 13 games
-and 48% of head-to-head pairings with these settings, 44.1% of 31 games and 57.3%
-of pairings with ``--set CANDIDATES=3`` (baseline 33.3%; the target is 60% of pairings).
-A move costs 0.76 s of CPU at the median and 1.28 s at p99 (53 hard moves, two games).
+Offered as ``hard`` (a slow level: ``slow_bot_levels``). FIGURES
 """
 
 from __future__ import annotations

@@ -142,3 +142,25 @@ def test_on_the_last_load_it_sees_what_the_profit_phase_pays(seed):
     assert hard["cards"] == normal["cards"] == ["cotton-08", "tobacco-10"]
     assert final_margin(state, 2, hard) == -1
     assert final_margin(state, 2, static) == -3
+
+
+def test_it_leaves_the_normal_bots_move_only_for_a_sure_gain():
+    # Values of three moves on the same four deals, the normal bot's first.
+    steady_gain = [[0.5, 0.4, 0.6, 0.5], [0.6, 0.5, 0.7, 0.6], [0.9, 0.1, 0.9, 0.6]]
+    # The second gains 0.1 on every deal; the third gains more on average (0.125) but
+    # loses on one deal by 0.3: too noisy to trust.
+    assert bot_hard.confident_best(steady_gain) == 1
+    assert bot_hard.confident_best([[0.5, 0.4], [0.5, 0.4]]) == 0  # no gain at all
+    assert bot_hard.confident_best([[0.5, 0.4, 0.6], [0.4, 0.3, 0.5]]) == 0  # worse
+
+
+def test_without_a_sure_gain_it_plays_the_normal_bots_move(monkeypatch):
+    state = mid_game(seed=8, moves=7)
+    seat = state.turn
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    monkeypatch.setattr(bot_hard, "CONFIDENCE", 1e9)
+    for seed in range(3):
+        rng = random.Random(seed)
+        own = random.Random(rng.getrandbits(64))
+        normal = bot_normal.choose_move(view, legal, random.Random(own.getrandbits(64)))
+        assert hard_move(state, seed) == normal
