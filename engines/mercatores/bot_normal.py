@@ -188,6 +188,26 @@ def invest(
 ) -> dict:
     """A trade or load: the one whose turn ends with the best resources and hand."""
     resources = bot.own_resources(view)
+    scored = []
+    for index, (value, cards) in enumerate(ratings(view, legal, params)):
+        scored.append((value + rng.random() * 1e-6, index, cards))
+    if view["end_triggered"] and params["final"] and view["captain"] is not None:
+        top = sorted(scored, reverse=True)[: int(params["final"])]
+        ends = {}
+        for _value, _index, cards in top:
+            key = tuple(ordered(cards))
+            if key not in ends:
+                ends[key] = played_out(view, [*resources, *cards], view["captain"])
+        return legal[max(top, key=lambda entry: ends[tuple(ordered(entry[2]))])[1]]
+    return legal[max(scored)[1]]
+
+
+def ratings(
+    view: Mapping[str, Any], legal: Sequence[dict], params: Mapping[str, float] = PARAMS
+) -> list[tuple[float, list[str]]]:
+    """Each trade or load rated by the resources and hand its turn ends with, and the
+    load that gets it."""
+    resources = bot.own_resources(view)
     hand = view.get("hand") or []
     final_turn = bool(view["end_triggered"])
     end_cards = view["end_cards"]
@@ -259,19 +279,7 @@ def invest(
         kept = [card for card in hand if card not in move["cards"]]
         return after_load(kept, move["cards"]), move["cards"]
 
-    scored = []
-    for index, move in enumerate(legal):
-        value, cards = score(move)
-        scored.append((value + rng.random() * 1e-6, index, cards))
-    if final_turn and params["final"] and view["captain"] is not None:
-        top = sorted(scored, reverse=True)[: int(params["final"])]
-        ends = {}
-        for _value, _index, cards in top:
-            key = tuple(ordered(cards))
-            if key not in ends:
-                ends[key] = played_out(view, [*resources, *cards], view["captain"])
-        return legal[max(top, key=lambda entry: ends[tuple(ordered(entry[2]))])[1]]
-    return legal[max(scored)[1]]
+    return [score(move) for move in legal]
 
 
 def played_out(view: Mapping[str, Any], mine: Sequence[str], captain: int) -> float:
@@ -312,4 +320,4 @@ def played_out(view: Mapping[str, Any], mine: Sequence[str], captain: int) -> fl
     return search.margin(search.replies(position, 200), seat)
 
 
-__all__ = ["PARAMS", "choose_move", "look_ahead", "table_state"]
+__all__ = ["PARAMS", "choose_move", "look_ahead", "ratings", "table_state"]

@@ -142,3 +142,78 @@ def test_on_the_last_load_it_sees_what_the_profit_phase_pays(seed):
     assert hard["cards"] == normal["cards"] == ["cotton-08", "tobacco-10"]
     assert final_margin(state, 2, hard) == -1
     assert final_margin(state, 2, static) == -3
+
+
+def test_it_leaves_the_normal_bots_move_only_for_a_sure_gain():
+    # Values of three moves on the same four deals, the normal bot's first.
+    steady_gain = [[0.5, 0.4, 0.6, 0.5], [0.6, 0.5, 0.7, 0.6], [0.9, 0.1, 0.9, 0.6]]
+    # The second gains 0.1 on every deal; the third gains more on average (0.125) but
+    # loses on one deal by 0.3: too noisy to trust.
+    assert bot_hard.confident_best(steady_gain) == 1
+    assert bot_hard.confident_best([[0.5, 0.4], [0.5, 0.4]]) == 0  # no gain at all
+    assert bot_hard.confident_best([[0.5, 0.4, 0.6], [0.4, 0.3, 0.5]]) == 0  # worse
+
+
+def test_without_a_sure_gain_it_plays_the_normal_bots_move(monkeypatch):
+    state = mid_game(seed=8, moves=7)
+    seat = state.turn
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    monkeypatch.setattr(bot_hard, "CONFIDENCE", 1e9)
+    for seed in range(3):
+        rng = random.Random(seed)
+        own = random.Random(rng.getrandbits(64))
+        normal = bot_normal.choose_move(view, legal, random.Random(own.getrandbits(64)))
+        assert hard_move(state, seed) == normal
+
+
+def normal_game(game: int, moves: int):
+    """A recorded three-player game of normal bots (``SeededChance(game)``), stopped after
+    ``moves`` moves."""
+    chance = SeededChance(game)
+    state = ENGINE.setup(3, {}, chance)
+    for _ in range(moves):
+        seat = min(ENGINE.to_move(state))
+        legal = ENGINE.legal_moves(state, seat)
+        move = bot_normal.choose_move(ENGINE.view(state, seat), legal, random.Random(0))
+        state = ENGINE.apply(state, seat, move, chance)
+    return state
+
+
+def margin_at_the_end(state, seat, move, seeds) -> float:
+    """Seat's final score less the best other's, on average over the game finished by
+    normal bots after ``move``, with each of ``seeds`` for the cards drawn."""
+    total = 0
+    for seed in seeds:
+        chance, rng = SeededChance(seed), random.Random(seed)
+        finished = ENGINE.apply(state, seat, move, chance)
+        while due := ENGINE.to_move(finished):
+            mover = min(due)
+            legal = ENGINE.legal_moves(finished, mover)
+            chosen = bot_normal.choose_move(ENGINE.view(finished, mover), legal, rng)
+            finished = ENGINE.apply(finished, mover, chosen, chance)
+        scores = ENGINE.result(finished).scores
+        total += scores[seat] - max(score for other, score in enumerate(scores) if other != seat)
+    return total / len(seeds)
+
+
+def test_it_weighs_the_normal_bots_move_not_its_old_measures_favourite():
+    # Seat 0 holds a Trade Route and a Warehouse among others, with the deck and market
+    # offering three Trade Routes. The normal bot's old measure (each kept card counted,
+    # however few loads are left) rated three Trade Routes for one best, and the hard bot
+    # searched among that measure's best moves, which left out the normal bot's own
+    # choice: a Warehouse for a cotton, a tobacco and a Trade Route. Finished by normal
+    # bots, the old favourite ends a coin worse.
+    state = normal_game(29, 36)
+    seat = state.turn
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    old_favourite = {"type": "trade", "give": "t4", "take": ["t2", "t5", "t7"]}
+    normal = {"type": "trade", "give": "w5", "take": ["cotton-08", "tobacco-09", "t7"]}
+    assert old_favourite in legal
+    assert bot_normal.choose_move(view, legal, random.Random(0)) == normal
+    assert normal in bot_hard.candidates(view, legal, 3)  # tied with t2 and t5 for it
+    hard = hard_move(state)
+    assert hard != old_favourite
+    seeds = range(20)
+    assert margin_at_the_end(state, seat, hard, seeds) >= 1 + margin_at_the_end(
+        state, seat, old_favourite, seeds
+    )
