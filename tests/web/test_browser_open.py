@@ -58,15 +58,18 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     page.goto(base + "/open")
     page.select_option("select[name=seats]", "1")
     page.click("form.filters button")
+    page.wait_for_load_state()  # the next page, loaded
     listed = page.locator("li.open-game")
     assert listed.count() == 1 and "1 of 3 seats left" in listed.inner_text()
     assert "anna@example.org" not in page.content()
     shoot(page, path=str(SCREENSHOTS / "open-list-phone.png"), full_page=True)
     problems += [f"list: {line}" for line in axe_findings(page)]
     listed.locator("a").click()
+    page.wait_for_load_state()  # the next page, loaded
     page.fill("input[name=name]", "Nina")
     page.fill("input[name=email]", "nina@example.net")
     page.click("button:text-is('Ask for a seat')")
+    page.wait_for_load_state()  # the next page, loaded
     assert "If nina@example.net can take a seat at this table, a link to confirm" in page.content()
     assert "held for someone" in page.content()
     shoot(page, path=str(SCREENSHOTS / "open-asked-phone.png"), full_page=True)
@@ -79,6 +82,7 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     problems += [f"confirm: {line}" for line in axe_findings(page)]
     assert not problems, problems
     page.click("button:text-is('Confirm my seat')")
+    page.wait_for_load_state()  # the next page, loaded
     assert "the game has started" in page.content()
     (game,) = runtime.service.games()
     assert [seat.name for seat in runtime.service.seats(game.id)] == ["Anna", "Nina", "Bot 3"]
@@ -124,6 +128,7 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     creator.fill("input[name=seat_email_0]", "anna@example.org")
     creator.fill("input[name=seat_email_1]", "open")
     creator.click("button.primary")
+    creator.wait_for_load_state()  # the next page, loaded
     assert "/open/manage/" in creator.url and "Start now with bots" in creator.content()
     creator.goto(base + "/open?game=mercatores")
     assert creator.locator("li.open-game").count() == 1

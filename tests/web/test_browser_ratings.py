@@ -37,6 +37,8 @@ def claim(page, games_link: str, handle: str) -> None:
     page.goto(games_link)
     page.fill("input[name=handle]", handle)
     page.click("button:text-is('Claim this handle')")
+    # The answer is a new page: wait for it (its content is empty while it loads).
+    page.wait_for_selector(f"a[href*='/players/{handle}']")
     assert f"/players/{handle}" in page.content()
 
 
@@ -60,12 +62,15 @@ def test_a_stranger_joins_plays_to_the_end_and_both_are_rated(browser, server): 
     )
     page.goto(base + "/open")
     page.locator("li.open-game a").click()
+    page.wait_for_load_state()  # the next page, loaded
     page.fill("input[name=name]", "Nina")
     page.fill("input[name=email]", "nina@example.net")
     page.click("button:text-is('Ask for a seat')")
+    page.wait_for_load_state()  # the next page, loaded
     dispatch(runtime)
     page.goto(link_in_mail(inbox, "nina@example.net", re.escape(base) + r"/open/confirm/[\w-]+"))
     page.click("button:text-is('Confirm my seat')")
+    page.wait_for_load_state()  # the next page, loaded
     assert "the game has started" in page.content()
     (game,) = runtime.service.games()
     assert game.id == made.game_id
