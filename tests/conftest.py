@@ -8,9 +8,11 @@ but under ``CI=true`` they fail.
 
 from __future__ import annotations
 
+import importlib
 import os
 import secrets
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -117,3 +119,21 @@ LONGEST_FIRST = (
 def pytest_collection_modifyitems(items):
     rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+
+
+# Each title's hard bot on a small budget (a handful of short playouts): for tests of
+# what it does (where it moves, on what it depends), not of its strength.
+SMALL_HARD_BUDGETS = {
+    "mare_balticum": {"playouts": 4, "depth": 4, "checks": 4},
+    "mare_nostrum": {"playouts": 4, "depth": 4},
+    "mercatores": {"playouts": 4, "depth": 4, "count": 2},
+}
+
+
+@pytest.fixture
+def small_hard_bots(monkeypatch):
+    """The hard bots on :data:`SMALL_HARD_BUDGETS` (their budgets are default arguments,
+    so the module constants cannot shrink them)."""
+    for slug, budget in SMALL_HARD_BUDGETS.items():
+        module = importlib.import_module(f"engines.{slug}.bot_hard")
+        monkeypatch.setattr(module, "choose_move", partial(module.choose_move, **budget))

@@ -12,9 +12,7 @@ their determinization, not their strength, is under test.
 
 from __future__ import annotations
 
-import importlib
 import random
-from functools import partial
 
 import pytest
 
@@ -22,19 +20,7 @@ from engines import REGISTRY, bot_levels_of, bot_move
 from engines.api import SeededChance
 from tests.web.test_security import PAIRS
 
-HARD_BUDGETS = {
-    "mare_balticum": {"playouts": 4, "depth": 4, "checks": 4},
-    "mare_nostrum": {"playouts": 4, "depth": 4},
-    "mercatores": {"playouts": 4, "depth": 4, "count": 2},
-}
 STEPS = 6  # positions after the pair's own, each reached by the same moves in both states
-
-
-@pytest.fixture
-def small_hard_bots(monkeypatch):
-    for slug, budget in HARD_BUDGETS.items():
-        module = importlib.import_module(f"engines.{slug}.bot_hard")
-        monkeypatch.setattr(module, "choose_move", partial(module.choose_move, **budget))
 
 
 def positions(engine, first, second, secret):

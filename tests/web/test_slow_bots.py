@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from functools import partial
 
 import pytest
 
@@ -20,15 +19,9 @@ from engines import REGISTRY
 from pbem import scheduler
 from pbem.games.bot_runner import BotRunner
 from pbem.games.service import SeatSpec
+from tests.conftest import SMALL_HARD_BUDGETS
 from tests.fixture_engine import PIG
 from tests.web.conftest import csrf_of
-
-# The hard bots' budgets in this file: a handful of short playouts.
-SMALL = {
-    "mare_balticum": {"playouts": 4, "depth": 4, "checks": 4},
-    "mare_nostrum": {"playouts": 4, "depth": 4},
-    "mercatores": {"playouts": 4, "depth": 4, "count": 2},
-}
 
 
 class SlowPig:
@@ -215,17 +208,7 @@ def test_a_failing_slow_bot_is_logged_and_taken_again_only_later(
     assert runner.wait_idle(10) and not bot_due(runtime, created.game_id)
 
 
-@pytest.fixture
-def small_hard_bots(monkeypatch):
-    """Each title's hard bot on a small budget (a few playouts of a few moves)."""
-    import importlib
-
-    for slug, budget in SMALL.items():
-        module = importlib.import_module(f"engines.{slug}.bot_hard")
-        monkeypatch.setattr(module, "choose_move", partial(module.choose_move, **budget))
-
-
-@pytest.mark.parametrize("slug", sorted(SMALL))
+@pytest.mark.parametrize("slug", sorted(SMALL_HARD_BUDGETS))
 def test_each_titles_hard_bot_moves_on_the_runner(runtime, runner, small_hard_bots, slug):
     engine = REGISTRY[slug]
     seats = [SeatSpec("Ann", "ann@example.org")] + [
