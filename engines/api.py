@@ -129,6 +129,14 @@ optional members of the engine object (with ``getattr``) and names no title itse
     identifies a move, so that a player's wording and a legal move's label compare
     equal (a list in any order), or None when the text is no written form. Absent:
     replies name moves only by code, label or JSON.
+``notation(move) -> str``
+    The move in the title's own notation, for the game's readable record (``pbem export
+    --format record``): one line, as a player would type it, e.g. ``fish cod in
+    gotland_deep`` (:func:`engines.notation.written` writes it from a table of forms).
+    A seat it names is the placeholder ``{name:N}``, no other braces. Reading a record
+    back, the server replays the position and takes the one legal move whose notation
+    is the line's; a move that is not the only one so written carries its JSON beside
+    it. Absent: every move is recorded as its JSON.
 
 Players by name
 ---------------

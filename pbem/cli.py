@@ -299,10 +299,29 @@ def say_waiting_bots(runtime, game_id: str) -> None:
 def cmd_export(args) -> int:
     runtime = _runtime(args)
     if args.all:
+        if args.format == "record":
+            raise PbemError(
+                "export --all writes full JSON exports, people and all, for import; "
+                "a record is written one game at a time."
+            )
         return export_all(runtime, Path(args.output or "export"))
     if not args.game:
         print("Name a game, or use --all.", file=sys.stderr)
         return 2
+    if args.format == "record":
+        from pbem.games.portable import export_record
+
+        if args.full:
+            raise PbemError(
+                "A record holds no one's personal data: --full is for the JSON export "
+                "(a running game's record is one seat's: --seat)."
+            )
+        text = export_record(runtime.service, args.game, seat=args.seat, server=_server(runtime))
+        if args.output:
+            Path(args.output).write_text(text)
+        else:
+            print(text, end="")
+        return 0
     data = runtime.service.export_game(args.game, seat=args.seat, full=args.full)
     text = json.dumps(data, indent=1, ensure_ascii=False)
     if args.output:
@@ -310,6 +329,16 @@ def cmd_export(args) -> int:
     else:
         print(text)
     return 0
+
+
+def _server(runtime) -> str:
+    """This server's address, for a record's header (empty when not configured)."""
+    from pbem import links
+
+    try:
+        return links.base_url(runtime.config)
+    except Exception:  # noqa: BLE001 - the header line is left out
+        return ""
 
 
 def export_all(runtime, folder: Path) -> int:
@@ -336,6 +365,38 @@ def export_all(runtime, folder: Path) -> int:
     for problem in skipped:
         print(f"Skipped {problem}", file=sys.stderr)
     return 1 if skipped else 0
+
+
+def _read_log_file(path: str) -> Any:
+    """An exported log: a JSON file, or a readable record (read back into the JSON
+    export it was written from); a sentence why not otherwise."""
+    from pbem.games.record import RecordError, read_record
+
+    text = _record_text(path)
+    if text is None:
+        return _read_json_file(path)
+    try:
+        return read_record(text)
+    except RecordError as error:
+        raise PbemError(f"{path}, {error}.") from None
+
+
+def _record_text(path: str) -> str | None:
+    """The file's text when it is a readable record, else None."""
+    from pbem.games.record import MAX_CHARS, is_record
+
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(64)
+            if not is_record(start.decode("utf-8", "replace")):
+                return None
+            text = start + handle.read(MAX_CHARS * 4)
+    except OSError as error:
+        raise PbemError(f"Cannot read {path}: {error.strerror or error}.") from None
+    try:
+        return text.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PbemError(f"{path} is not UTF-8 text.") from None
 
 
 def _read_json_file(path: str) -> Any:
@@ -377,7 +438,7 @@ def import_file(runtime, path: Path, *, mail: bool = True) -> str:
     from pbem.games.portable import import_full
     from pbem.validate import is_game_id
 
-    data = _read_json_file(str(path))
+    data = _read_log_file(str(path))
     header = data.get("game") if isinstance(data, dict) else None
     claimed = header.get("id") if isinstance(header, dict) else None
     if not is_game_id(claimed):
@@ -427,8 +488,13 @@ def check_import_text(data: dict) -> None:
 
 def cmd_verify(args) -> int:
     from pbem.eventlog.verify import verify_export
+    from pbem.games.record import verify_record
 
-    report = verify_export(_read_json_file(args.file), head=args.head)
+    text = _record_text(args.file)
+    if text is not None:
+        report = verify_record(text, head=args.head)
+    else:
+        report = verify_export(_read_json_file(args.file), head=args.head)
     print(report.summary())
     if report.ok and report.events:
         print(f"Roster: {report.roster_line}.")
@@ -686,6 +752,13 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--seat", type=int, help="only what this seat may know")
     export.add_argument("--full", action="store_true", help="with the seed, even mid-game")
     export.add_argument("--all", action="store_true", help="every game, into a folder")
+    export.add_argument(
+        "--format",
+        choices=("json", "record"),
+        default="json",
+        help="json (the default), or record: a readable text, one line per event, each "
+        "move in the game's own notation (verify and import read it too)",
+    )
     export.add_argument("-o", "--output")
     export.set_defaults(func=cmd_export)
 
@@ -694,7 +767,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="import a full exported log (or a folder of them) and carry on; each player "
         "is mailed a fresh link",
     )
-    imp.add_argument("file", help="an exported file, or the folder export --all wrote")
+    imp.add_argument(
+        "file", help="an exported file (JSON or a record), or the folder export --all wrote"
+    )
     imp.add_argument(
         "--no-mail", action="store_true", help="mail nothing (the links are printed only)"
     )

@@ -61,6 +61,7 @@ from typing import Any
 from engines.api import Chance, Option, Result
 
 from . import bot, bot_normal, legal, rules, scoring, views
+from . import notation as notation_mod
 from .state import State, dump_state, load_state
 
 FOLDER = Path(__file__).resolve().parent
@@ -172,6 +173,10 @@ class MareBalticum:
 
     def move_label(self, move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
         return views.move_label(move, view)
+
+    def notation(self, move: Mapping[str, Any]) -> str:
+        """The move as the game's record writes it (its own notation)."""
+        return notation_mod.notation(move)
 
     def rules_reference(self) -> dict:
         """The numbers of the game's rules reference page, built from its data."""

@@ -186,6 +186,7 @@ from typing import Any
 
 from engines.api import Chance, Option, Result
 from engines.mare_nostrum import bot, bot_normal, mail_grammar, rules, setups, views
+from engines.mare_nostrum import notation as notation_mod
 from engines.mare_nostrum.state import State, clone
 
 FOLDER = Path(__file__).resolve().parent
@@ -321,6 +322,10 @@ class MareNostrum:
 
     def move_label(self, move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
         return views.move_label(dict(move), view)
+
+    def notation(self, move: Mapping[str, Any]) -> str:
+        """The move as the game's record writes it (its own notation)."""
+        return notation_mod.notation(move)
 
     def rules_reference(self) -> dict:
         """The numbers of the game's rules reference page, built from its data."""

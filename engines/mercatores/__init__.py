@@ -89,6 +89,7 @@ from typing import Any
 
 from engines.api import Chance, Option, Result
 from engines.mercatores import bot, bot_normal, changes, mail_grammar, rules, views
+from engines.mercatores import notation as notation_mod
 from engines.mercatores.data import INVESTMENT_END_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from engines.mercatores.state import State, dump_state, load_state
 
@@ -201,6 +202,10 @@ class Mercatores:
 
     def move_label(self, move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -> str:
         return views.move_label(move, view)
+
+    def notation(self, move: Mapping[str, Any]) -> str:
+        """The move as the game's record writes it (its own notation)."""
+        return notation_mod.notation(move)
 
     def rules_reference(self) -> dict:
         """The numbers of the game's rules reference page, built from its data."""

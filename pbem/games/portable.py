@@ -75,6 +75,7 @@ from pbem.games.context import Runtime
 from pbem.games.names import fill_lines, marks_of
 from pbem.games.notices import Notice
 from pbem.games.policy import check_policy
+from pbem.games.record import write_record
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
 from pbem.models import Game, GameSecret, Seat
@@ -685,6 +686,14 @@ def export_game(
     an operator moving a game to another server).
     """
     return json.loads(export_text(service, game_id, seat=seat, full=full))
+
+
+def export_record(
+    service: GameService, game_id: str, seat: int | None = None, *, server: str = ""
+) -> str:
+    """The game's readable record (:mod:`pbem.games.record`): the whole game once it is
+    over, else ``seat``'s (what that seat's export holds)."""
+    return write_record(export_game(service, game_id, seat=seat), server=server)
 
 
 @dataclass

@@ -17,7 +17,8 @@ from flask_limiter.util import get_remote_address
 from pbem.errors import Rejected
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
 from pbem.games import invitations, seat_links, talk, vacations
-from pbem.games.portable import export_chunks
+from pbem.games.portable import export_chunks, export_record
+from pbem.links import base_url
 from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.web.history import render_history, render_step
 from pbem.web.present import players, runtime
@@ -126,4 +127,20 @@ def export(game_id: str):
         )
     response = Response(export_chunks(service, game_id), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
+    return response
+
+
+@bp.get("/record.txt")
+def record(game_id: str):
+    """The finished game's readable record (:mod:`pbem.games.record`), as plain text."""
+    service = runtime().service
+    game = service.game(game_id)
+    if game.status != "finished":
+        raise Rejected(
+            "The game's record is published when the game ends; each seat may download "
+            "its own from its page meanwhile."
+        )
+    text = export_record(service, game_id, server=base_url(runtime().config))
+    response = Response(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}-record.txt"'
     return response

@@ -26,9 +26,10 @@ from pbem import zones
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
 from pbem.games import invitations, names, seat_links, talk, vacations
-from pbem.games.portable import export_chunks
+from pbem.games.portable import export_chunks, export_record
 from pbem.games.tables import SeatClock
 from pbem.games.takeback import take_back, target_in
+from pbem.links import base_url
 from pbem.mail import addresses, budget
 from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.models import Seat
@@ -436,6 +437,19 @@ def export(token: str):
     )
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}.json"'
+    )
+    return response
+
+
+@bp.get("/record.txt")
+def record(token: str):
+    """The seat's readable record: what its export holds, as plain text."""
+    service = runtime().service
+    seat = seat_links.holder_seat(runtime(), token)
+    text = export_record(service, seat.game_id, seat=seat.seat, server=base_url(runtime().config))
+    response = Response(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{seat.game_id}-seat{seat.seat + 1}-record.txt"'
     )
     return response
 
