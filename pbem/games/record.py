@@ -75,6 +75,7 @@ DRAWS = re.compile(r"^\[draws: ((?:\d+/\d+ ?)*)\]$")
 # What the server does for a seat, as the who column says it (``auto_move`` events).
 AUTO_ACTORS = ("bot", "deadline")
 COLUMNS = "; seq  time  who  what  [draws: value/bound]  #hash  {exact JSON where needed}"
+SEAT_COLUMNS = "; seq  time  who  what (as this seat saw it)  #hash  {exact JSON where needed}"
 
 
 class RecordError(ValueError):
@@ -395,7 +396,7 @@ def _write_seat(data: Mapping[str, Any], server: str) -> str:
             parts.append(_comment(comment))
         lines.append("  ".join(parts))
     header = header_lines(data, entries, None, engine, roster, server)
-    return "\n".join([*header, "", COLUMNS, *lines]) + "\n"
+    return "\n".join([*header, "", SEAT_COLUMNS, *lines]) + "\n"
 
 
 def _fits_lines(lines: Sequence[str]) -> bool:
