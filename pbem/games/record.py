@@ -10,7 +10,7 @@ of ``[Tag "value"]`` lines, a blank line, then one line per event::
     [Title "Mercatores"]
     ...
     [Seed "2a8be728..."]
-    [Result "Bot 1 wins: most coins (Bot 1 12, Bot 2 9)"]
+    [Result "Bot 2 wins: most coins (16). Scores: Bot 1 15, Bot 2 16"]
 
     0  2026-12-02T17:14:47.081912Z  game created  [draws: 74/82 45/81]  #e4e25f7fab2e  {...}
     1  2026-12-02T17:14:47.094418Z  Bot 1 (1, bot)  trade t3 for cocoa-09, coffee-08, q1  #8b5e24583a65
@@ -349,7 +349,7 @@ def _result_words(engine: Any, state: Any, names: Sequence[str]) -> str:
         f"{_name(names, seat)} {score:g}" for seat, score in enumerate(result.scores)
     )
     reason = f": {_clean(result.reason)}" if result.reason else ""
-    return f"{winners} {verb}{reason} ({scores})"
+    return f"{winners} {verb}{reason}. Scores: {scores}"
 
 
 def _revealed(rows: Sequence[Mapping[str, Any]]) -> str | None:
