@@ -692,8 +692,25 @@ def export_record(
     service: GameService, game_id: str, seat: int | None = None, *, server: str = ""
 ) -> str:
     """The game's readable record (:mod:`pbem.games.record`): the whole game once it is
-    over, else ``seat``'s (what that seat's export holds)."""
-    return write_record(export_game(service, game_id, seat=seat), server=server)
+    over, else ``seat``'s (what that seat's export holds). The last few are kept by
+    head: a finished game's record is written once, however often it is downloaded."""
+    data = export_game(service, game_id, seat=seat)
+    key = (id(service), game_id, data["game"]["head_hash"], seat, server)
+    with _LOCK:
+        text = _RECORDS.get(key)
+        if text is not None:
+            _RECORDS.move_to_end(key)
+            return text
+    text = write_record(data, server=server)
+    with _LOCK:
+        _RECORDS[key] = text
+        while len(_RECORDS) > RECORDS_KEPT:
+            _RECORDS.popitem(last=False)
+    return text
+
+
+RECORDS_KEPT = 16
+_RECORDS: OrderedDict[tuple, str] = OrderedDict()
 
 
 @dataclass

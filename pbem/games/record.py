@@ -122,13 +122,19 @@ def _write_full(data: Mapping[str, Any], server: str) -> str:
     return "\n".join([*header, "", COLUMNS, *lines]) + "\n"
 
 
-def _full_line(engine: Any, row: Mapping[str, Any], before: Any, names, roster) -> str:
+def _full_line(
+    engine: Any, row: Mapping[str, Any], before: Any, names, roster, only: bool = False
+) -> str:
+    """The event's line (``only``: its move is known to be the one legal move its
+    notation names, as when it was just read back from that notation)."""
     chance = row["chance"]
     parts = [str(row["seq"]), row["created_at"]]
     if row["kind"] in MOVE_KINDS:
         move = row["payload"]["move"]
         text = move_text(engine, move, names)
-        exact = text is not None and _only_move(engine, before, row["seat"], move, text, names)
+        exact = text is not None and (
+            only or _only_move(engine, before, row["seat"], move, text, names)
+        )
         parts += [_who(names, row["seat"], row["kind"], row["actor"]), text or _plain(move)]
         comment = None if exact else {"move": move}
     else:
@@ -579,7 +585,8 @@ def _read_full(tags, events: list[Line]) -> dict[str, Any]:
                 f"event {line.seq} as this line writes it does not have the hash #{line.hash}: "
                 "its move, draws, time or player differ from the game's",
             )
-        written = _full_line(engine, row, before, _names(roster, older), roster)
+        rebuilt = kind in MOVE_KINDS and "move" not in comment
+        written = _full_line(engine, row, before, _names(roster, older), roster, rebuilt)
         if written != line.text:
             raise RecordError(
                 line.number, f"the line does not read as event {line.seq} is written: {written}"
