@@ -49,6 +49,7 @@ from typing import Any
 
 from engines import REGISTRY
 from engines.api import canonical_json
+from pbem.bounds import loads as bounded_loads
 from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import (
     GENESIS_HASH,
@@ -430,6 +431,17 @@ class Line:
 def read_record(text: str) -> dict[str, Any]:
     """The export file a record was written from (see the module's docstring);
     :class:`RecordError` names the first line that does not read back."""
+    try:
+        return _read_record(text)
+    except RecordError:
+        raise
+    except RecursionError:
+        raise RecordError(None, "the record nests too deeply to be a log") from None
+    except Exception as error:  # noqa: BLE001 - any file gets an answer, never a traceback
+        raise RecordError(None, f"the record cannot be read: {type(error).__name__}") from None
+
+
+def _read_record(text: str) -> dict[str, Any]:
     if len(text) > MAX_CHARS:
         raise RecordError(None, "the record is too long to be a game's")
     tags, events = _split(text)
@@ -489,9 +501,9 @@ def _event_line(number: int, line: str) -> Line:
     start = rest.find("  {")
     if start >= 0:
         try:
-            comment = json.loads(rest[start + 2 :])
-        except ValueError:
-            raise RecordError(number, "the line's {...} comment is not JSON") from None
+            comment = bounded_loads(rest[start + 2 :])
+        except ValueError as error:
+            raise RecordError(number, f"the line's {{...}} comment is not JSON: {error}") from None
         if not isinstance(comment, dict):
             raise RecordError(number, "the line's {...} comment is not an object")
         rest = rest[:start]
@@ -549,6 +561,8 @@ def _read_full(tags, events: list[Line]) -> dict[str, Any]:
         else:
             who, _, text = line.body.partition("  ")
             seat, kind, actor = _read_who(who, line.number)
+            if not rows or not 0 <= seat < rows[0]["payload"].get("seats", 0):
+                raise RecordError(line.number, "the line names no seat of the game")
             if "move" in comment:
                 move = comment["move"]
             else:
@@ -730,6 +744,8 @@ def _read_seat(tags, events: list[Line]) -> dict[str, Any]:
         "seat": seat_of_viewer,
         "events": entries,
     }
+    engine = REGISTRY.get(game["engine"])
+    _check_header(tags, header_lines(data, entries, None, engine, roster, ""))
     return data
 
 

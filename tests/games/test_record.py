@@ -268,3 +268,29 @@ def test_a_title_without_a_notation_records_each_move_as_its_json(tmp_path):
     moves = [line for line in event_lines(text) if "(1, bot)" in line or "(2, bot)" in line]
     assert moves and all(line.endswith('"}}') and '{"move":' in line for line in moves)
     assert read_record(text) == data and verify_record(text).ok
+
+
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda text: text.replace("Bot 1 (1, bot)", "Bot 1 (0, bot)", 1),
+        lambda text: text.replace("Bot 1 (1, bot)", "Bot 1 (1, by magic)", 1),
+        lambda text: text.replace("  #", "  ", 3),
+        lambda text: text.replace('{"actor"', '{"actor":' + "[" * 400 + "]" * 400 + ',"x"', 1),
+        lambda text: text.replace('"kind":"created"', '"kind":7', 1),
+        lambda text: re.sub(r"(\n0  .*?\[draws: )", r"\1x", text, count=1),
+        lambda text: text.replace('[Engine "mercatores"]', '[Engine "chess"]'),
+        lambda text: "\n".join(text.splitlines()[:30]),
+        lambda text: text.split("\n\n", 1)[0],
+        lambda text: text.replace('"]\n', "\n", 1),
+    ],
+)
+def test_any_mangled_record_gets_an_answer_never_a_traceback(mangle, finished):
+    _, games = finished
+    text = games["mercatores"][2]
+    bad = mangle(text)
+    assert bad != text
+    report = verify_record(bad)
+    assert not report.ok and report.message
+    with pytest.raises(RecordError):
+        read_record(bad)
