@@ -110,8 +110,8 @@ def _write_full(data: Mapping[str, Any], server: str) -> str:
     report = verify_export(data)
     if not report.ok:
         raise ValueError(f"the log does not verify: {report.summary()}")
-    if not report.seed_revealed and not data.get("seed"):
-        raise ValueError("a whole game's record carries the seed: the game must be over")
+    if not report.seed_revealed:
+        raise ValueError("a whole game's record carries its revealed seed: the game must be over")
     rows = data["events"]
     lines, roster = [], None
     for index, row in enumerate(rows):
@@ -242,26 +242,43 @@ def _read_who(text: str, line: int) -> tuple[int, str, str]:
     return seat, "move", ""
 
 
+# A readable sentence for the kinds of event that are no move; ``{who}`` is the event's
+# player. Any other kind reads as its name and its player ("contribution: Ann (1)").
 EVENT_WORDS = {
     "created": "game created",
-    "seed_revealed": "seed revealed",
-    "engine_upgraded": "rules upgraded",
-    "take_back": "move taken back",
+    "seed_revealed": "seed revealed: {seed}",
+    "engine_upgraded": "rules upgraded to version {to}",
+    "take_back": "{who} takes a move back (the game is as after event {to_seq})",
+    "talk": "{who} says: {text}",
+    "vacation": "{who} is on vacation for {days} days",
+    "seat_to_bot": "a bot ({level}) plays for {who}",
+    "seat_left": "{who} leaves; a bot plays the seat",
+    "seat_offered": "{who}'s seat is offered to a new player",
+    "seat_taken": "{new_name} takes {who}'s seat",
+    "seat_replaced": "{new_name} takes {who}'s seat",
+    "seat_reclaimed": "{who} plays again",
+    "seat_resigned": "{who} resigns; a bot ({level}) plays on",
+    "policy_changed": "the deadline policy changes",
+    "game_paused": "the game is paused",
+    "game_resumed": "the game goes on",
 }
 
 
 def event_words(row: Mapping[str, Any], names: Sequence[str]) -> str:
     """A readable line for an event that is no move (the comment holds it exactly)."""
     kind, payload = row["kind"], row.get("payload") or {}
-    words = EVENT_WORDS.get(kind, str(kind).replace("_", " "))
-    if row.get("seat") is not None:
-        words += f": {_name(names, row['seat'])} ({row['seat'] + 1})"
-    if kind == "seed_revealed" and isinstance(payload.get("seed"), str):
-        words += f": {payload['seed']}"
-    elif kind == "take_back" and isinstance(payload.get("to_seq"), int):
-        words += f" to event {payload['to_seq']}"
-    elif kind == "engine_upgraded" and payload.get("to") is not None:
-        words += f" to version {payload['to']}"
+    seat = row.get("seat")
+    who = f"{_name(names, seat)} ({seat + 1})" if isinstance(seat, int) else "the server"
+    if kind == "talk" and payload.get("to") is not None:
+        template = "{who} writes to one player (sealed)"
+    else:
+        template = EVENT_WORDS.get(kind, str(kind).replace("_", " ") + ": {who}")
+    fields = {key: value for key, value in payload.items() if isinstance(key, str)}
+    fields.setdefault("level", "normal")
+    try:
+        words = template.format_map({**fields, "who": who})
+    except (KeyError, IndexError, ValueError, AttributeError):
+        words = str(kind).replace("_", " ") + f": {who}"
     return _clean(words) or "-"
 
 

@@ -294,3 +294,42 @@ def test_any_mangled_record_gets_an_answer_never_a_traceback(mangle, finished):
     assert not report.ok and report.message
     with pytest.raises(RecordError):
         read_record(bad)
+
+
+def test_events_of_every_kind_round_trip_as_readable_lines_with_their_json(tmp_path):
+    """Talk (public and private), a vacation, a take-back and a seat handed to a bot:
+    each a line of its own with its exact JSON, and the record still reads back whole."""
+    from pbem.games import rescue, talk, vacations
+    from pbem.games.takeback import take_back
+
+    runtime = make_runtime(tmp_path)
+    service = runtime.service
+    seats = [SeatSpec("Ann", "ann@example.org"), SeatSpec("Bob", "bob@example.org")]
+    game_id = service.create_game("mercatores", seats, {}).game_id
+    talk.post(runtime, game_id, 0, None, "Good luck!")
+    talk.post(runtime, game_id, 0, 1, "Between us: I want the coffee.")
+    assert vacations.start_vacation(runtime, game_id, 1, 2).done
+    head = service.head(game_id)
+    seat = sorted(head.engine.to_move(head.state))[0]
+    trade = next(m for m in head.engine.legal_moves(head.state, seat) if m["type"] == "trade")
+    service.submit_move(game_id, seat, trade, head.seq)
+    take_back(service, game_id, seat, service.head(game_id).seq)
+    assert rescue.hand_to_bot(runtime, game_id, 0, level="easy").done
+    assert rescue.hand_to_bot(runtime, game_id, 1, level="easy").done
+    service.play_bots(game_id, max_moves=20_000)
+    assert service.game(game_id).status == "finished"
+    kinds = {row["kind"] for row in service.events(game_id)}
+    assert {"talk", "take_back", "seat_to_bot"} <= kinds and len(kinds) >= 7
+    data = export_game(service, game_id)
+    text = export_record(service, game_id)
+    lines = event_lines(text)
+    for row in data["events"]:
+        if row["kind"] not in MOVE_KINDS:
+            assert f'"kind":"{row["kind"]}"' in lines[row["seq"]]
+    assert "Good luck!" in text and "I want the coffee" not in text  # private talk sealed
+    assert "Ann (1) takes a move back" in text and "a bot (easy) plays for Ann (1)" in text
+    assert "Bob (2) is on vacation for 2 days" in text and "Ann (1) says: Good luck!" in text
+    assert read_record(text) == data and verify_record(text).ok
+    elsewhere = make_runtime(tmp_path / "elsewhere")
+    import_full(elsewhere.service, read_record(text), mail=False)
+    assert export_game(elsewhere.service, game_id) == data
