@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem import links
+from pbem import links, receipts
 from pbem.games.context import Runtime
 from pbem.mail import games_link, render
 from pbem.mail.models import Mail
@@ -66,7 +66,15 @@ def enqueue(
 def sealed_render(
     runtime: Runtime, kind: str, context: dict[str, Any], unsubscribe: str
 ) -> tuple[str, str, str, str]:
-    """A mail's subject, text, HTML and unsubscribe link, the links sealed."""
+    """A mail's subject, text, HTML and unsubscribe link, the links sealed. A mail about
+    a game's head (``game_id``, ``head_seq``, ``head_hash``) carries its signed receipt."""
+    if "receipt" not in context and all(
+        context.get(name) is not None for name in ("game_id", "head_seq", "head_hash")
+    ):
+        signed = receipts.issue(
+            runtime, context["game_id"], context["head_seq"], context["head_hash"]
+        )
+        context = {**context, "receipt": signed.text() if signed is not None else ""}
     subject, text, html = render.render(
         kind, {"base_url": links.base_url(runtime.config), **context}
     )
