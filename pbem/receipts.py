@@ -171,8 +171,8 @@ def _write_index(where: Path, keys: Sequence[PublicKey]) -> None:
     os.replace(draft, where / INDEX)
 
 
-def _new_key(where: Path, now: datetime) -> PublicKey:
-    private = Ed25519PrivateKey.generate()
+def _new_key(where: Path, now: datetime, private: Ed25519PrivateKey | None = None) -> PublicKey:
+    private = private or Ed25519PrivateKey.generate()
     public = private.public_key()
     made = PublicKey(key_id(public), public, iso(now), None)
     pem = private.private_bytes(
@@ -203,12 +203,18 @@ def ensure_key(config: Mapping[str, Any], now: datetime) -> PublicKey:
     return found
 
 
-def rotate(config: Mapping[str, Any], now: datetime, keep_private: bool = False) -> PublicKey:
-    """Makes a new current key; the old ones are retired now and, unless
-    ``keep_private``, their private halves deleted. Every public key stays listed."""
+def rotate(
+    config: Mapping[str, Any],
+    now: datetime,
+    keep_private: bool = False,
+    private: Ed25519PrivateKey | None = None,
+) -> PublicKey:
+    """Makes a new current key (a fresh one, or ``private``); the old ones are retired
+    now and, unless ``keep_private``, their private halves deleted. Every public key
+    stays listed."""
     with _locked(config) as where:
         keys = published(config)
-        made = _new_key(where, now)
+        made = _new_key(where, now, private)
         retired = [PublicKey(key.id, key.key, key.created, key.retired or iso(now)) for key in keys]
         _write_index(where, [*retired, made])
         if not keep_private:

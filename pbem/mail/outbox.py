@@ -66,23 +66,26 @@ def enqueue(
 def sealed_render(
     runtime: Runtime, kind: str, context: dict[str, Any], unsubscribe: str
 ) -> tuple[str, str, str, str]:
-    """A mail's subject, text, HTML and unsubscribe link, the links sealed. A mail about
-    a game's head (``game_id``, ``head_seq``, ``head_hash``) carries its signed receipt."""
-    if "receipt" not in context and all(
-        context.get(name) is not None for name in ("game_id", "head_seq", "head_hash")
-    ):
-        signed = receipts.issue(
-            runtime, context["game_id"], context["head_seq"], context["head_hash"]
-        )
-        context = {**context, "receipt": signed.text() if signed is not None else ""}
+    """A mail's subject, text, HTML and unsubscribe link, the links sealed."""
     subject, text, html = render.render(
-        kind, {"base_url": links.base_url(runtime.config), **context}
+        kind, {"base_url": links.base_url(runtime.config), **with_receipt(runtime, context)}
     )
     server_key = secret(runtime)
     text, html, unsubscribe = (
         render.seal_links(runtime.config, server_key, part) for part in (text, html, unsubscribe)
     )
     return subject, text, html, unsubscribe
+
+
+def with_receipt(runtime: Runtime, context: dict[str, Any]) -> dict[str, Any]:
+    """The context of a mail about a game's head (``game_id``, ``head_seq``,
+    ``head_hash``) with the head's signed receipt (:mod:`pbem.receipts`) for its footer."""
+    if "receipt" in context or any(
+        context.get(name) is None for name in ("game_id", "head_seq", "head_hash")
+    ):
+        return context
+    signed = receipts.issue(runtime, context["game_id"], context["head_seq"], context["head_hash"])
+    return {**context, "receipt": signed.text() if signed is not None else ""}
 
 
 def new_mail(
