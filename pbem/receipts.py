@@ -304,10 +304,18 @@ def _signer(runtime: Any) -> tuple[PublicKey, Ed25519PrivateKey]:
     return key, private
 
 
-def issue(runtime: Any, game: str, seq: int, head: str) -> Receipt | None:
-    """A receipt for ``game`` at ``seq`` with head hash ``head``, signed now; None (and a
-    logged error) when the key cannot be read or made: a receipt never fails a move."""
+def issue(
+    runtime: Any, game: str, seq: int, head: str, at: datetime | str | None = None
+) -> Receipt | None:
+    """A receipt for ``game`` at ``seq`` with head hash ``head``, dated ``at`` (the
+    event's own time, as its row records it, where the caller has the row: a page or an
+    answer then says the same every time it is shown) or now (a mail, as it is written);
+    None (and a logged error) when the key cannot be read or made: a receipt never fails
+    a move."""
     from pbem.links import base_url
+
+    if isinstance(at, str):
+        at = datetime.fromisoformat(at)
 
     try:
         _, private = _signer(runtime)
@@ -320,7 +328,7 @@ def issue(runtime: Any, game: str, seq: int, head: str) -> Receipt | None:
         game=game,
         seq=int(seq),
         head=head,
-        time=runtime.clock(),
+        time=at or runtime.clock(),
     )
 
 

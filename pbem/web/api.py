@@ -86,7 +86,9 @@ def post_move(token: str):
     outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
     # The bots it left due have moved already (:meth:`GameService.after_commit`), but
     # for those at a slow level: the runner plays them right after this answer.
-    receipt = receipts.issue(runtime(), seat.game_id, outcome.seq, outcome.head_hash)
+    receipt = receipts.issue(
+        runtime(), seat.game_id, outcome.seq, outcome.head_hash, event_time(outcome, seat.game_id)
+    )
     return jsonify(
         {
             "seq": outcome.seq,
@@ -95,6 +97,14 @@ def post_move(token: str):
             "receipt": receipt.as_json() if receipt is not None else None,
         }
     )
+
+
+def event_time(outcome, game_id: str) -> str:
+    """When the event a move's answer names was recorded (a receipt is dated so)."""
+    rows = [row for row in outcome.events if row.get("seq") == outcome.seq]
+    if not rows:  # a move made before (a duplicate): its event, read again
+        rows = runtime().service.events(game_id, after=outcome.seq - 1, upto=outcome.seq)
+    return rows[0]["created_at"]
 
 
 @bp.get("/openapi.json")

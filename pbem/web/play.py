@@ -160,9 +160,19 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         talk_to=[(number, name) for number, name in enumerate(tail.names) if number != seat.seat],
         talk_max=talk.MAX_CHARS,
         own_address_bounces=bool(own.get("bouncing")),
-        receipt=receipts.issue(runtime(), game.id, game.head_seq, game.head_hash),
+        receipt=head_receipt(tail),
     )
     return page, status
+
+
+def head_receipt(tail):
+    """The signed receipt of the game's head, dated when its event was recorded (the
+    tail keeps that event's row, but for a game still at its first event)."""
+    game = tail.game
+    row = tail.rows.get(game.head_seq)
+    if row is None:
+        row = runtime().service.events(game.id, after=game.head_seq - 1, upto=game.head_seq)[0]
+    return receipts.issue(runtime(), game.id, game.head_seq, game.head_hash, row["created_at"])
 
 
 def tail_talk(game_id: str) -> list:

@@ -57,6 +57,13 @@ def test_the_api_answers_a_move_with_a_receipt_of_it(client, runtime):
     )
     assert verdict.ok, verdict.message
     assert receipts.parse(receipt["text"]).as_json() == receipt
+    # dated when the event was recorded: the same move sent again gets the same receipt
+    again = client.post(
+        f"/api/play/{created.tokens[0]}/moves", json={"move": {"type": "stop"}, "expected_seq": 0}
+    ).json
+    assert again["duplicate"] and again["receipt"] == receipt
+    recorded = runtime.service.events(created.game_id)[1]["created_at"]
+    assert receipt["time"] == recorded[:19] + "Z"
 
 
 def test_the_page_after_a_move_carries_a_receipt_and_old_ones_survive_a_rotation(client, runtime):
