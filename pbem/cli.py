@@ -436,10 +436,10 @@ def cmd_verify(args) -> int:
         print(f"Roster: {report.roster_line}.")
     if not args.receipt:
         return 0 if report.ok else 1
-    return 0 if verify_receipts(data, args.receipt, args.key) and report.ok else 1
+    return 0 if check_receipts(data, args.receipt, args.key) and report.ok else 1
 
 
-def verify_receipts(data: Any, given: Sequence[str], key_file: str | None) -> bool:
+def check_receipts(data: Any, given: Sequence[str], key_file: str | None) -> bool:
     """Checks each signed receipt (a receipt's text, or a file holding receipts) against
     the export ``data`` with the public keys of ``key_file``; prints a line for each."""
     from pbem import receipts
@@ -485,13 +485,23 @@ def verify_receipts(data: Any, given: Sequence[str], key_file: str | None) -> bo
 
 def cmd_keys(args) -> int:
     """Lists the receipt keys, or rotates: a new current key, the old ones retired."""
-    from pbem import links, receipts
+    from pbem import receipts
     from pbem.config import load_config, make_var
     from pbem.zones import utc
 
     config = load_config()
     make_var(config)
     now = utc(datetime.now(UTC))
+    try:
+        return _keys(args, config, now)
+    except (ValueError, KeyError, TypeError) as error:
+        index = receipts.folder(config) / receipts.INDEX
+        raise PbemError(f"{index} cannot be read ({error}); nothing was changed.") from None
+
+
+def _keys(args, config: dict, now: datetime) -> int:
+    from pbem import links, receipts
+
     if args.action == "rotate":
         made = receipts.rotate(config, now, keep_private=args.keep_private)
         kept = "kept" if args.keep_private else "deleted"

@@ -47,6 +47,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from engines.api import canonical_json
+from pbem.bounds import loads as bounded_loads
 from pbem.config import write_once
 
 log = logging.getLogger(__name__)
@@ -148,6 +149,8 @@ def published(config: Mapping[str, Any]) -> list[PublicKey]:
         entries = json.loads(path.read_text())["keys"]
     except FileNotFoundError:
         return []
+    if not isinstance(entries, list):
+        raise ValueError(f"{path} lists no keys")
     return [
         PublicKey(
             entry["id"],
@@ -343,7 +346,7 @@ def parse(text: str) -> Receipt:
     body, dot, signature = compact[len(PREFIX) :].partition(".")
     try:
         payload, signed = unb64url(body), unb64url(signature)
-        claims = json.loads(payload.decode("utf-8"))
+        claims = bounded_loads(payload.decode("utf-8"))
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise ReceiptError("the receipt is damaged (not readable base64url JSON)") from None
     if not dot or len(signed) != 64:
@@ -392,7 +395,7 @@ def read_keys(data: bytes) -> dict[str, PublicKey]:
             raise ReceiptError("the PEM file holds a key that is not Ed25519")
         return {key_id(public): PublicKey(key_id(public), public)}
     try:
-        document = json.loads(text)
+        document = bounded_loads(text)
         entries = document["keys"]
     except (ValueError, TypeError, KeyError):
         raise ReceiptError(

@@ -10,6 +10,7 @@ import logging
 from flask import Blueprint, jsonify
 
 from pbem import links, receipts
+from pbem.web.hardening import error_answer
 from pbem.web.present import runtime
 
 bp = Blueprint("wellknown", __name__)
@@ -23,9 +24,11 @@ def keys():
     run = runtime()
     try:
         receipts.ensure_key(run.config, run.clock())  # a server always has one to publish
-    except OSError as error:
-        log.error("no receipt key could be made: %s", error)
-    response = jsonify(receipts.keys_document(run.config, links.base_url(run.config)))
+        document = receipts.keys_document(run.config, links.base_url(run.config))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        log.error("the receipt keys cannot be read: %s", error)
+        return error_answer(503, "The server's receipt keys cannot be read just now.")
+    response = jsonify(document)
     response.headers["Cache-Control"] = f"public, max-age={MAX_AGE}"
     response.headers["Access-Control-Allow-Origin"] = "*"
     return response

@@ -366,3 +366,13 @@ def test_a_finished_games_full_log_rewritten_and_rechained_fails_only_by_its_rec
     out = capsys.readouterr().out
     assert "draws re-derived from the seed" in out  # the log itself verifies
     assert "FAILED, history rewritten (head differs at seq)" in out
+
+
+def test_a_damaged_keys_index_is_said_plainly_and_fails_no_move(database, capsys, tmp_path):
+    run = runtime_at(tmp_path)
+    receipts.ensure_key(run.config, T0)
+    (receipts.folder(run.config) / receipts.INDEX).write_text("{not json")
+    run.extras.clear()
+    assert receipts.issue(run, "g1234", 1, HEAD) is None
+    assert pbem(database, "keys", "list") == 1
+    assert "keys.json cannot be read" in capsys.readouterr().err

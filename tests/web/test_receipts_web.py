@@ -148,3 +148,10 @@ def test_the_answer_to_a_move_by_mail_carries_a_receipt(sqlite_db, tmp_path):
     rows = runtime.service.events(created.game_id)
     verdict = receipts.check(found, keys, created.game_id, rows)
     assert verdict.ok and verdict.receipt.seq == rows[-1]["seq"], verdict.message
+
+
+def test_damaged_keys_answer_503_not_500(client, runtime):
+    receipts.ensure_key(runtime.config, runtime.clock())
+    (receipts.folder(runtime.config) / receipts.INDEX).write_text('{"keys": 5}')
+    answer = client.get("/.well-known/pbem-keys.json")
+    assert answer.status_code == 503 and "receipt keys" in answer.text
