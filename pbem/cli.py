@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -488,17 +489,108 @@ def check_import_text(data: dict) -> None:
 
 def cmd_verify(args) -> int:
     from pbem.eventlog.verify import verify_export
-    from pbem.games.record import verify_record
+    from pbem.games.record import read_record, verify_record
 
     text = _record_text(args.file)
     if text is not None:
         report = verify_record(text, head=args.head)
+        data = read_record(text) if report.ok and args.receipt else None
     else:
-        report = verify_export(_read_json_file(args.file), head=args.head)
+        data = _read_json_file(args.file)
+        report = verify_export(data, head=args.head)
     print(report.summary())
     if report.ok and report.events:
         print(f"Roster: {report.roster_line}.")
-    return 0 if report.ok else 1
+    if not args.receipt:
+        return 0 if report.ok else 1
+    if data is None:
+        print("The receipts are not checked: the record itself does not hold together.")
+        return 1
+    return 0 if check_receipts(data, args.receipt, args.key) and report.ok else 1
+
+
+def check_receipts(data: Any, given: Sequence[str], key_file: str | None) -> bool:
+    """Checks each signed receipt (a receipt's text, or a file holding receipts) against
+    the export ``data`` with the public keys of ``key_file``; prints a line for each."""
+    from pbem import receipts
+
+    texts: list[str] = []
+    for item in given:
+        if item.strip().startswith(receipts.PREFIX):
+            texts.append(item)
+            continue
+        try:
+            found = receipts.find(Path(item).read_text(errors="replace"))
+        except OSError as error:
+            raise PbemError(
+                f"--receipt {item[:60]!r} is neither a receipt ({receipts.PREFIX}...) nor a "
+                f"file we can read: {error.strerror or error}."
+            ) from None
+        if not found:
+            raise PbemError(f"{item} holds no receipt ({receipts.PREFIX}...).")
+        texts.extend(found)
+    if key_file is None:
+        raise PbemError(
+            "A receipt is checked with the server's public keys: give --key, the server's "
+            "/.well-known/pbem-keys.json saved earlier (or one key as a PEM file)."
+        )
+    try:
+        keys = receipts.read_keys(Path(key_file).read_bytes())
+    except OSError as error:
+        raise PbemError(f"Cannot read {key_file}: {error.strerror or error}.") from None
+    except receipts.ReceiptError as error:
+        raise PbemError(f"{key_file}: {error}.") from None
+    header = data.get("game") if isinstance(data, dict) else None
+    game_id = header.get("id") if isinstance(header, dict) else None
+    rows = data.get("events") if isinstance(data, dict) else None
+    held = 0
+    for number, text in enumerate(texts, start=1):
+        verdict = receipts.check(text, keys, game_id, rows if isinstance(rows, list) else [])
+        held += verdict.ok
+        print(f"Receipt {number}: {verdict.line()}")
+    if len(texts) > 1:
+        print(f"{held} of {len(texts)} receipts hold.")
+    return held == len(texts)
+
+
+def cmd_keys(args) -> int:
+    """Lists the receipt keys, or rotates: a new current key, the old ones retired."""
+    from pbem import receipts
+    from pbem.config import load_config, make_var
+    from pbem.zones import utc
+
+    config = load_config()
+    make_var(config)
+    now = utc(datetime.now(UTC))
+    try:
+        return _keys(args, config, now)
+    except (ValueError, KeyError, TypeError) as error:
+        index = receipts.folder(config) / receipts.INDEX
+        raise PbemError(f"{index} cannot be read ({error}); nothing was changed.") from None
+
+
+def _keys(args, config: dict, now: datetime) -> int:
+    from pbem import links, receipts
+
+    if args.action == "rotate":
+        made = receipts.rotate(config, now, keep_private=args.keep_private)
+        kept = "kept" if args.keep_private else "deleted"
+        print(
+            f"Key {made.id} signs receipts from now on; the older keys are retired (their "
+            f"private halves {kept}) and stay published at /.well-known/pbem-keys.json."
+        )
+        return 0
+    if args.json:
+        _print_json(receipts.keys_document(config, links.base_url(config)))
+        return 0
+    keys = receipts.published(config)
+    if not keys:
+        print("No receipt key yet: the first is made when the server first signs a receipt.")
+    for key in keys:
+        state = f"retired {key.retired}" if key.retired else "current"
+        private = "private half kept" if receipts.has_private(config, key) else "public only"
+        print(f"{key.id}  {receipts.ALGORITHM}  created {key.created}  {state}  ({private})")
+    return 0
 
 
 def cmd_migrate(args) -> int:
@@ -784,7 +876,39 @@ def build_parser() -> argparse.ArgumentParser:
         "some event in the log (the last one, or an earlier one when the game went on after "
         "that mail); verify says which, and fails when no event has it",
     )
+    verify.add_argument(
+        "--receipt",
+        action="append",
+        metavar="RECEIPT",
+        help="a signed receipt (pbem-receipt:1:...) from a move's page, API answer or mail, "
+        "or a file holding receipts (one per line, or a saved mail); may be given many "
+        "times. Each is checked offline against the log: its signature, its game, and that "
+        "the log holds the signed head hash at the signed event",
+    )
+    verify.add_argument(
+        "--key",
+        metavar="FILE",
+        help="with --receipt: the server's public keys, /.well-known/pbem-keys.json saved "
+        "earlier, or one public key as a PEM file (nothing is fetched)",
+    )
     verify.set_defaults(func=cmd_verify)
+
+    keys = commands.add_parser(
+        "keys",
+        help="the keys receipts are signed with: list them, or rotate (a new current key; "
+        "the old ones retired, still published so old receipts verify)",
+    )
+    keys.add_argument("action", choices=("list", "rotate"))
+    keys.add_argument(
+        "--json", action="store_true", help="with list: the keys document the server publishes"
+    )
+    keys.add_argument(
+        "--keep-private",
+        action="store_true",
+        help="with rotate: keep the retired keys' private halves (default: delete them, so "
+        "they can sign nothing more)",
+    )
+    keys.set_defaults(func=cmd_keys)
 
     migrate = commands.add_parser("migrate", help="create or upgrade the database schema")
     migrate.set_defaults(func=cmd_migrate)

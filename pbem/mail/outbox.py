@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem import links
+from pbem import links, receipts
 from pbem.games.context import Runtime
 from pbem.mail import games_link, render
 from pbem.mail.models import Mail
@@ -68,13 +68,24 @@ def sealed_render(
 ) -> tuple[str, str, str, str]:
     """A mail's subject, text, HTML and unsubscribe link, the links sealed."""
     subject, text, html = render.render(
-        kind, {"base_url": links.base_url(runtime.config), **context}
+        kind, {"base_url": links.base_url(runtime.config), **with_receipt(runtime, context)}
     )
     server_key = secret(runtime)
     text, html, unsubscribe = (
         render.seal_links(runtime.config, server_key, part) for part in (text, html, unsubscribe)
     )
     return subject, text, html, unsubscribe
+
+
+def with_receipt(runtime: Runtime, context: dict[str, Any]) -> dict[str, Any]:
+    """The context of a mail about a game's head (``game_id``, ``head_seq``,
+    ``head_hash``) with the head's signed receipt (:mod:`pbem.receipts`) for its footer."""
+    if "receipt" in context or any(
+        context.get(name) is None for name in ("game_id", "head_seq", "head_hash")
+    ):
+        return context
+    signed = receipts.issue(runtime, context["game_id"], context["head_seq"], context["head_hash"])
+    return {**context, "receipt": signed.text() if signed is not None else ""}
 
 
 def new_mail(

@@ -58,6 +58,8 @@ OPTIONAL = {
     "others": [],
     "players": [],
     "commitment": "",
+    # The signed receipt of the head (pbem.receipts; set by the outbox).
+    "receipt": "",
     "deadline": "",
     "policy": {},
     "newcomer": False,

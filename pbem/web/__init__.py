@@ -54,6 +54,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         rules,
         theme,
         titles,
+        wellknown,
     )
 
     titles.init_app(app)  # before anything reads app.jinja_env: it sets the loader
@@ -77,6 +78,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         open_pages,
         notices_pages,
         players,
+        wellknown,
     ):
         app.register_blueprint(module.bp)
     limits.init_app(app, runtime.config)

@@ -3,6 +3,7 @@
 A move is posted as ``{"move": {...}, "expected_seq": N}`` with ``Content-Type:
 application/json`` (which a cross-site form cannot send, so no CSRF token is needed).
 A stale seq answers 409 with ``fresh_seq``; an illegal move 422 with the engine's reason.
+A move's answer carries a signed ``receipt`` of the game at the move (:mod:`pbem.receipts`).
 Every error is ``{"error": {"status": N, "message": "..."}}`` (see :mod:`pbem.web.openapi`).
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
+from pbem import receipts
 from pbem.bounds import INT_MAX, is_count
 from pbem.errors import BadInput
 from pbem.games import names, seat_links
@@ -84,9 +86,25 @@ def post_move(token: str):
     outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
     # The bots it left due have moved already (:meth:`GameService.after_commit`), but
     # for those at a slow level: the runner plays them right after this answer.
-    return jsonify(
-        {"seq": outcome.seq, "head_hash": outcome.head_hash, "duplicate": outcome.duplicate}
+    receipt = receipts.issue(
+        runtime(), seat.game_id, outcome.seq, outcome.head_hash, event_time(outcome, seat.game_id)
     )
+    return jsonify(
+        {
+            "seq": outcome.seq,
+            "head_hash": outcome.head_hash,
+            "duplicate": outcome.duplicate,
+            "receipt": receipt.as_json() if receipt is not None else None,
+        }
+    )
+
+
+def event_time(outcome, game_id: str) -> str:
+    """When the event a move's answer names was recorded (a receipt is dated so)."""
+    rows = [row for row in outcome.events if row.get("seq") == outcome.seq]
+    if not rows:  # a move made before (a duplicate): its event, read again
+        rows = runtime().service.events(game_id, after=outcome.seq - 1, upto=outcome.seq)
+    return rows[0]["created_at"]
 
 
 @bp.get("/openapi.json")

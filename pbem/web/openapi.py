@@ -43,6 +43,49 @@ _GAME = {
     },
     "required": ["id", "game", "status", "seq", "head_hash", "view"],
 }
+_RECEIPT = {
+    "type": ["object", "null"],
+    "description": (
+        "The server's signed receipt of the game at this seq: the canonical JSON of "
+        "game, head, key, seq, server and time, signed with Ed25519. Keep `text`; check "
+        "it later with `pbem verify EXPORT --receipt TEXT --key pbem-keys.json`. Null "
+        "only when the server's signing key is unusable."
+    ),
+    "properties": {
+        "text": {"type": "string", "pattern": "^pbem-receipt:1:"},
+        "server": {"type": "string"},
+        "game": {"type": "string"},
+        "seq": _SEQ,
+        "head": {"type": "string"},
+        "time": {"type": "string", "format": "date-time"},
+        "key": {"type": "string", "description": "The signing key's id (/.well-known)"},
+        "signature": {"type": "string", "description": "base64url, 64 bytes"},
+    },
+    "required": ["text", "server", "game", "seq", "head", "time", "key", "signature"],
+}
+_KEYS = {
+    "type": "object",
+    "properties": {
+        "format": {"const": "pbem-keys/1"},
+        "server": {"type": "string"},
+        "keys": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "algorithm": {"const": "Ed25519"},
+                    "public_key": {"type": "string", "description": "raw key, base64url"},
+                    "public_key_pem": {"type": "string"},
+                    "created": {"type": ["string", "null"], "format": "date-time"},
+                    "retired": {"type": ["string", "null"], "format": "date-time"},
+                },
+                "required": ["id", "algorithm", "public_key", "created", "retired"],
+            },
+        },
+    },
+    "required": ["format", "server", "keys"],
+}
 _TOKEN = {
     "name": "token",
     "in": "path",
@@ -164,6 +207,7 @@ OPENAPI = {
                                 "seq": _SEQ,
                                 "head_hash": {"type": "string"},
                                 "duplicate": {"type": "boolean"},
+                                "receipt": {"$ref": "#/components/schemas/Receipt"},
                             },
                         },
                         "The move was made (or had already been made)",
@@ -172,6 +216,15 @@ OPENAPI = {
                 },
             }
         },
+        "/.well-known/pbem-keys.json": {
+            "get": {
+                "summary": "The public keys receipts are signed with, current and retired",
+                "responses": {
+                    "200": _json({"$ref": "#/components/schemas/Keys"}, "Every public key"),
+                    **_errors(405, 429, 500),
+                },
+            }
+        },
     },
-    "components": {"schemas": {"Error": _ERROR, "Game": _GAME}},
+    "components": {"schemas": {"Error": _ERROR, "Game": _GAME, "Receipt": _RECEIPT, "Keys": _KEYS}},
 }

@@ -9,7 +9,9 @@ or is chosen while others choose too; see :func:`second_step`) asks for a second
 form carries the reason for the page's script to show in a dialog, and a form without
 ``confirmed`` gets a confirm page (Confirm / Cancel, same CSRF token and seq) instead of
 the move. ``/play/<token>/head`` answers the game's head in a few bytes, for the script
-that tells a waiting page when the game has moved on.
+that tells a waiting page when the game has moved on. The turn page carries the server's
+signed receipt of the game's head (:mod:`pbem.receipts`), so the page after a move holds
+proof that the server accepted it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from markupsafe import escape
 
 from engines import is_slow_bot
 from engines.api import Engine
-from pbem import zones
+from pbem import receipts, zones
 from pbem.bounds import INT_MAX
 from pbem.errors import BadInput, Conflict, NotFound, PbemError, Rejected, TooMany
 from pbem.games import invitations, names, seat_links, talk, vacations
@@ -159,8 +161,19 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         talk_to=[(number, name) for number, name in enumerate(tail.names) if number != seat.seat],
         talk_max=talk.MAX_CHARS,
         own_address_bounces=bool(own.get("bouncing")),
+        receipt=head_receipt(tail),
     )
     return page, status
+
+
+def head_receipt(tail):
+    """The signed receipt of the game's head, dated when its event was recorded (the
+    tail keeps that event's row, but for a game still at its first event)."""
+    game = tail.game
+    row = tail.rows.get(game.head_seq)
+    if row is None:
+        row = runtime().service.events(game.id, after=game.head_seq - 1, upto=game.head_seq)[0]
+    return receipts.issue(runtime(), game.id, game.head_seq, game.head_hash, row["created_at"])
 
 
 def tail_talk(game_id: str) -> list:

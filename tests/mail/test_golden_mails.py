@@ -20,9 +20,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlmodel import Session
 
-from pbem import zones
+from pbem import receipts, zones
 from pbem.games.admin_lines import BY_WHOM, HEADLINES, describe_admin
 from pbem.games.notices import Notice
 from pbem.games.service import SeatSpec
@@ -100,6 +101,8 @@ def runtime(sqlite_db, tmp_path):
         session.add(game_row(policy=POLICY))
         session.commit()
     runtime.extras[pictures.HOOK] = GoldenBoard(runtime)
+    # A fixed receipt key: Ed25519 signs alike every time, so the receipts are golden too.
+    receipts.rotate(runtime.config, NOW, private=Ed25519PrivateKey.from_private_bytes(bytes(32)))
     return runtime
 
 
@@ -636,7 +639,7 @@ def message_of(runtime, kind: str, case: dict):
     context = dict(case["context"])
     if kind not in outbox.NO_GAMES_LINK:
         context = {"my_games": my_games_of(runtime, case["recipient"]), **context}
-    subject, text, html = render.render(kind, context)
+    subject, text, html = render.render(kind, outbox.with_receipt(runtime, context))
     mail = Mail(
         key="golden",
         kind=kind,
@@ -765,7 +768,7 @@ def test_the_former_players_mail_is_what_mail_former_writes(runtime):
     builds: the text it writes to the outbox is the same."""
     kind, case = cases(runtime)["game_over__former"]
     context = {"my_games": my_games_of(runtime, "ben@example.org"), **case["context"]}
-    _, expected, _ = render.render(kind, context)
+    _, expected, _ = render.render(kind, outbox.with_receipt(runtime, context))
     former = FormerPlayer(
         game_id=GAME_ID,
         seat=1,

@@ -27,6 +27,7 @@ LAYERS = (
     # the server
     "config",
     "logs",
+    "receipts",
     "models",
     "db",
     "eventlog",

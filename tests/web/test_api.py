@@ -49,6 +49,7 @@ def test_openapi_description_names_every_route(client):
         "/api/games/{game_id}",
         "/api/play/{token}",
         "/api/play/{token}/moves",
+        "/.well-known/pbem-keys.json",
     }
 
 

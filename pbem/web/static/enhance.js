@@ -3,7 +3,28 @@ document.addEventListener("DOMContentLoaded", function () {
   confirmFinalMoves();
   pollWhileWaiting();
   boardTips();
+  copyButtons();
 });
+
+// A receipt (or any code[data-copy-label]) gets a button that copies it; without script
+// the text is there to select (a tap selects all of it).
+function copyButtons() {
+  if (!navigator.clipboard) return;
+  Array.prototype.forEach.call(document.querySelectorAll("code[data-copy-label]"), function (code) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy";
+    button.textContent = code.getAttribute("data-copy-label");
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(code.textContent.trim()).then(function () {
+        button.textContent = "Copied";
+      }, function () {
+        button.textContent = "Select the text to copy it";
+      });
+    });
+    code.parentNode.appendChild(button);
+  });
+}
 
 // A move that cannot be taken back asks in a dialog first (without script the server
 // answers such a move with a confirm page instead). A listed move carries its reason; a
