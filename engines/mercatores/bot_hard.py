@@ -45,15 +45,20 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from engines import search as generic
-from engines.api import SeededChance
+from engines.api import IllegalMove, SeededChance
 from engines.mercatores import bot, bot_normal
+from engines.mercatores.bot_normal import NO_CHANCE
 from engines.mercatores.data import CARD_ORDER, CARDS
 from engines.mercatores.lookahead import Search as LookAhead
+from engines.mercatores.moves import legal_moves as moves_legal
 from engines.mercatores.moves import load_choices
+from engines.mercatores.rules import apply as apply_rules
+from engines.mercatores.scoring import scores
 from engines.mercatores.state import INVESTMENT, PROFIT, State, kinds_held, ordered, pile
 
 PLAYOUTS = 100  # playouts per investment move, shared evenly by the candidates
@@ -162,9 +167,10 @@ def rollout(
     engine: Any, state: State, seat: int, legal: Sequence[dict], rng: random.Random
 ) -> dict:
     """The normal bot's choice by its yardstick (without its last-turn play-out), among
-    the loads and at most ``ROLLOUT_TRADES`` trades drawn at random (a playout needs a
-    plausible game at a small cost)."""
-    if len(legal) > ROLLOUT_TRADES:
+    every load, or among at most ``ROLLOUT_TRADES`` trades drawn at random (a playout
+    needs a plausible game at a small cost; a load is cheap to rate, and the load after a
+    trade decides what the trade was worth)."""
+    if len(legal) > ROLLOUT_TRADES and legal[0]["type"] == "trade":
         legal = rng.sample(legal, ROLLOUT_TRADES)
     rated = bot_normal.ratings(light_view(state, seat), legal, ROLLOUT_PARAMS)
     return legal[max(range(len(legal)), key=lambda i: (rated[i][0], -i))]
@@ -172,22 +178,26 @@ def rollout(
 
 def evaluate(engine: Any, state: State, seat: int) -> float:
     """A playout's end: the profit phase played out greedily to the final scores, or an
-    investment cut short judged by resources and hand against the best other seat's;
-    the margin over the best other seat, squashed to (0, 1)."""
-    return squash(margin(state, seat))
+    investment cut short judged by coins, Captain and prospects; the seat's margin over
+    each other seat squashed to (0, 1), averaged over the others (a head-to-head measure:
+    being ahead of both others counts, not only of the best)."""
+    standings = final_standings(state)
+    others = [s for other, s in enumerate(standings) if other != seat]
+    return sum(squash(standings[seat] - s) for s in others) / len(others)
 
 
 def squash(margin: float) -> float:
     return 1.0 / (1.0 + math.exp(-margin / SCALE))
 
 
-def margin(state: State, seat: int) -> float:
-    """The seat's final score (or prospects) less the best other seat's."""
+def final_standings(state: State) -> list[float]:
+    """Each seat's final score (in the profit phase, played out greedily on the
+    look-ahead's counts) or, in an investment cut short, its prospects."""
     if state.phase == PROFIT:
         look = LookAhead(state.seats, state.captain, bot_normal.PARAMS["later"])
-        return look.margin(look.replies(look.position(state), 200), seat)
-    standings = [standing(state, other) for other in range(state.seats)]
-    return standings[seat] - max(s for other, s in enumerate(standings) if other != seat)
+        end = look.replies(look.position(state), 200)
+        return [look.standing(end, other) for other in range(state.seats)]
+    return [standing(state, other) for other in range(state.seats)]
 
 
 def standing(state: State, seat: int) -> float:
@@ -297,6 +307,8 @@ def choose_move(
     ``PLAYOUTS``, ``DEPTH`` and ``CANDIDATES``)."""
     own = random.Random(rng.getrandbits(64))
     normal = bot_normal.choose_move(view, legal, random.Random(own.getrandbits(64)))
+    if legal[0]["type"] in ("tax", "cash") and len(legal) > 1:
+        return profit_move(engine, view, legal, normal)
     if legal[0]["type"] not in ("trade", "load") or len(legal) == 1:
         return normal
     count = CANDIDATES if count is None else count
@@ -310,4 +322,42 @@ def choose_move(
     return moves[confident_best(values)]
 
 
-__all__ = ["choose_move", "determinize", "evaluate", "light_view", "rollout"]
+def profit_move(engine: Any, view: Mapping[str, Any], legal: Sequence[dict], normal: dict) -> dict:
+    """A tax or cash-in: every legal move played out to the end of the game with every
+    seat playing the normal bot's move (everything is face up, nothing is drawn, and the
+    normal bot's choice depends on nothing else); the move that ends best for the seat
+    (``played_to_end``), the normal bot's on a tie or if the table cannot be rebuilt."""
+    seat = view["seat"]
+    try:
+        state = replace(bot_normal.table_state(view), rules_version=engine.version)
+        best, best_value = normal, played_to_end(state, seat, normal)
+        for move in legal:
+            if move != normal:
+                value = played_to_end(state, seat, move)
+                if value > best_value:
+                    best, best_value = move, value
+    except (IllegalMove, KeyError, ValueError):
+        return normal
+    return best
+
+
+def played_to_end(state: State, seat: int, move: Mapping[str, Any]) -> tuple[float, int]:
+    """``move`` by ``seat``, then the profit phase played by the normal bot for every
+    seat; the seat's head-to-head points against each other seat (1 a seat it ends
+    above, half a tie) and its margin over the best other seat."""
+    state = apply_rules(state, seat, move, NO_CHANCE)
+    rng = random.Random(0)  # the normal bot's look-ahead draws nothing
+    while state.phase == PROFIT:
+        mover = state.turn
+        legal = moves_legal(state, mover)
+        state = apply_rules(
+            state, mover, bot_normal.choose_move(light_view(state, mover), legal, rng), NO_CHANCE
+        )
+    totals = scores(state)
+    others = [total for other, total in enumerate(totals) if other != seat]
+    mine = totals[seat]
+    points = sum(1.0 if mine > total else 0.5 if mine == total else 0.0 for total in others)
+    return points, mine - max(others)
+
+
+__all__ = ["choose_move", "determinize", "evaluate", "light_view", "profit_move", "rollout"]
