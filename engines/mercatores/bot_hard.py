@@ -12,32 +12,45 @@ the cards the seat cannot see (the other hands, the deck) at random from the car
 has not seen (every card not in its hand, the market or anyone's resources), and every
 candidate is played there with the same random source after it (common random numbers),
 so the difference between two moves is measured on the same luck. A playout plays on
-with the normal bot's yardstick for every seat (among the loads and ``ROLLOUT_TRADES``
-trades drawn at random, without the last-turn play-out) for at most ``DEPTH`` moves or to
-the end of the investment phase, and scores the margin over the best other seat: the
+with the normal bot's yardstick for every seat (among every load, or among
+``ROLLOUT_TRADES`` trades drawn at random; without the last-turn play-out) for at most
+``DEPTH`` moves or to the end of the investment phase, and scores where it got to: the
 profit phase played out greedily on the look-ahead's counts
 (:mod:`engines.mercatores.lookahead`) to the final scores, or an investment cut short
 judged by coins, Captain and what resources and hand promise (the normal bot's
-yardstick), squashed to (0, 1). The hard bot leaves the normal bot's move only for one
-that beats it on the same deals by ``CONFIDENCE`` standard errors and ``MARGIN`` on
-average: with a few dozen playouts a move, the search's noise alone would otherwise pick
-worse moves than the normal bot's (the search before this rule, choosing by UCB1 among
-the normal bot's best-rated moves with the first bot as its rollout, lost to the
-normal bot: 33.9% of 3-player games and 47.5% of pairings).
+yardstick); the seat's margin over each other seat is squashed to (0, 1) and the two
+(or three) averaged, a head-to-head measure (before, the margin over the best other
+seat alone: being ahead of the third seat counted for nothing). A rollout used to draw
+its load too among five at random, so the load after a candidate trade, which decides
+what the trade is worth, was often a poor one. The hard bot leaves the normal bot's
+move only for one that beats it on the same deals by ``CONFIDENCE`` standard errors and
+``MARGIN`` on average: with a few dozen playouts a move, the search's noise alone would
+otherwise pick worse moves than the normal bot's (the search before this rule, choosing
+by UCB1 among the normal bot's best-rated moves with the first bot as its rollout, lost
+to the normal bot: 33.9% of 3-player games and 47.5% of pairings).
 
-Profit. Everything is face up and nothing is left to chance, so it plays the normal
-bot's move, which plays the rest of the game out greedily for each tax and cash-in.
+Profit. Everything is face up and nothing is left to chance, so every tax and cash-in
+the rules allow is played out to the end of the game with every seat playing the normal
+bot's move (``played_to_end``: the normal bot's choice depends on nothing hidden), and
+the move that ends with the most head-to-head points against the other seats (a seat
+ended above 1, a tie 1/2), then the widest margin over the best of them, is played; the
+normal bot's move on a tie. The normal bot itself looks ahead with every seat greedy on
+its counts, which is not how the normal bots then play; the played-out move differs
+from it on about one profit move in ten.
 
 Offered as ``hard`` (a slow level: ``slow_bot_levels``). One hard seat against normal
 ones, seats rotated, each deal once per seat (``nice -n 10 .venv/bin/python
-bench/bench_hard.py mercatores N --players P --seed S``): 3 players, 42.2% of 30 games
-and 59.2% of pairings (seed 7), 28.1% of 45 games and 50.0% of pairings (seed 11),
-together 33.8% of 75 games (baseline 33.3%) and 53.7% of 150 pairings; 4 players, 33.1%
-of 30 games and 62.2% of pairings (seed 7), 33.1% of 45 and 58.5% (seed 11), together
-33.1% of 75 games (baseline 25%) and 60.0% of 225 pairings. The target is 60% of
-pairings: met at 4 players, not at 3. Against easy seats (``--weak easy --seed 11``, 15
-3-player games): 46.7% of games, 68.3% of pairings. A move costs 355 to 521 ms of CPU at
-the median and 1.10 to 1.18 s at p99 (on a loaded machine shared by several runs).
+bench/bench_hard.py mercatores N --players P --seed S``), 3 players: 56.2% of 24 games
+and 69.8% of 48 pairings (seed 11), 48.9% of 45 games and 67.8% of 90 pairings (seed
+13), together 51.4% of 69 games (baseline 33.3%) and 68.5% of 138 pairings; a move costs
+371 and 411 ms of CPU at the median, 1.23 and 1.27 s at p99 (a machine shared by several
+runs). The steps: the profit phase's play-out alone (the investment as the normal bot's,
+``--set CANDIDATES=1``, 150 games, seed 11): 39.0% of games, 57.8% of 300 pairings;
+the investment's rollouts rating every load and the head-to-head measure alone, 21 games
+of a run with seed 11: 50.0% of games, 60.7% of 42 pairings. Before these changes:
+33.8% of 75 games and 53.7% of 150 pairings (seeds 7 and 11). 4 players (seed 11):
+47.9% of 24 games (baseline 25%), 75.0% of 72 pairings, 421 ms at the median and 1.17 s
+at p99 (before: 33.1% of 75 games and 60.0% of 225 pairings, seeds 7 and 11).
 """
 
 from __future__ import annotations
