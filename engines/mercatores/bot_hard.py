@@ -42,9 +42,9 @@ Offered as ``hard`` (a slow level: ``slow_bot_levels``). One hard seat against n
 ones, seats rotated, each deal once per seat (``nice -n 10 .venv/bin/python
 bench/bench_hard.py mercatores N --players P --seed S``), 3 players: 56.2% of 24 games
 and 69.8% of 48 pairings (seed 11), 48.9% of 45 games and 67.8% of 90 pairings (seed
-13), together 51.4% of 69 games (baseline 33.3%) and 68.5% of 138 pairings; a move costs
-371 and 411 ms of CPU at the median, 1.23 and 1.27 s at p99 (a machine shared by several
-runs). The steps: the profit phase's play-out alone (the investment as the normal bot's,
+13), 58.9% of 30 games and 70.0% of 60 pairings (seed 7), together 53.7% of 99 games
+(baseline 33.3%) and 68.9% of 198 pairings; a move costs 371 to 411 ms of CPU at the
+median, 1.23 to 1.27 s at p99 (a machine shared by several runs). The steps: the profit phase's play-out alone (the investment as the normal bot's,
 ``--set CANDIDATES=1``, 150 games, seed 11): 39.0% of games, 57.8% of 300 pairings;
 the investment's rollouts rating every load and the head-to-head measure alone, 21 games
 of a run with seed 11: 50.0% of games, 60.7% of 42 pairings. Before these changes:
