@@ -12,32 +12,45 @@ the cards the seat cannot see (the other hands, the deck) at random from the car
 has not seen (every card not in its hand, the market or anyone's resources), and every
 candidate is played there with the same random source after it (common random numbers),
 so the difference between two moves is measured on the same luck. A playout plays on
-with the normal bot's yardstick for every seat (among the loads and ``ROLLOUT_TRADES``
-trades drawn at random, without the last-turn play-out) for at most ``DEPTH`` moves or to
-the end of the investment phase, and scores the margin over the best other seat: the
+with the normal bot's yardstick for every seat (among every load, or among
+``ROLLOUT_TRADES`` trades drawn at random; without the last-turn play-out) for at most
+``DEPTH`` moves or to the end of the investment phase, and scores where it got to: the
 profit phase played out greedily on the look-ahead's counts
 (:mod:`engines.mercatores.lookahead`) to the final scores, or an investment cut short
 judged by coins, Captain and what resources and hand promise (the normal bot's
-yardstick), squashed to (0, 1). The hard bot leaves the normal bot's move only for one
-that beats it on the same deals by ``CONFIDENCE`` standard errors and ``MARGIN`` on
-average: with a few dozen playouts a move, the search's noise alone would otherwise pick
-worse moves than the normal bot's (the search before this rule, choosing by UCB1 among
-the normal bot's best-rated moves with the first bot as its rollout, lost to the
-normal bot: 33.9% of 3-player games and 47.5% of pairings).
+yardstick); the seat's margin over each other seat is squashed to (0, 1) and the two
+(or three) averaged, a head-to-head measure (before, the margin over the best other
+seat alone: being ahead of the third seat counted for nothing). A rollout used to draw
+its load too among five at random, so the load after a candidate trade, which decides
+what the trade is worth, was often a poor one. The hard bot leaves the normal bot's
+move only for one that beats it on the same deals by ``CONFIDENCE`` standard errors and
+``MARGIN`` on average: with a few dozen playouts a move, the search's noise alone would
+otherwise pick worse moves than the normal bot's (the search before this rule, choosing
+by UCB1 among the normal bot's best-rated moves with the first bot as its rollout, lost
+to the normal bot: 33.9% of 3-player games and 47.5% of pairings).
 
-Profit. Everything is face up and nothing is left to chance, so it plays the normal
-bot's move, which plays the rest of the game out greedily for each tax and cash-in.
+Profit. Everything is face up and nothing is left to chance, so every tax and cash-in
+the rules allow is played out to the end of the game with every seat playing the normal
+bot's move (``played_to_end``: the normal bot's choice depends on nothing hidden), and
+the move that ends with the most head-to-head points against the other seats (a seat
+ended above 1, a tie 1/2), then the widest margin over the best of them, is played; the
+normal bot's move on a tie. The normal bot itself looks ahead with every seat greedy on
+its counts, which is not how the normal bots then play; the played-out move differs
+from it on about one profit move in ten.
 
 Offered as ``hard`` (a slow level: ``slow_bot_levels``). One hard seat against normal
 ones, seats rotated, each deal once per seat (``nice -n 10 .venv/bin/python
-bench/bench_hard.py mercatores N --players P --seed S``): 3 players, 42.2% of 30 games
-and 59.2% of pairings (seed 7), 28.1% of 45 games and 50.0% of pairings (seed 11),
-together 33.8% of 75 games (baseline 33.3%) and 53.7% of 150 pairings; 4 players, 33.1%
-of 30 games and 62.2% of pairings (seed 7), 33.1% of 45 and 58.5% (seed 11), together
-33.1% of 75 games (baseline 25%) and 60.0% of 225 pairings. The target is 60% of
-pairings: met at 4 players, not at 3. Against easy seats (``--weak easy --seed 11``, 15
-3-player games): 46.7% of games, 68.3% of pairings. A move costs 355 to 521 ms of CPU at
-the median and 1.10 to 1.18 s at p99 (on a loaded machine shared by several runs).
+bench/bench_hard.py mercatores N --players P --seed S``), 3 players: 56.2% of 24 games
+and 69.8% of 48 pairings (seed 11), 48.9% of 45 games and 67.8% of 90 pairings (seed
+13), 58.9% of 30 games and 70.0% of 60 pairings (seed 7), together 53.7% of 99 games
+(baseline 33.3%) and 68.9% of 198 pairings; a move costs 371 to 411 ms of CPU at the
+median, 1.23 to 1.27 s at p99 (a machine shared by several runs). The steps: the profit phase's play-out alone (the investment as the normal bot's,
+``--set CANDIDATES=1``, 150 games, seed 11): 39.0% of games, 57.8% of 300 pairings;
+the investment's rollouts rating every load and the head-to-head measure alone, 21 games
+of a run with seed 11: 50.0% of games, 60.7% of 42 pairings. Before these changes:
+33.8% of 75 games and 53.7% of 150 pairings (seeds 7 and 11). 4 players (seed 11):
+47.9% of 24 games (baseline 25%), 75.0% of 72 pairings, 421 ms at the median and 1.17 s
+at p99 (before: 33.1% of 75 games and 60.0% of 225 pairings, seeds 7 and 11).
 """
 
 from __future__ import annotations
@@ -45,15 +58,20 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from engines import search as generic
-from engines.api import SeededChance
+from engines.api import IllegalMove, SeededChance
 from engines.mercatores import bot, bot_normal
+from engines.mercatores.bot_normal import NO_CHANCE
 from engines.mercatores.data import CARD_ORDER, CARDS
 from engines.mercatores.lookahead import Search as LookAhead
+from engines.mercatores.moves import legal_moves as moves_legal
 from engines.mercatores.moves import load_choices
+from engines.mercatores.rules import apply as apply_rules
+from engines.mercatores.scoring import scores
 from engines.mercatores.state import INVESTMENT, PROFIT, State, kinds_held, ordered, pile
 
 PLAYOUTS = 100  # playouts per investment move, shared evenly by the candidates
@@ -162,9 +180,10 @@ def rollout(
     engine: Any, state: State, seat: int, legal: Sequence[dict], rng: random.Random
 ) -> dict:
     """The normal bot's choice by its yardstick (without its last-turn play-out), among
-    the loads and at most ``ROLLOUT_TRADES`` trades drawn at random (a playout needs a
-    plausible game at a small cost)."""
-    if len(legal) > ROLLOUT_TRADES:
+    every load, or among at most ``ROLLOUT_TRADES`` trades drawn at random (a playout
+    needs a plausible game at a small cost; a load is cheap to rate, and the load after a
+    trade decides what the trade was worth)."""
+    if len(legal) > ROLLOUT_TRADES and legal[0]["type"] == "trade":
         legal = rng.sample(legal, ROLLOUT_TRADES)
     rated = bot_normal.ratings(light_view(state, seat), legal, ROLLOUT_PARAMS)
     return legal[max(range(len(legal)), key=lambda i: (rated[i][0], -i))]
@@ -172,22 +191,26 @@ def rollout(
 
 def evaluate(engine: Any, state: State, seat: int) -> float:
     """A playout's end: the profit phase played out greedily to the final scores, or an
-    investment cut short judged by resources and hand against the best other seat's;
-    the margin over the best other seat, squashed to (0, 1)."""
-    return squash(margin(state, seat))
+    investment cut short judged by coins, Captain and prospects; the seat's margin over
+    each other seat squashed to (0, 1), averaged over the others (a head-to-head measure:
+    being ahead of both others counts, not only of the best)."""
+    standings = final_standings(state)
+    others = [s for other, s in enumerate(standings) if other != seat]
+    return sum(squash(standings[seat] - s) for s in others) / len(others)
 
 
 def squash(margin: float) -> float:
     return 1.0 / (1.0 + math.exp(-margin / SCALE))
 
 
-def margin(state: State, seat: int) -> float:
-    """The seat's final score (or prospects) less the best other seat's."""
+def final_standings(state: State) -> list[float]:
+    """Each seat's final score (in the profit phase, played out greedily on the
+    look-ahead's counts) or, in an investment cut short, its prospects."""
     if state.phase == PROFIT:
         look = LookAhead(state.seats, state.captain, bot_normal.PARAMS["later"])
-        return look.margin(look.replies(look.position(state), 200), seat)
-    standings = [standing(state, other) for other in range(state.seats)]
-    return standings[seat] - max(s for other, s in enumerate(standings) if other != seat)
+        end = look.replies(look.position(state), 200)
+        return [look.standing(end, other) for other in range(state.seats)]
+    return [standing(state, other) for other in range(state.seats)]
 
 
 def standing(state: State, seat: int) -> float:
@@ -297,6 +320,8 @@ def choose_move(
     ``PLAYOUTS``, ``DEPTH`` and ``CANDIDATES``)."""
     own = random.Random(rng.getrandbits(64))
     normal = bot_normal.choose_move(view, legal, random.Random(own.getrandbits(64)))
+    if legal[0]["type"] in ("tax", "cash") and len(legal) > 1:
+        return profit_move(engine, view, legal, normal)
     if legal[0]["type"] not in ("trade", "load") or len(legal) == 1:
         return normal
     count = CANDIDATES if count is None else count
@@ -310,4 +335,42 @@ def choose_move(
     return moves[confident_best(values)]
 
 
-__all__ = ["choose_move", "determinize", "evaluate", "light_view", "rollout"]
+def profit_move(engine: Any, view: Mapping[str, Any], legal: Sequence[dict], normal: dict) -> dict:
+    """A tax or cash-in: every legal move played out to the end of the game with every
+    seat playing the normal bot's move (everything is face up, nothing is drawn, and the
+    normal bot's choice depends on nothing else); the move that ends best for the seat
+    (``played_to_end``), the normal bot's on a tie or if the table cannot be rebuilt."""
+    seat = view["seat"]
+    try:
+        state = replace(bot_normal.table_state(view), rules_version=engine.version)
+        best, best_value = normal, played_to_end(state, seat, normal)
+        for move in legal:
+            if move != normal:
+                value = played_to_end(state, seat, move)
+                if value > best_value:
+                    best, best_value = move, value
+    except (IllegalMove, KeyError, ValueError):
+        return normal
+    return best
+
+
+def played_to_end(state: State, seat: int, move: Mapping[str, Any]) -> tuple[float, int]:
+    """``move`` by ``seat``, then the profit phase played by the normal bot for every
+    seat; the seat's head-to-head points against each other seat (1 a seat it ends
+    above, half a tie) and its margin over the best other seat."""
+    state = apply_rules(state, seat, move, NO_CHANCE)
+    rng = random.Random(0)  # the normal bot's look-ahead draws nothing
+    while state.phase == PROFIT:
+        mover = state.turn
+        legal = moves_legal(state, mover)
+        state = apply_rules(
+            state, mover, bot_normal.choose_move(light_view(state, mover), legal, rng), NO_CHANCE
+        )
+    totals = scores(state)
+    others = [total for other, total in enumerate(totals) if other != seat]
+    mine = totals[seat]
+    points = sum(1.0 if mine > total else 0.5 if mine == total else 0.0 for total in others)
+    return points, mine - max(others)
+
+
+__all__ = ["choose_move", "determinize", "evaluate", "light_view", "profit_move", "rollout"]

@@ -217,3 +217,27 @@ def test_it_weighs_the_normal_bots_move_not_its_old_measures_favourite():
     assert margin_at_the_end(state, seat, hard, seeds) >= 1 + margin_at_the_end(
         state, seat, old_favourite, seeds
     )
+
+
+def test_in_the_profit_phase_it_plays_each_move_out_with_normal_bots():
+    # A recorded game of normal bots, early in the profit phase: the normal bot's
+    # look-ahead (every seat greedy on its counts) cashes the corn pile; played out move
+    # by move with the normal bots as they really choose, the tobacco pile leaves seat 0
+    # a coin ahead, the corn a tie.
+    state = normal_game(5, 36)
+    seat = state.turn
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    normal = bot_normal.choose_move(view, legal, random.Random(0))
+    hard = hard_move(state)
+    assert normal == {"type": "cash", "pile": "corn"}
+    assert hard == {"type": "cash", "pile": "tobacco"}
+    assert final_margin(state, seat, hard) == 1
+    assert final_margin(state, seat, normal) == 0
+
+
+def test_in_the_profit_phase_a_tie_keeps_the_normal_bots_move(monkeypatch):
+    state = normal_game(5, 36)
+    seat = state.turn
+    view, legal = ENGINE.view(state, seat), ENGINE.legal_moves(state, seat)
+    monkeypatch.setattr(bot_hard, "played_to_end", lambda state, seat, move: (1.0, 0))
+    assert hard_move(state) == bot_normal.choose_move(view, legal, random.Random(0))
