@@ -581,6 +581,11 @@ class GameService:
             raise BadInput("A contribution comes by the browser, the command line or the server.")
         entry = contrib.record(seat, "player", by, value)
         payload = {key: entry[key] for key in ("role", "by", "sha256", "contribution")}
+        with self.reading() as session:
+            holder = session.get(Seat, (game_id, seat)) if isinstance(seat, int) else None
+        if holder is None:
+            raise NotFound("There is no such seat.")
+        payload["name"] = holder.name
 
         def change(session: Session, game: Game) -> None:
             row = session.get(Seat, (game_id, seat))
