@@ -126,14 +126,24 @@ class MixFold:
         return "draws of " + "; ".join(parts) if parts else ""
 
 
-def fold_rows(rows: Sequence[Mapping[str, Any]]) -> MixFold | None:
-    """The fold over a log's rows (None for a scheme-1 log); no checks (the verifier's)."""
+def fold_rows(rows: Sequence[Mapping[str, Any]], upto: int | None = None) -> MixFold | None:
+    """The fold over a log's rows to event ``upto`` (the last row's when None), None for
+    a scheme-1 log; no checks (the verifier's). ``rows`` may hold only the first event
+    and the contribution events: the events between draw under the same set."""
     if not rows or scheme(rows[0].get("payload") or {}) != 2:
         return None
+    upto = rows[-1]["seq"] if upto is None else upto
     fold = MixFold()
     for entry in rows[0]["payload"].get("contributions") or []:
         fold.add(entry, 0)
+    at = 0
     for row in rows[1:]:
-        if row.get("kind") == KIND:
+        if row.get("kind") == KIND and row["seq"] <= upto:
+            fold.drew(at)
+            fold.drew(row["seq"])
             fold.add({**row["payload"], "seat": row.get("seat")}, row["seq"])
+            at = row["seq"] + 1
+    if at <= upto:
+        fold.drew(at)
+        fold.drew(upto)
     return fold

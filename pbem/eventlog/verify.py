@@ -539,7 +539,7 @@ class ChainCheck:
                 return _bad(seq, "the revealed seed does not match the commitment", index)
             self.revealed = True
         fold = self.fold
-        if fold is not None and (row["kind"] in MOVE_KINDS or index == 0):
+        if fold is not None:
             fold.drew(seq)
         if seed is not None and (row["kind"] in MOVE_KINDS or index == 0):
             mix = fold.mix if fold is not None else None

@@ -347,46 +347,8 @@ class GameService:
         ``chance_scheme`` 1 makes a game that draws from the seed alone (as every game
         made before contributions did; for tests of old logs).
         """
-        if engine_slug not in REGISTRY:
-            raise BadInput(f"There is no game called {engine_slug!r}.")
-        try:
-            engine = get_engine(engine_slug, version)
-        except KeyError as error:
-            raise BadInput(str(error.args[0])) from None
-        levels = bot_levels_of(engine)
-        for spec in seats:
-            if spec.is_bot and spec.bot_level not in levels:
-                raise BadInput(
-                    f"A bot plays {engine.title} at one of these levels: {', '.join(levels)}."
-                )
-        if not engine.min_seats <= len(seats) <= engine.max_seats:
-            raise BadInput(
-                f"{engine.title} is for {engine.min_seats} to {engine.max_seats} players, "
-                f"not {len(seats)}."
-            )
-        try:
-            resolved = resolve_options(engine, options)
-        except ValueError as error:
-            raise BadInput(str(error)) from None
-        policy = check_policy(policy)
-        if creator_seat is not None and (
-            isinstance(creator_seat, bool)
-            or not isinstance(creator_seat, int)
-            or not 0 <= creator_seat < len(seats)
-        ):
-            raise BadInput("The game's creator must hold one of its seats.")
-        names = [
-            clean_name(spec.name, required=False) or f"Player {index + 1}"
-            for index, spec in enumerate(seats)
-        ]
-        check_unique_names(names)
-        roster = Roster(
-            tuple(
-                Holder(name, spec.is_bot, spec.bot_level if spec.is_bot else "normal")
-                for name, spec in zip(names, seats, strict=True)
-            ),
-            creator_seat,
-            policy,
+        engine, resolved, policy, names, roster = self.check_game(
+            engine_slug, seats, options, policy=policy, creator_seat=creator_seat, version=version
         )
         if pending is not None:
             if seed is not None or (game_id is not None and game_id != pending):
@@ -498,6 +460,62 @@ class GameService:
             self.store.commit(session, game_id, -1)
         return CreatedGame(game_id, tokens, payload["commitment"])
 
+    def check_game(
+        self,
+        engine_slug: str,
+        seats: Sequence[SeatSpec],
+        options: Mapping[str, Any] | None = None,
+        *,
+        policy: Mapping[str, Any] | None = None,
+        creator_seat: int | None = 0,
+        version: int | None = None,
+    ) -> tuple[Engine, dict, dict, list[str], Roster]:
+        """What :meth:`create_game` refuses, checked without making anything (a game made
+        in two steps is checked before its seed is drawn): the engine, the resolved
+        options and policy, the seats' names and the roster."""
+        if engine_slug not in REGISTRY:
+            raise BadInput(f"There is no game called {engine_slug!r}.")
+        try:
+            engine = get_engine(engine_slug, version)
+        except KeyError as error:
+            raise BadInput(str(error.args[0])) from None
+        levels = bot_levels_of(engine)
+        for spec in seats:
+            if spec.is_bot and spec.bot_level not in levels:
+                raise BadInput(
+                    f"A bot plays {engine.title} at one of these levels: {', '.join(levels)}."
+                )
+        if not engine.min_seats <= len(seats) <= engine.max_seats:
+            raise BadInput(
+                f"{engine.title} is for {engine.min_seats} to {engine.max_seats} players, "
+                f"not {len(seats)}."
+            )
+        try:
+            resolved = resolve_options(engine, options)
+        except ValueError as error:
+            raise BadInput(str(error)) from None
+        policy = check_policy(policy)
+        if creator_seat is not None and (
+            isinstance(creator_seat, bool)
+            or not isinstance(creator_seat, int)
+            or not 0 <= creator_seat < len(seats)
+        ):
+            raise BadInput("The game's creator must hold one of its seats.")
+        names = [
+            clean_name(spec.name, required=False) or f"Player {index + 1}"
+            for index, spec in enumerate(seats)
+        ]
+        check_unique_names(names)
+        roster = Roster(
+            tuple(
+                Holder(name, spec.is_bot, spec.bot_level if spec.is_bot else "normal")
+                for name, spec in zip(names, seats, strict=True)
+            ),
+            creator_seat,
+            policy,
+        )
+        return engine, resolved, policy, names, roster
+
     def begin_game(self, contributions: Sequence[Mapping[str, Any]] = ()) -> tuple[str, str]:
         """The first step of making a game in two: the server draws the seed and keeps
         it sealed (as a running game's seed is) under the id the game will have, before
@@ -519,8 +537,10 @@ class GameService:
             session.commit()
         return game_id, chance_mod.commitment(seed)
 
-    def pending_game(self, pending: str) -> PendingGame:
-        """A game's first step, still waiting (:class:`Rejected` once made or lapsed)."""
+    def pending_game(self, pending: str, lapses: bool = True) -> PendingGame:
+        """A game's first step, still waiting (:class:`Rejected` once made, or lapsed
+        after :data:`PENDING_LAPSES` unless ``lapses`` is false: an open game waits for
+        its players as long as it is listed)."""
         if not isinstance(pending, str) or not 1 <= len(pending) <= 32:
             raise BadInput("The form names no game waiting to be made.")
         with self.reading() as session:
@@ -533,7 +553,7 @@ class GameService:
                 "again from the lobby. Nothing was done."
             )
         created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
-        if self.clock() - created > PENDING_LAPSES:
+        if lapses and self.clock() - created > PENDING_LAPSES:
             raise Rejected(
                 "This form waited too long (its first step lapsed): start again from the "
                 "lobby. Nothing was done."
@@ -545,7 +565,7 @@ class GameService:
             return session.get(Game, game_id) is not None
 
     def _pending_seed(self, pending: str) -> tuple[bytes, str]:
-        row = self.pending_game(pending)
+        row = self.pending_game(pending, lapses=False)
         return open_seed(self.secret_key, row.id, row.seed), row.id
 
     def drop_pending(self, pending: str) -> None:
@@ -638,13 +658,29 @@ class GameService:
             and not row.contributed
         )
 
-    def contribute_before_move(self, game_id: str, seat: int, expected_seq: Any) -> Any:
-        """A seat's first action came without a contribution (by mail, the API, or a page
+    def contribute_before_move(
+        self, game_id: str, seat: int, expected_seq: Any, move: Any = None
+    ) -> Any:
+        """A seat's first move came without a contribution (by mail, the API, or a page
         without script): the server draws one for it, marked so, just before the move.
         Returns the seq the move should now be based on (one more when the contribution
-        landed right after ``expected_seq``)."""
+        landed right after ``expected_seq``). Nothing is drawn for a move that will be
+        refused anyway (stale, not the seat's turn, paused, illegal)."""
         if not self.needs_contribution(game_id, seat):
             return expected_seq
+        head = self.head(game_id)
+        if (
+            head.seq != expected_seq
+            or head.game.paused_at is not None
+            or seat not in head.engine.to_move(head.state)
+        ):
+            return expected_seq
+        if move is not None:
+            trial = chance_mod.RecordingChance(chance_mod.new_seed(), game_id, head.seq + 1)
+            try:
+                head.engine.apply(head.state, seat, dict(move), trial)
+            except Exception:  # noqa: BLE001 - the move itself answers for what is wrong
+                return expected_seq
         try:
             outcome = self.contribute(game_id, seat, None, "server", actor="server")
         except (Conflict, Rejected):

@@ -383,7 +383,7 @@ def move(token: str):
             return asked
     # A seat that moves without having given its contribution (a page without script):
     # the server draws one for it, marked so, just before the move.
-    seq = service.contribute_before_move(seat.game_id, seat.seat, seq)
+    seq = service.contribute_before_move(seat.game_id, seat.seat, seq, chosen)
     try:
         try:
             service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
