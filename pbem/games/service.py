@@ -641,6 +641,22 @@ class GameService:
             change=change,
         )
 
+    def contributions(self, game_id: str) -> contrib.MixFold | None:
+        """The game's contributions to the dice and the events each set covers (None
+        for a game that draws from its seed alone)."""
+        with self.reading() as session:
+            game = self.store.game(session, game_id)
+            rows = self.store.rows(session, game_id, -1, 0)
+            rows += [
+                {"seq": row.seq, "kind": row.kind, "seat": row.seat, "payload": row.payload}
+                for row in session.exec(
+                    select(Event)
+                    .where(Event.game_id == game_id, Event.kind == contrib.KIND)
+                    .order_by(col(Event.seq))
+                )
+            ]
+        return contrib.fold_rows(rows, game.head_seq)
+
     def needs_contribution(self, game_id: str, seat: int) -> bool:
         """Whether the seat (a person's, in a running game drawing with contributions)
         has not given its contribution yet."""
