@@ -52,9 +52,16 @@ def commitment(seed: bytes) -> str:
 
 
 def new_contribution() -> str:
-    """A contribution drawn by the server (for a mail-only player, or a creator who lets
-    the server draw): 32 random bytes as hex."""
+    """32 random bytes as hex: a placeholder for a contribution the server draws, which
+    :func:`server_contribution` then fixes from the seed."""
     return secrets.token_hex(32)
+
+
+def server_contribution(seed: bytes, game_id: str, who: str) -> str:
+    """The contribution the server draws for ``who`` (a seat's number, or "creator"):
+    fixed by the committed seed, so the server has no choice of it to grind (checked by
+    ``pbem verify`` once the seed is revealed); it reveals nothing of the seed."""
+    return hmac.new(seed, f"{game_id}:contribution:{who}".encode(), "sha256").hexdigest()
 
 
 def clean_contribution(value: object) -> str:

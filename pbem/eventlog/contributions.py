@@ -37,6 +37,18 @@ def record(seat: int | None, role: str, by: str, value: str) -> dict[str, Any]:
     }
 
 
+def drawn_for(entry: Mapping[str, Any]) -> str:
+    """Whom a server-drawn contribution was drawn for, as
+    :func:`pbem.eventlog.chance.server_contribution` names them."""
+    return "creator" if entry.get("role") == "creator" else str(entry.get("seat"))
+
+
+def server_drawn(seed: bytes, game_id: str, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """``entry`` (drawn by the server) with the one contribution the seed gives it."""
+    value = chance_mod.server_contribution(seed, game_id, drawn_for(entry))
+    return {**entry, "sha256": chance_mod.contribution_hash(value), "contribution": value}
+
+
 def scheme(created_payload: Mapping[str, Any]) -> int:
     """The chance scheme a game's ``created`` payload names (1 when it names none)."""
     value = created_payload.get("chance", 1)

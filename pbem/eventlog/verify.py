@@ -472,6 +472,8 @@ class ChainCheck:
             return _bad(seq, "the link to the previous event is broken (prev_hash differs)", index)
         if row["kind"] == contrib.KIND or index == 0:
             problem = _contribution_problem(row, self.fold, self.roster)
+            if problem is None and seed is not None:
+                problem = _drawn_problem(row, seed, self.roster)
             if problem:
                 return _bad(seq, problem, index)
         if row_hash(row) != row["hash"]:
@@ -591,6 +593,35 @@ class ChainCheck:
             states=self.states,
             engines=self.engines,
         )
+
+
+def _drawn_problem(row: Mapping[str, Any], seed: bytes, roster: Any) -> str | None:
+    """A contribution marked as drawn by the server must be the one the seed gives (so
+    the server had no choice of it)."""
+    names = [holder.name for holder in roster.seats] if roster is not None else None
+    if row["kind"] == contrib.KIND:
+        entries = [{**row["payload"], "seat": row["seat"]}]
+    else:
+        entries = row["payload"].get("contributions") or []
+        names = (
+            names
+            or [
+                holder.get("name", "") if isinstance(holder, Mapping) else ""
+                for holder in (row["payload"].get("roster") or {}).get("seats", [])
+            ]
+            or None
+        )
+    for entry in entries:
+        if entry.get("by") != "server":
+            continue
+        if contrib.server_drawn(seed, row["game_id"], entry)["contribution"] != entry.get(
+            "contribution"
+        ):
+            return (
+                f"the contribution of {contrib.label(entry, names)} is marked as drawn by "
+                "the server, but it is not the one the seed gives"
+            )
+    return None
 
 
 def _changed_words(row: Mapping[str, Any], roster: Any) -> str:

@@ -364,7 +364,12 @@ class GameService:
                 contributions = [
                     contrib.record(creator_seat, "creator", "server", chance_mod.new_contribution())
                 ]
-            given = [dict(entry) for entry in contributions]
+            given = [
+                contrib.server_drawn(seed, game_id, entry)
+                if entry.get("by") == "server"
+                else dict(entry)
+                for entry in contributions
+            ]
             for entry in given:
                 problem = contrib.problem(entry, len(seats))
                 if problem:
@@ -591,8 +596,13 @@ class GameService:
         """A seat's contribution to the draws (once per seat, a person's seat, while the
         game runs): a ``contribution`` event; every draw after it mixes it in. ``value``
         None: the server draws it (``by`` is then "server")."""
-        if value is None:
-            value, by = chance_mod.new_contribution(), "server"
+        if value is None or by == "server":
+            # Fixed by the seed: the server has no choice of it (pbem verify checks it).
+            with self.reading() as session:
+                value = chance_mod.server_contribution(
+                    self._seed(session, game_id), game_id, str(seat)
+                )
+            by = "server"
         try:
             value = chance_mod.clean_contribution(value)
         except ValueError as error:

@@ -125,7 +125,7 @@ def test_a_whole_game_verifies_with_contributions_and_says_whose(service):
     data = json.loads(export_text(service, game_id, full=True))
     report = verify_export(data)
     assert report.ok, report.message
-    assert f"draws of events 0-{head}: creator Ann, seat 1 (browser)" in report.message
+    assert f"draws of events 0-{head + 1}: creator Ann, seat 1 (browser)" in report.message
     assert "Ben, seat 2 (server-drawn for a mail-only player)" in report.coverage
     assert "re-derived from the seed and the contributions" in report.message
 
@@ -239,3 +239,27 @@ def test_an_import_carries_the_mix_on(sqlite_db, tmp_path):
         elsewhere.dispose()
     assert report.ok, report.message
     assert "Ben, seat 2 (browser)" in report.coverage
+
+
+def test_a_server_drawn_contribution_is_fixed_by_the_seed(service):
+    """The server has no choice of the contributions it draws: each follows from the
+    committed seed, and verify checks it once the seed is revealed."""
+    seats = [SeatSpec("Ann", "ann@example.org"), SeatSpec("Ben", "ben@example.org")]
+    game_id = service.create_game("pig", seats, {"target": 10}).game_id
+    _play_until_seat(service, game_id, 1)
+    service.contribute(game_id, 1, "a value the server would like", "server")
+    _play_to_end(service, game_id)
+    data = json.loads(export_text(service, game_id, full=True))
+    seed = bytes.fromhex(verify_export(data).seed_hex)
+    creator = data["events"][0]["payload"]["contributions"][0]
+    assert creator["contribution"] == chance.server_contribution(seed, game_id, "creator")
+    at = next(row["seq"] for row in data["events"] if row["kind"] == "contribution")
+    ben = data["events"][at]["payload"]
+    assert ben["contribution"] == chance.server_contribution(seed, game_id, "1")
+    assert verify_export(data).ok
+    # A server that picked its own value instead is caught, and the seat named.
+    other = "a value the server would like"
+    data["events"][at]["payload"].update(contribution=other, sha256=chance.contribution_hash(other))
+    report = verify_export(data)
+    assert not report.ok and report.first_bad_seq == at
+    assert "Ben, seat 2" in report.message and "not the one the seed gives" in report.message
