@@ -16,6 +16,17 @@ pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("DICE_SHOTS")  # a folder: screenshots of the pages, to look at
 
 
+def filled(page) -> None:
+    """Waits for the page's script to fill the contribution field (polled from here: the
+    page's CSP forbids evaluating a string in it)."""
+    field = page.locator("input[name=contribution]")
+    for _ in range(100):
+        if len(field.input_value()) == 64:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the browser did not fill in a contribution")
+
+
 def test_a_seat_page_adds_the_browsers_contribution(browser, server):  # noqa: F811
     runtime, base, _ = server
     seats = [SeatSpec("Ann", "ann@example.org"), SeatSpec("Ben", "ben@example.org")]
@@ -32,11 +43,7 @@ def test_a_seat_page_adds_the_browsers_contribution(browser, server):  # noqa: F
         page.goto(f"{base}/play/{created.tokens[1]}")
         if width == 1280:
             status = page.locator("#contribute [role=status]")
-            page.wait_for_function(
-                "document.querySelector('#contribute [role=status]').textContent"
-                ".includes('added its contribution')"
-            )
-            assert "added its contribution" in status.inner_text()
+            status.filter(has_text="added its contribution").wait_for()
             if SHOTS:
                 page.screenshot(path=f"{SHOTS}/seat-contributed-{width}.png", full_page=True)
             # The move made on this page still stands (its form carries the new event).
@@ -54,3 +61,27 @@ def test_a_seat_page_adds_the_browsers_contribution(browser, server):  # noqa: F
     assert given["seat"] == 1 and given["payload"]["by"] == "browser"
     assert len(given["payload"]["contribution"]) == 64
     assert runtime.service.game(game_id).head_seq >= 3  # the stop, the contribution, Ben's stop
+
+
+def test_the_lobbys_second_step_shows_the_commitment_first(browser, server):  # noqa: F811
+    runtime, base, _ = server
+    for width, height in ((1280, 900), (390, 844)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(base + "/")
+        page.check("input[name=game][value=mercatores]")
+        page.fill("input[name=seat_name_0]", "Ann")
+        page.fill("input[name=seat_email_0]", f"ann{width}@example.org")
+        page.fill("input[name=seat_email_1]", "bot")
+        page.click("button.primary")
+        filled(page)
+        shown = page.locator("code.hash").first.inner_text()
+        assert runtime.service.pending_game(page.locator("input[name=pending]").input_value())
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/create-step-{width}.png", full_page=True)
+        page.fill("input[name=contribution]", "typed by Ann")
+        page.click("button.primary")
+        page.wait_for_url("**/play/**")
+        game = next(g for g in runtime.service.games() if g.commitment == shown)
+        given = runtime.service.events(game.id)[0]["payload"]["contributions"]
+        assert given[0]["contribution"] == "typed by Ann" and given[0]["by"] == "browser"
+        page.close()

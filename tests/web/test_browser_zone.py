@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.test_browser import server, smtp  # noqa: F401 - fixtures
+from tests.web.test_browser_dice import filled
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +30,7 @@ def test_the_lobby_preselects_the_browsers_zone(browser, server):  # noqa: F811
     page.fill("input[name=seat_timezone_1]", "Europe/Paris")
     page.click("button.primary")
     # The second step: the browser fills in its own random contribution to the dice.
-    page.wait_for_function("document.querySelector('input[name=contribution]').value.length === 64")
+    filled(page)
     page.click("button.primary")
     page.wait_for_url("**/play/**")
     game = runtime.service.games()[0]
