@@ -42,7 +42,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import flag_modified
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
 from engines import REGISTRY, bot_levels_of, get_engine, is_slow_bot
 from engines import bot_move as engine_bot_move
@@ -63,7 +63,7 @@ from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
 from pbem.games.tables import SeatClock
 from pbem.games.tokens import hash_token, new_token
-from pbem.models import Event, Game, GameSecret, PendingGame, Seat
+from pbem.models import Event, Game, GameSecret, OpenGame, PendingGame, Seat
 from pbem.validate import check_unique_names, clean_name
 
 if TYPE_CHECKING:
@@ -529,14 +529,22 @@ class GameService:
         before it)."""
         seed = chance_mod.new_seed()
         game_id = new_game_id()
+        now = self.clock()
         with self.session() as session:
+            # First steps never taken lapse (an open game's waits while it is listed).
+            session.exec(
+                delete(PendingGame).where(
+                    col(PendingGame.created_at) < now - PENDING_LAPSES,
+                    col(PendingGame.id).not_in(select(OpenGame.id)),
+                )
+            )
             session.add(
                 PendingGame(
                     id=game_id,
                     seed=seal_seed(self.secret_key, game_id, seed),
                     commitment=chance_mod.commitment(seed),
                     contributions=[dict(entry) for entry in contributions],
-                    created_at=self.clock(),
+                    created_at=now,
                 )
             )
             session.commit()

@@ -263,3 +263,21 @@ def test_a_server_drawn_contribution_is_fixed_by_the_seed(service):
     report = verify_export(data)
     assert not report.ok and report.first_bad_seq == at
     assert "Ben, seat 2" in report.message and "not the one the seed gives" in report.message
+
+
+def test_a_first_step_never_taken_lapses(service):
+    from datetime import timedelta
+
+    from pbem.games.service import PENDING_LAPSES
+    from pbem.models import PendingGame
+
+    now = service.clock()
+    old, _ = service.begin_game()
+    service.clock = lambda: now + PENDING_LAPSES + timedelta(minutes=1)
+    seats = [SeatSpec("Ann", "ann@example.org")]
+    with pytest.raises(Rejected, match="waited too long"):
+        service.pending_game(old)
+    fresh, _ = service.begin_game()  # a new first step clears the lapsed ones
+    with service.reading() as session:
+        assert session.get(PendingGame, old) is None
+    assert service.create_game("pig", seats, pending=fresh).game_id == fresh
