@@ -693,7 +693,7 @@ class GameService:
         )
 
     def contribute_before_move(
-        self, game_id: str, seat: int, expected_seq: Any, move: Any = None
+        self, game_id: str, seat: int, expected_seq: Any, move: Any = None, actor: str = "server"
     ) -> Any:
         """A seat's first move came without a contribution (by mail, the API, or a page
         without script): the server draws one for it, marked so, just before the move.
@@ -716,7 +716,7 @@ class GameService:
             except Exception:  # noqa: BLE001 - the move itself answers for what is wrong
                 return expected_seq
         try:
-            outcome = self.contribute(game_id, seat, None, "server", actor="server")
+            outcome = self.contribute(game_id, seat, None, "server", actor=actor)
         except (Conflict, Rejected):
             return expected_seq
         if isinstance(expected_seq, int) and outcome.seq == expected_seq + 1:

@@ -45,7 +45,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import col, select
 
 from engines.api import Engine
-from pbem.errors import Conflict, PbemError, Rejected
+from pbem.errors import Conflict, PbemError
 from pbem.eventlog.roster import SEAT_KINDS
 from pbem.eventlog.store import game_engine
 from pbem.games import names
@@ -428,14 +428,6 @@ def _apply_line(
     is read again against the new head, once."""
     service = runtime.service
     game_id, seat, seat_names = reply.tag.game_id, reply.seat.seat, reply.seat_names
-    if service.needs_contribution(game_id, seat):
-        # A mail-only player gives no contribution to the dice: the server draws one for
-        # the seat, marked so, before its first move (pbem.eventlog.contributions).
-        try:
-            service.contribute(game_id, seat, None, "server", actor="mail")
-        except (Conflict, Rejected):
-            pass
-        head = None
     for attempt in (1, 2):
         if head is not None and attempt == 1:
             engine, state, loaded = head
@@ -450,6 +442,12 @@ def _apply_line(
             move = moves.resolve(line, mail_list, engine, state, seat, seat_names)
             view = engine.view(state, seat)
             label = names.fill(engine.move_label(move, view), seat_names, names.marks_of(view))
+            # A mail-only player gives no contribution to the dice: the server draws one
+            # for the seat, marked so, before its first move (nothing for a move that
+            # will be refused).
+            based = service.contribute_before_move(game_id, seat, seq, move, actor="mail")
+            if based != seq:
+                seq, loaded = based, None
             service.submit_move(
                 game_id,
                 seat,
