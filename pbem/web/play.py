@@ -407,9 +407,9 @@ def contribute(token: str):
     wants_json = "application/json" in request.headers.get("Accept", "")
     before = service.game(seat.game_id)
     try:
-        outcome = service.contribute(
-            seat.game_id, seat.seat, request.form.get("contribution", ""), "browser", actor="web"
-        )
+        # Sent empty (no script, nothing typed): the server draws it, marked so.
+        value = request.form.get("contribution", "").strip() or None
+        outcome = service.contribute(seat.game_id, seat.seat, value, "browser", actor="web")
     except (BadInput, Conflict, Rejected) as error:
         if wants_json:
             return {"error": error.message}, error.status
