@@ -693,13 +693,24 @@ class GameService:
         )
 
     def contribute_before_move(
-        self, game_id: str, seat: int, expected_seq: Any, move: Any = None, actor: str = "server"
+        self,
+        game_id: str,
+        seat: int,
+        expected_seq: Any,
+        move: Any = None,
+        actor: str = "server",
+        loaded: LoadedGame | None = None,
     ) -> Any:
         """A seat's first move came without a contribution (by mail, the API, or a page
         without script): the server draws one for it, marked so, just before the move.
         Returns the seq the move should now be based on (one more when the contribution
         landed right after ``expected_seq``). Nothing is drawn for a move that will be
-        refused anyway (stale, not the seat's turn, paused, illegal)."""
+        refused anyway (stale, not the seat's turn, paused, illegal). ``loaded``: the game
+        as the move read it; then a seat that needs nothing costs no read at all."""
+        if loaded is not None:
+            row = next((row for row in loaded.seats if row.seat == seat), None)
+            if loaded.mix is None or row is None or row.is_bot or row.contributed:
+                return expected_seq
         if not self.needs_contribution(game_id, seat):
             return expected_seq
         head = self.head(game_id)

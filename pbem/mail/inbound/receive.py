@@ -445,7 +445,9 @@ def _apply_line(
             # A mail-only player gives no contribution to the dice: the server draws one
             # for the seat, marked so, before its first move (nothing for a move that
             # will be refused).
-            based = service.contribute_before_move(game_id, seat, seq, move, actor="mail")
+            based = service.contribute_before_move(
+                game_id, seat, seq, move, actor="mail", loaded=loaded
+            )
             if based != seq:
                 seq, loaded = based, None
             service.submit_move(
