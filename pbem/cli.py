@@ -220,9 +220,20 @@ def cmd_new(args) -> int:
     title = clean_title(args.title or "")
     runtime = _runtime(args)
     options = json.loads(args.options) if args.options else {}
-    if any(spec is None for spec in seats):
-        return _new_open(runtime, args.game, seats, options, title)
-    created = runtime.service.create_game(args.game, seats, options, title=title)
+    service = runtime.service
+    # The server commits to its seed first; the creator's contribution comes after.
+    pending, commitment = service.begin_game()
+    print(f"The server has drawn this game's seed; its commitment (sha256) is {commitment}.")
+    try:
+        creator = creator_contribution(args)
+        if any(spec is None for spec in seats):
+            return _new_open(runtime, args.game, seats, options, title, pending, creator)
+        created = service.create_game(
+            args.game, seats, options, title=title, pending=pending, contributions=[creator]
+        )
+    except BaseException:
+        service.drop_pending(pending)
+        raise
     print(f"Game {created.game_id} created (seed commitment {created.commitment}).")
     for index, (spec, token) in enumerate(zip(seats, created.tokens, strict=True)):
         where = link_for(runtime, token) if token else "(bot)"
@@ -232,13 +243,49 @@ def cmd_new(args) -> int:
     return 0
 
 
-def _new_open(runtime, game: str, seats: list, options: dict, title: str) -> int:
+def creator_contribution(args) -> dict:
+    """The creator's contribution to the dice, taken after the commitment was shown:
+    one line from stdin (``--contribution -``), drawn by the server
+    (``--let-server-draw``, or when stdin is no terminal and neither was given), or
+    asked for at a prompt."""
+    from pbem.errors import BadInput
+    from pbem.eventlog import chance, contributions
+
+    if args.let_server_draw or (args.contribution is None and not sys.stdin.isatty()):
+        if not args.let_server_draw:
+            print("No contribution given (stdin is no terminal): the server draws it.")
+        return contributions.record(0, "creator", "server", chance.new_contribution())
+    if args.contribution is not None and args.contribution != "-":
+        raise BadInput(
+            "--contribution takes '-' (one line from stdin, read after the commitment is "
+            "shown): a contribution typed on the command line was chosen before it."
+        )
+    if args.contribution == "-":
+        line = sys.stdin.readline()
+    else:
+        line = input(
+            "Your contribution to the dice (anything you like; empty lets the server draw): "
+        )
+    if not line.strip():
+        return contributions.record(0, "creator", "server", chance.new_contribution())
+    try:
+        value = chance.clean_contribution(line)
+    except ValueError as error:
+        raise BadInput(f"Your contribution: {error}") from None
+    return contributions.record(0, "creator", "command line", value)
+
+
+def _new_open(
+    runtime, game: str, seats: list, options: dict, title: str, pending: str, creator: dict
+) -> int:
     """A game with open seats: listed on /open until they are taken (then it starts and
     every player is mailed their link); prints its page and the creator's."""
     from pbem import links
     from pbem.games import open_games
 
-    created = open_games.create_open(runtime, game, seats, options, title=title)
+    created = open_games.create_open(
+        runtime, game, seats, options, title=title, pending=pending, contribution=creator
+    )
     print(f"Game {created.game_id} is open for players; it starts when its seats are taken.")
     print(f"  its page: {links.open_url(runtime.config, created.game_id)}")
     print(f"  the creator's page: {links.open_manage_url(runtime.config, created.token)}")
@@ -817,6 +864,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--options", help="the game's options as a JSON object")
     new.add_argument("--title")
+    given = new.add_mutually_exclusive_group()
+    given.add_argument(
+        "--contribution",
+        metavar="-",
+        help="read your contribution to the dice from stdin, after the seed's commitment is "
+        "shown (without it, a terminal asks for one)",
+    )
+    given.add_argument(
+        "--let-server-draw",
+        action="store_true",
+        help="let the server draw your contribution to the dice (marked so in the log)",
+    )
     new.set_defaults(func=cmd_new)
 
     games = commands.add_parser("games", help="list the games")

@@ -186,6 +186,9 @@ class Seat(SQLModel, table=True):
     notify: str = Field(default="every_turn", max_length=16)
     # How table talk reaches this seat by mail: "at_once", "digest" or "off".
     talk_mail: str = Field(default="at_once", max_length=16)
+    # Whether the seat gave its contribution to the draws (chance scheme 2; a seat
+    # contributes once: see pbem.eventlog.contributions).
+    contributed: bool = False
     created_at: datetime
 
 
@@ -202,6 +205,27 @@ class GameSecret(SQLModel, table=True):
 
     game_id: str = Field(primary_key=True, max_length=32)
     seed: str = Field(sa_column=Column(Text, nullable=False))
+    # Chance scheme 2: the mix of the contributions recorded so far (sha256 hex; see
+    # pbem.eventlog.chance); None for a game that draws from the seed alone.
+    mix: str | None = Field(default=None, max_length=64)
+
+
+class PendingGame(SQLModel, table=True):
+    """A game whose seed is drawn and committed to, waiting for its creator's
+    contribution (a game made in two steps, or an open game waiting for its players).
+    ``id`` is the id the game will have; ``seed`` is sealed as a running game's is;
+    ``contributions`` holds those given so far (as the ``created`` event will record
+    them). Deleted when the game is made; a stale one is refused."""
+
+    __tablename__ = "pending_games"
+
+    id: str = Field(primary_key=True, max_length=32)
+    seed: str = Field(sa_column=Column(Text, nullable=False))
+    commitment: str = Field(max_length=64)
+    contributions: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    created_at: datetime
 
 
 class AuditMark(SQLModel, table=True):
@@ -405,6 +429,9 @@ class OpenSeat(SQLModel, table=True):
     created_at: datetime
     expires_at: datetime
     confirmed_at: datetime | None = None
+    # The joiner's contribution to the draws, given when confirming: ``{"by",
+    # "contribution"}`` (pbem.eventlog.contributions).
+    contribution: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
 
 
 class Profile(SQLModel, table=True):

@@ -43,6 +43,7 @@ from sqlmodel import Session, col, delete, select
 
 from engines import REGISTRY
 from pbem.errors import NotFound
+from pbem.eventlog import contributions as contrib
 from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import HASHED_FIELDS, row_hash
 from pbem.eventlog.roster_log import rosters
@@ -299,6 +300,13 @@ def _resume(
         roster = roster_mod.from_json(mark.roster)
     else:
         roster = rosters(session, game).at(mark.seq)
+    first_row = _rows(session, game.id, 0, 0)
+    given = session.exec(
+        select(*[getattr(Event, name) for name in (*HASHED_FIELDS, "hash")])
+        .where(Event.game_id == game.id, Event.kind == contrib.KIND, Event.seq <= mark.seq)
+        .order_by(col(Event.seq))
+    )
+    fold = contrib.fold_rows([*first_row, *(dict(row._mapping) for row in given)], mark.seq)
     check = ChainCheck.resume(
         engine,
         seed,
@@ -310,6 +318,7 @@ def _resume(
         draws=mark.draws,
         revealed=mark.seed_revealed,
         roster=roster,
+        fold=fold,
     )
     try:
         for row in rows[1:]:

@@ -33,6 +33,7 @@ from engines import REGISTRY, at_version
 from engines.api import IllegalMove, canonical_json
 from engines.api import state_hash as engine_state_hash
 from pbem.bounds import check_json, is_count
+from pbem.eventlog import contributions as contrib
 from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.chance import ChanceMismatch, commitment, verify_draws
 from pbem.eventlog.log import (
@@ -68,6 +69,8 @@ class VerifyReport:
     seed_hex: str = ""
     draws_checked: int = 0
     roster_in_chain: bool = False
+    # Scheme 2: whose contributions covered which events' draws (empty for scheme 1).
+    coverage: str = ""
     roster: Roster | None = field(default=None, repr=False)
     states: list[Any] = field(default_factory=list, repr=False)
     engines: list[Any] = field(default_factory=list, repr=False)
@@ -344,6 +347,49 @@ def _created_problem(payload: Mapping[str, Any]) -> str | None:
         return "the number of seats is not a whole number from 1 to 64"
     if not isinstance(payload.get("commitment"), str):
         return "the commitment is not text"
+    scheme = contrib.scheme(payload)
+    if not scheme:
+        return "the chance scheme is neither 1 nor 2"
+    given = payload.get("contributions")
+    if scheme == 2 and (not isinstance(given, list) or not given):
+        return "the game draws with contributions, but the first event records none"
+    if scheme == 1 and given is not None:
+        return "the first event records contributions, but the game draws from the seed alone"
+    return None
+
+
+def _contribution_problem(row: Mapping[str, Any], fold: Any, roster: Any) -> str | None:
+    """What is wrong with the contributions an event records, naming whose."""
+    names = [holder.name for holder in roster.seats] if roster is not None else None
+    if row["kind"] == "created":
+        payload = row["payload"]
+        if contrib.scheme(payload) != 2 or not isinstance(payload.get("contributions"), list):
+            return None
+        seats = payload.get("seats") if is_count(payload.get("seats"), 1, 64) else None
+        names = (
+            names
+            or [
+                holder.get("name", "") if isinstance(holder, Mapping) else ""
+                for holder in (payload.get("roster") or {}).get("seats", [])
+            ]
+            or None
+        )
+        for index, entry in enumerate(payload["contributions"]):
+            problem = contrib.problem(entry, seats)
+            if problem:
+                who = contrib.label(entry, names) if isinstance(entry, Mapping) else "?"
+                return f"contribution {index + 1} of the set-up, by {who}: {problem}"
+        return None
+    if fold is None:
+        return "a contribution event in a log that draws from the seed alone"
+    entry = {**row["payload"], "seat": row["seat"]}
+    problem = contrib.problem(entry, len(names) if names is not None else None)
+    if problem:
+        return f"the contribution of {contrib.label(entry, names)}: {problem}"
+    if row["seat"] is None:
+        return "a contribution event names no seat"
+    if any(earlier.get("seat") == row["seat"] for earlier in fold.entries):
+        return f"the contribution of {contrib.label(entry, names)} is its seat's second"
     return None
 
 
@@ -377,6 +423,7 @@ class ChainCheck:
         self.states: list[Any] = []
         self.engines: list[Any] = []
         self.roster: Roster | None = None
+        self.fold: contrib.MixFold | None = None
 
     @classmethod
     def resume(
@@ -392,11 +439,14 @@ class ChainCheck:
         draws: int,
         revealed: bool = False,
         roster: Roster | None = None,
+        fold: contrib.MixFold | None = None,
     ) -> ChainCheck:
         """A check that goes on after event ``seq``, verified before with this outcome
-        (``roster``: the roster once event ``seq`` happened)."""
+        (``roster``: the roster once event ``seq`` happened; ``fold``: the contributions
+        recorded up to it, for a game that draws with them)."""
         check = cls(engine, seed, game_id)
         check.roster = roster
+        check.fold = fold
         check.prev, check.state, check.next_seq = head_hash, state, seq + 1
         check.commitment_hex, check.draws, check.revealed = commitment_hex, draws, revealed
         check.earlier[seq] = state
@@ -420,8 +470,14 @@ class ChainCheck:
         self.game_id = row["game_id"]
         if row["prev_hash"] != self.prev:
             return _bad(seq, "the link to the previous event is broken (prev_hash differs)", index)
+        if row["kind"] == contrib.KIND or index == 0:
+            problem = _contribution_problem(row, self.fold, self.roster)
+            if problem is None and seed is not None:
+                problem = _drawn_problem(row, seed, self.roster)
+            if problem:
+                return _bad(seq, problem, index)
         if row_hash(row) != row["hash"]:
-            return _bad(seq, "the event's content does not match its hash (it was changed)", index)
+            return _bad(seq, _changed_words(row, self.roster), index)
         self.prev = row["hash"]
         try:
             self.roster = roster_mod.apply(self.roster, row)
@@ -458,6 +514,10 @@ class ChainCheck:
                         index,
                     )
                 self.commitment_hex = row["payload"].get("commitment")
+                if contrib.scheme(row["payload"]) == 2:
+                    self.fold = contrib.MixFold()
+                    for entry in row["payload"]["contributions"]:
+                        self.fold.add(entry, 0)
                 if seed is not None and commitment(seed) != self.commitment_hex:
                     return _bad(
                         seq, "the seed does not match the commitment made at the start", index
@@ -480,11 +540,19 @@ class ChainCheck:
             if commitment(shown) != self.commitment_hex:
                 return _bad(seq, "the revealed seed does not match the commitment", index)
             self.revealed = True
+        fold = self.fold
+        if fold is not None:
+            fold.drew(seq)
         if seed is not None and (row["kind"] in MOVE_KINDS or index == 0):
-            problem = verify_draws(seed, self.game_id, seq, row["chance"])
+            mix = fold.mix if fold is not None else None
+            problem = verify_draws(seed, self.game_id, seq, row["chance"], mix)
             if problem:
-                return _bad(seq, f"a draw does not follow from the seed: {problem}", index)
+                if fold is None:
+                    return _bad(seq, f"a draw does not follow from the seed: {problem}", index)
+                return _bad(seq, _mixed_words(problem, fold, self.roster), index)
             self.draws += len(row["chance"])
+        if fold is not None and row["kind"] == contrib.KIND:
+            fold.add({**row["payload"], "seat": row["seat"]}, seq)
         if seed is not None and keyed_state_hash(seed, engine, self.state) != row["state_hash"]:
             return _bad(seq, "the recorded state hash differs from the replayed state", index)
         if not self.resumed:
@@ -497,15 +565,20 @@ class ChainCheck:
         """The outcome after every row fed so far held."""
         count = self.next_seq
         message = f"{_counted(count, 'event')} verified; head hash {self.prev}"
+        names = [holder.name for holder in self.roster.seats] if self.roster else None
+        coverage = self.fold.coverage(names) if self.fold is not None else ""
         if self.seed is not None:
+            source = "the seed and the contributions" if self.fold is not None else "the seed"
             message += (
-                f"; {_counted(self.draws, 'draw')} re-derived from the seed;"
+                f"; {_counted(self.draws, 'draw')} re-derived from {source};"
                 " every state hash matches"
             )
         else:
             message += (
                 "; the seed is not revealed yet, so draws and state hashes are checked when it is"
             )
+        if coverage:
+            message += f"; {coverage}"
         return VerifyReport(
             True,
             message,
@@ -515,10 +588,67 @@ class ChainCheck:
             seed_hex=self.seed.hex() if self.seed is not None else "",
             draws_checked=self.draws,
             roster_in_chain=self.roster is not None,
+            coverage=coverage,
             roster=self.roster,
             states=self.states,
             engines=self.engines,
         )
+
+
+def _drawn_problem(row: Mapping[str, Any], seed: bytes, roster: Any) -> str | None:
+    """A contribution marked as drawn by the server must be the one the seed gives (so
+    the server had no choice of it)."""
+    names = [holder.name for holder in roster.seats] if roster is not None else None
+    if row["kind"] == contrib.KIND:
+        entries = [{**row["payload"], "seat": row["seat"]}]
+    else:
+        entries = row["payload"].get("contributions") or []
+        names = (
+            names
+            or [
+                holder.get("name", "") if isinstance(holder, Mapping) else ""
+                for holder in (row["payload"].get("roster") or {}).get("seats", [])
+            ]
+            or None
+        )
+    for entry in entries:
+        if entry.get("by") != "server":
+            continue
+        if contrib.server_drawn(seed, row["game_id"], entry)["contribution"] != entry.get(
+            "contribution"
+        ):
+            return (
+                f"the contribution of {contrib.label(entry, names)} is marked as drawn by "
+                "the server, but it is not the one the seed gives"
+            )
+    return None
+
+
+def _changed_words(row: Mapping[str, Any], roster: Any) -> str:
+    """A row whose hash fails: said so, naming the contributions it records."""
+    words = "the event's content does not match its hash (it was changed)"
+    names = [holder.name for holder in roster.seats] if roster is not None else None
+    if row["kind"] == contrib.KIND:
+        entry = {**row["payload"], "seat": row["seat"]}
+        return f"{words}: it is the contribution of {contrib.label(entry, names)}"
+    given = row["payload"].get("contributions") if row["seq"] == 0 else None
+    if isinstance(given, list) and given:
+        labels = [contrib.label(entry, names) for entry in given if isinstance(entry, Mapping)]
+        return f"{words}: it records the set-up's contributions, by {', '.join(labels)}"
+    return words
+
+
+def _mixed_words(problem: str, fold: contrib.MixFold, roster: Any) -> str:
+    """A draw that does not follow from the seed and the contributions in force."""
+    names = [holder.name for holder in roster.seats] if roster is not None else None
+    latest = fold.entries[-1] if fold.entries else None
+    words = f"a draw does not follow from the seed and the contributions: {problem}"
+    if latest is not None:
+        words += (
+            f" (the latest contribution before it: {contrib.label(latest, names)}, "
+            f"recorded at event {latest['at']})"
+        )
+    return words
 
 
 def verify_rows(

@@ -24,6 +24,14 @@ HEADLINES = {
     "seat_left": "A player leaves the game",
     "seat_taken": "A new player takes a seat",
     "seat_resigned": "A player resigns",
+    "contribution": "A player adds to the dice",
+}
+
+# How a contribution to the draws reached the server (pbem.eventlog.contributions).
+CONTRIBUTED_BY = {
+    "browser": "from their browser",
+    "command line": "from the command line",
+    "server": "drawn by the server for them (they play by mail, or gave none)",
 }
 
 BY = {
@@ -95,6 +103,12 @@ def describe_admin(row: dict[str, Any], zone: str | None = None) -> str:
         return f"The log records who holds the seats: {roster_names(payload.get('roster'))}."
     if kind == "take_back":
         return f"The game is taken back to event {payload.get('to_seq')}."
+    if kind == "contribution":
+        road = CONTRIBUTED_BY.get(payload.get("by"), "")
+        return (
+            f"{name} adds a contribution to the dice ({road}); every draw from here on "
+            f"mixes it in. Its sha256: {str(payload.get('sha256', ''))[:16]}..."
+        )
     return ""
 
 

@@ -40,15 +40,17 @@ from sqlmodel import Session, col, select
 from engines import REGISTRY, bot_levels_of, get_engine
 from engines.api import Engine, resolve_options
 from pbem.errors import BadInput, Gone, NotFound, PbemError, Rejected, TooMany
+from pbem.eventlog import chance as chance_mod
+from pbem.eventlog import contributions as contrib
 from pbem.games.admin_lines import policy_text
 from pbem.games.context import Runtime
 from pbem.games.notices import Notice
 from pbem.games.policy import check_policy
 from pbem.games.seat_rules import again
-from pbem.games.service import SeatSpec, new_game_id
+from pbem.games.service import SeatSpec
 from pbem.games.tables import SeatRequest
 from pbem.games.tokens import hash_token, new_token
-from pbem.models import Game, OpenGame, OpenSeat
+from pbem.models import Game, OpenGame, OpenSeat, PendingGame
 from pbem.validate import (
     canonical_address,
     check_name_free,
@@ -163,10 +165,17 @@ def create_open(
     title: str = "",
     policy: Mapping[str, Any] | None = None,
     client: str | None = None,
+    pending: str | None = None,
+    contribution: Mapping[str, Any] | None = None,
 ) -> OpenCreated:
     """Keeps a game with open seats (``None`` in ``seats``) for strangers to join; seat
     0 is the creator's (a person). Refused, changing nothing, whatever the game itself
-    would refuse (the title, the count of seats, options, policy, names, bot levels)."""
+    would refuse (the title, the count of seats, options, policy, names, bot levels).
+
+    The game's seed is drawn and committed to now: ``pending`` names the first step
+    (:meth:`pbem.games.service.GameService.begin_game`) when the creator saw the
+    commitment before giving ``contribution`` (her record for the dice; the server
+    draws it, marked so, when None). The joiners add theirs when they confirm."""
     engine = _engine(engine_slug)
     if not seats or seats[0] is None or seats[0].is_bot or not seats[0].email:
         raise BadInput("The first seat is yours: it needs your name and email address.")
@@ -209,10 +218,21 @@ def create_open(
     creator = listed[0]["email"]
     token = new_token()
     now = now_of(runtime)
+    given = dict(
+        contribution or contrib.record(0, "creator", "server", chance_mod.new_contribution())
+    )
+    if contrib.problem(given, len(seats)):
+        raise BadInput(f"Your contribution is not valid: {contrib.problem(given, len(seats))}.")
+    if pending is None:
+        pending, _ = runtime.service.begin_game()
+    runtime.service.pending_game(pending)  # still waiting (refused otherwise)
     with runtime.service.session() as session:
-        game_id = new_game_id()
-        while session.get(Game, game_id) or session.get(OpenGame, game_id):
-            game_id = new_game_id()  # pragma: no cover - one chance in 10**15
+        game_id = pending
+        if session.get(Game, game_id) or session.get(OpenGame, game_id):
+            raise Rejected("This game was listed already; nothing more was done.")
+        waiting = session.get(PendingGame, pending)
+        waiting.contributions = [given]
+        session.add(waiting)
         _count(session, runtime, "open_create", game_id, canonical_address(creator), client)
         session.add(
             OpenGame(
@@ -566,9 +586,20 @@ def hold_for(runtime: Runtime, token: str) -> tuple[OpenSeat, OpenListing]:
     return hold, open_game(runtime, hold.game_id)
 
 
-def confirm(runtime: Runtime, token: str) -> Confirmed:
+def confirm(
+    runtime: Runtime, token: str, contribution: Any = None, by: str = "browser"
+) -> Confirmed:
     """The holder of a confirmation link takes their seat; the creator is told, and the
-    game starts when no open seat is left unconfirmed."""
+    game starts when no open seat is left unconfirmed.
+
+    ``contribution``: the joiner's share of the dice (the server draws it, marked so,
+    when None or empty); every joiner's covers the set-up with the creator's."""
+    if contribution is None or (isinstance(contribution, str) and not contribution.strip()):
+        contribution, by = chance_mod.new_contribution(), "server"
+    try:
+        contribution = chance_mod.clean_contribution(contribution)
+    except ValueError as error:
+        raise BadInput(f"Your contribution: {error}") from None
     hold, listing = hold_for(runtime, token)
     now = now_of(runtime)
     if hold.confirmed_at is not None:
@@ -598,7 +629,7 @@ def confirm(runtime: Runtime, token: str) -> Confirmed:
                 seats.c.confirmed_at.is_(None),
                 seats.c.expires_at > now,
             )
-            .values(confirmed_at=now)
+            .values(confirmed_at=now, contribution={"by": by, "contribution": contribution})
         )
         if counted.rowcount != 1 or confirmed.rowcount != 1:
             session.rollback()
@@ -691,6 +722,9 @@ def cancel(runtime: Runtime, token: str) -> None:
                     ),
                 )
             session.delete(hold)
+        waiting = session.get(PendingGame, row.id)
+        if waiting is not None:
+            session.delete(waiting)
         session.commit()
 
 
@@ -710,7 +744,24 @@ def _start(runtime: Runtime, game_id: str, *, with_bots: bool) -> bool:
         with runtime.service.reading() as session:
             row = session.get(OpenGame, game_id)
             holds = _holds(session, [game_id])[game_id]
+            waiting = session.get(PendingGame, game_id)
         specs = _seat_specs(row, holds)
+        # The creator's contribution and each confirmed joiner's, in seat order: all
+        # given after the seed's commitment, all covering the set-up.
+        given = None
+        if waiting is not None:
+            given = [*waiting.contributions]
+            for number in sorted(holds):
+                hold = holds[number]
+                if hold.confirmed_at is not None and hold.contribution:
+                    given.append(
+                        contrib.record(
+                            number,
+                            "player",
+                            hold.contribution.get("by", "server"),
+                            hold.contribution.get("contribution", ""),
+                        )
+                    )
         runtime.service.create_game(
             row.engine,
             specs,
@@ -719,7 +770,9 @@ def _start(runtime: Runtime, game_id: str, *, with_bots: bool) -> bool:
             policy=row.policy,
             creator_seat=0,
             actor="open",
-            game_id=game_id,
+            game_id=None if waiting is not None else game_id,
+            pending=game_id if waiting is not None else None,
+            contributions=given,
         )
     except PbemError:
         with runtime.service.session() as session:

@@ -56,6 +56,7 @@ from sqlmodel import col, select
 from engines.api import Engine
 from pbem import links
 from pbem.errors import BadInput, NotFound, Rejected
+from pbem.eventlog import contributions as contrib
 from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import (
     MOVE_KINDS,
@@ -840,10 +841,14 @@ def import_full(
             updated_at=now,
         )
         session.add(game)
+        # The contributions carry on with the game: its mix, and who gave one.
+        fold = contrib.fold_rows(rows)
+        given = {entry.get("seat") for entry in fold.entries} if fold is not None else set()
         session.add(
             GameSecret(
                 game_id=game_id,
                 seed=seal_seed(service.secret_key, game_id, bytes.fromhex(seed)),
+                mix=fold.mix if fold is not None else None,
             )
         )
         for index in range(seat_count):
@@ -854,6 +859,7 @@ def import_full(
                     name=names[index],
                     is_bot=index in bots,
                     bot_level=level_of(levels.get(str(index))),
+                    contributed=index in given,
                     created_at=now,
                 )
             )

@@ -42,7 +42,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.engine import Engine as SqlEngine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.attributes import flag_modified
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
 from engines import REGISTRY, bot_levels_of, get_engine, is_slow_bot
 from engines import bot_move as engine_bot_move
@@ -50,6 +50,7 @@ from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_opt
 from pbem.db import BATCH, Batch, KeptConnections, Prepared, for_reads, read_alone
 from pbem.errors import BadInput, Conflict, NotFound, Rejected
 from pbem.eventlog import chance as chance_mod
+from pbem.eventlog import contributions as contrib
 from pbem.eventlog import roster as roster_mod
 from pbem.eventlog.log import GENESIS_HASH, timestamp
 from pbem.eventlog.roster import Holder, Roster
@@ -62,7 +63,7 @@ from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
 from pbem.games.tables import SeatClock
 from pbem.games.tokens import hash_token, new_token
-from pbem.models import Event, Game, GameSecret, Seat
+from pbem.models import Event, Game, GameSecret, OpenGame, PendingGame, Seat
 from pbem.validate import check_unique_names, clean_name
 
 if TYPE_CHECKING:
@@ -93,6 +94,9 @@ class SeatSpec:
     bot_level: str = "normal"
 
 
+PENDING_LAPSES = timedelta(days=1)  # a game's first step waits this long for its second
+
+
 @dataclass
 class CreatedGame:
     game_id: str
@@ -109,6 +113,8 @@ class LoadedGame:
     seed: str
     seats: list[SeatRow]
     clocks: dict[int, ClockRow]
+    # The contributions' mix (chance scheme 2), None for a game drawing from its seed alone.
+    mix: str | None = None
 
 
 _GAMES, _SEATS, _CLOCKS = Game.__table__, Seat.__table__, SeatClock.__table__
@@ -152,6 +158,7 @@ _MOVE_QUERY = (
             if column.key in _GAME_COLUMNS
         ],
         _SECRETS.c.seed.label("seed"),
+        _SECRETS.c.mix.label("mix"),
         *[_SEATS.c[name].label(f"s_{name}") for name in _SEAT_COLUMNS],
         *[_CLOCKS.c[name].label(f"c_{name}") for name in _CLOCK_COLUMNS],
     )
@@ -168,7 +175,7 @@ _MOVE_QUERY = (
 _MOVE_READ = Prepared(_MOVE_QUERY)
 # Where each part of the row starts: the game's columns, the seed, a seat's, a clock's.
 _SEED_AT = len(_GAME_COLUMNS)
-_SEAT_AT = _SEED_AT + 1
+_SEAT_AT = _SEED_AT + 2
 _CLOCK_AT = _SEAT_AT + len(_SEAT_COLUMNS)
 _HEAD_SEQ = Prepared(core_select(_GAMES.c.head_seq).where(_GAMES.c.id == bindparam("game_id")))
 _HEAD_COLUMNS = (
@@ -321,12 +328,156 @@ class GameService:
         game_id: str | None = None,
         version: int | None = None,
         private: bool = False,
+        contributions: Sequence[Mapping[str, Any]] | None = None,
+        pending: str | None = None,
+        chance_scheme: int = chance_mod.SCHEME,
     ) -> CreatedGame:
         """Creates a game: event 0 with the seed's commitment, one token per human seat.
         A ``private`` game is not listed (its pages open by their links only).
 
         The game plays on ``version`` of the engine to its end (the newest when None).
+
+        Its draws mix the server's seed with ``contributions`` (records of
+        :func:`pbem.eventlog.contributions.record`: the creator's, and an open game's
+        joiners'), which cover the set-up. ``pending``: the id of a :class:`PendingGame`
+        (:meth:`begin_game`) whose seed was committed to before the contributions were
+        given; the game takes its id and seed, and the pending row goes in the same
+        transaction (a second try is refused). Without either, the server draws the
+        creator's contribution itself, marked so (internal callers, tests, benches).
+        ``chance_scheme`` 1 makes a game that draws from the seed alone (as every game
+        made before contributions did; for tests of old logs).
         """
+        engine, resolved, policy, names, roster = self.check_game(
+            engine_slug, seats, options, policy=policy, creator_seat=creator_seat, version=version
+        )
+        if pending is not None:
+            if seed is not None or (game_id is not None and game_id != pending):
+                raise ValueError("a pending game brings its own seed and id")
+            seed, game_id = self._pending_seed(pending)
+        seed = seed or chance_mod.new_seed()
+        game_id = game_id or new_game_id()
+        now = self.clock()
+        mix = None
+        given: list[dict[str, Any]] = []
+        if chance_scheme == 2:
+            if contributions is None:
+                contributions = [
+                    contrib.record(creator_seat, "creator", "server", chance_mod.new_contribution())
+                ]
+            given = [
+                contrib.server_drawn(seed, game_id, entry)
+                if entry.get("by") == "server"
+                else dict(entry)
+                for entry in contributions
+            ]
+            for entry in given:
+                problem = contrib.problem(entry, len(seats))
+                if problem:
+                    raise BadInput(f"A contribution is not valid: {problem}.")
+            mix = chance_mod.mix_of([entry["sha256"] for entry in given])
+        elif chance_scheme != 1 or contributions:
+            raise ValueError("chance scheme 1 takes no contributions")
+        recording = chance_mod.RecordingChance(seed, game_id, 0, mix)
+        try:
+            state = engine.setup(len(seats), resolved, recording)
+        except ValueError as error:
+            raise BadInput(str(error)) from None
+        digest = self.store.digest(seed, engine, state)
+        payload = {
+            "engine": engine.slug,
+            "engine_version": engine.version,
+            "options": resolved,
+            "seats": len(seats),
+            "commitment": chance_mod.commitment(seed),
+            "title": title,
+            "roster": roster.to_json(),
+        }
+        if chance_scheme == 2:
+            payload["chance"] = 2
+            payload["contributions"] = given
+        # The creator contributed at creation, whichever way (a seat gives one).
+        contributed = {entry["seat"] for entry in given}
+        row = self.store.new_row(
+            game_id=game_id,
+            seq=0,
+            prev_hash=GENESIS_HASH,
+            kind="created",
+            seat=None,
+            payload=payload,
+            chance=recording.drawn,
+            state_digest=digest,
+            actor=actor,
+            created_at=timestamp(now),
+        )
+        tokens: list[str | None] = []
+        with self.session() as session:
+            game = Game(
+                id=game_id,
+                engine=engine.slug,
+                engine_version=engine.version,
+                title=title or engine.title,
+                options=resolved,
+                seat_count=len(seats),
+                commitment=payload["commitment"],
+                head_seq=0,
+                head_hash=row["hash"],
+                policy=policy,
+                creator_seat=creator_seat,
+                private=bool(private),
+                created_at=now,
+                updated_at=now,
+            )
+            if pending is not None:
+                waiting = session.get(PendingGame, pending)
+                if waiting is None:
+                    raise Rejected(
+                        "This game was made already (or its first step lapsed); nothing "
+                        "more was done."
+                    )
+                session.delete(waiting)
+                session.flush()
+            session.add(game)
+            session.add(
+                GameSecret(game_id=game_id, seed=seal_seed(self.secret_key, game_id, seed), mix=mix)
+            )
+            for index, spec in enumerate(seats):
+                token = None if spec.is_bot else new_token()
+                tokens.append(token)
+                session.add(
+                    Seat(
+                        game_id=game_id,
+                        seat=index,
+                        name=names[index],
+                        email=spec.email.strip(),
+                        token_hash=hash_token(token) if token else None,
+                        is_bot=spec.is_bot,
+                        bot_level=spec.bot_level if spec.is_bot else "normal",
+                        timezone=spec.timezone or "UTC",
+                        contributed=index in contributed,
+                        created_at=now,
+                    )
+                )
+            session.flush()
+            self.store.add_rows(session, engine, [row], [state])
+            self._finish_transition(
+                session, game, engine, [row], None, state, frozenset(), tokens=tokens
+            )
+            self.store.commit(session, game_id, -1)
+        return CreatedGame(game_id, tokens, payload["commitment"])
+
+    def check_game(
+        self,
+        engine_slug: str,
+        seats: Sequence[SeatSpec],
+        options: Mapping[str, Any] | None = None,
+        *,
+        policy: Mapping[str, Any] | None = None,
+        creator_seat: int | None = 0,
+        version: int | None = None,
+    ) -> tuple[Engine, dict, dict, list[str], Roster]:
+        """What :meth:`create_game` refuses, checked without making anything (a game made
+        in two steps is checked before its seed is drawn): the engine, the resolved
+        options and policy, the seats' names and the roster."""
         if engine_slug not in REGISTRY:
             raise BadInput(f"There is no game called {engine_slug!r}.")
         try:
@@ -368,79 +519,220 @@ class GameService:
             creator_seat,
             policy,
         )
-        seed = seed or chance_mod.new_seed()
-        game_id = game_id or new_game_id()
+        return engine, resolved, policy, names, roster
+
+    def begin_game(self, contributions: Sequence[Mapping[str, Any]] = ()) -> tuple[str, str]:
+        """The first step of making a game in two: the server draws the seed and keeps
+        it sealed (as a running game's seed is) under the id the game will have, before
+        anyone contributes. Returns ``(id, commitment)``; :meth:`create_game` with
+        ``pending=id`` is the second step (:meth:`add_pending_contribution` adds one
+        before it)."""
+        seed = chance_mod.new_seed()
+        game_id = new_game_id()
         now = self.clock()
-        recording = chance_mod.RecordingChance(seed, game_id, 0)
+        with self.session() as session:
+            # First steps never taken lapse (an open game's waits while it is listed).
+            session.exec(
+                delete(PendingGame).where(
+                    col(PendingGame.created_at) < now - PENDING_LAPSES,
+                    col(PendingGame.id).not_in(select(OpenGame.id)),
+                )
+            )
+            session.add(
+                PendingGame(
+                    id=game_id,
+                    seed=seal_seed(self.secret_key, game_id, seed),
+                    commitment=chance_mod.commitment(seed),
+                    contributions=[dict(entry) for entry in contributions],
+                    created_at=now,
+                )
+            )
+            session.commit()
+        return game_id, chance_mod.commitment(seed)
+
+    def pending_game(self, pending: str, lapses: bool = True) -> PendingGame:
+        """A game's first step, still waiting (:class:`Rejected` once made, or lapsed
+        after :data:`PENDING_LAPSES` unless ``lapses`` is false: an open game waits for
+        its players as long as it is listed)."""
+        if not isinstance(pending, str) or not 1 <= len(pending) <= 32:
+            raise BadInput("The form names no game waiting to be made.")
+        with self.reading() as session:
+            row = session.get(PendingGame, pending)
+        if row is None:
+            if self.game_exists(pending):
+                raise Rejected("This game was made already; nothing more was done.")
+            raise Rejected(
+                "This form is not one the server gave (or its first step lapsed): start "
+                "again from the lobby. Nothing was done."
+            )
+        created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
+        if lapses and self.clock() - created > PENDING_LAPSES:
+            raise Rejected(
+                "This form waited too long (its first step lapsed): start again from the "
+                "lobby. Nothing was done."
+            )
+        return row
+
+    def game_exists(self, game_id: str) -> bool:
+        with self.reading() as session:
+            return session.get(Game, game_id) is not None
+
+    def _pending_seed(self, pending: str) -> tuple[bytes, str]:
+        row = self.pending_game(pending, lapses=False)
+        return open_seed(self.secret_key, row.id, row.seed), row.id
+
+    def drop_pending(self, pending: str) -> None:
+        """Forgets a game's first step (an open game called off)."""
+        with self.session() as session:
+            row = session.get(PendingGame, pending)
+            if row is not None:
+                session.delete(row)
+                session.commit()
+
+    # Contributions -------------------------------------------------------------------
+
+    def contribute(
+        self,
+        game_id: str,
+        seat: int,
+        value: Any = None,
+        by: str = "server",
+        *,
+        expected_seq: int | None = None,
+        actor: str = "",
+    ) -> MoveOutcome:
+        """A seat's contribution to the draws (once per seat, a person's seat, while the
+        game runs): a ``contribution`` event; every draw after it mixes it in. ``value``
+        None: the server draws it (``by`` is then "server")."""
+        if value is None or by == "server":
+            # Fixed by the seed: the server has no choice of it (pbem verify checks it).
+            with self.reading() as session:
+                value = chance_mod.server_contribution(
+                    self._seed(session, game_id), game_id, str(seat)
+                )
+            by = "server"
         try:
-            state = engine.setup(len(seats), resolved, recording)
+            value = chance_mod.clean_contribution(value)
         except ValueError as error:
             raise BadInput(str(error)) from None
-        digest = self.store.digest(seed, engine, state)
-        payload = {
-            "engine": engine.slug,
-            "engine_version": engine.version,
-            "options": resolved,
-            "seats": len(seats),
-            "commitment": chance_mod.commitment(seed),
-            "title": title,
-            "roster": roster.to_json(),
-        }
-        row = self.store.new_row(
-            game_id=game_id,
-            seq=0,
-            prev_hash=GENESIS_HASH,
-            kind="created",
-            seat=None,
-            payload=payload,
-            chance=recording.drawn,
-            state_digest=digest,
-            actor=actor,
-            created_at=timestamp(now),
-        )
-        tokens: list[str | None] = []
-        with self.session() as session:
-            game = Game(
-                id=game_id,
-                engine=engine.slug,
-                engine_version=engine.version,
-                title=title or engine.title,
-                options=resolved,
-                seat_count=len(seats),
-                commitment=payload["commitment"],
-                head_seq=0,
-                head_hash=row["hash"],
-                policy=policy,
-                creator_seat=creator_seat,
-                private=bool(private),
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(game)
-            session.add(GameSecret(game_id=game_id, seed=seal_seed(self.secret_key, game_id, seed)))
-            for index, spec in enumerate(seats):
-                token = None if spec.is_bot else new_token()
-                tokens.append(token)
-                session.add(
-                    Seat(
-                        game_id=game_id,
-                        seat=index,
-                        name=names[index],
-                        email=spec.email.strip(),
-                        token_hash=hash_token(token) if token else None,
-                        is_bot=spec.is_bot,
-                        bot_level=spec.bot_level if spec.is_bot else "normal",
-                        timezone=spec.timezone or "UTC",
-                        created_at=now,
-                    )
+        if by not in chance_mod.ROADS:
+            raise BadInput("A contribution comes by the browser, the command line or the server.")
+        entry = contrib.record(seat, "player", by, value)
+        payload = {key: entry[key] for key in ("role", "by", "sha256", "contribution")}
+        with self.reading() as session:
+            holder = session.get(Seat, (game_id, seat)) if isinstance(seat, int) else None
+        if holder is None:
+            raise NotFound("There is no such seat.")
+        payload["name"] = holder.name
+
+        def change(session: Session, game: Game) -> None:
+            row = session.get(Seat, (game_id, seat))
+            secret = session.get(GameSecret, game_id)
+            if row is None:
+                raise NotFound("There is no such seat.")
+            if secret is None or secret.mix is None:
+                raise Rejected(
+                    "This game draws from its seed alone (it was made before contributions); "
+                    "nothing was done."
                 )
-            session.flush()
-            self.store.add_rows(session, engine, [row], [state])
-            self._finish_transition(
-                session, game, engine, [row], None, state, frozenset(), tokens=tokens
-            )
-            self.store.commit(session, game_id, -1)
-        return CreatedGame(game_id, tokens, payload["commitment"])
+            if game.status != "active":
+                raise Rejected("This game is over; its draws are all made. Nothing was done.")
+            if row.is_bot:
+                raise Rejected("A bot's seat gives no contribution.")
+            if row.contributed:
+                raise Rejected(
+                    "This seat has given its contribution already (a seat gives one); "
+                    "nothing was done."
+                )
+            row.contributed = True
+            secret.mix = chance_mod.mix_with(secret.mix, entry["sha256"])
+            session.add(row)
+            session.add(secret)
+
+        return self.append_admin(
+            game_id,
+            contrib.KIND,
+            seat,
+            payload,
+            actor=actor,
+            expected_seq=expected_seq,
+            change=change,
+        )
+
+    def contributions(self, game_id: str) -> contrib.MixFold | None:
+        """The game's contributions to the dice and the events each set covers (None
+        for a game that draws from its seed alone)."""
+        with self.reading() as session:
+            game = self.store.game(session, game_id)
+            rows = self.store.rows(session, game_id, -1, 0)
+            rows += [
+                {"seq": row.seq, "kind": row.kind, "seat": row.seat, "payload": row.payload}
+                for row in session.exec(
+                    select(Event)
+                    .where(Event.game_id == game_id, Event.kind == contrib.KIND)
+                    .order_by(col(Event.seq))
+                )
+            ]
+        return contrib.fold_rows(rows, game.head_seq)
+
+    def needs_contribution(self, game_id: str, seat: int) -> bool:
+        """Whether the seat (a person's, in a running game drawing with contributions)
+        has not given its contribution yet."""
+        with self.reading() as session:
+            row = session.get(Seat, (game_id, seat))
+            secret = session.get(GameSecret, game_id)
+            game = session.get(Game, game_id)
+        return bool(
+            row is not None
+            and secret is not None
+            and secret.mix is not None
+            and game is not None
+            and game.status == "active"
+            and not row.is_bot
+            and not row.contributed
+        )
+
+    def contribute_before_move(
+        self,
+        game_id: str,
+        seat: int,
+        expected_seq: Any,
+        move: Any = None,
+        actor: str = "server",
+        loaded: LoadedGame | None = None,
+    ) -> Any:
+        """A seat's first move came without a contribution (by mail, the API, or a page
+        without script): the server draws one for it, marked so, just before the move.
+        Returns the seq the move should now be based on (one more when the contribution
+        landed right after ``expected_seq``). Nothing is drawn for a move that will be
+        refused anyway (stale, not the seat's turn, paused, illegal). ``loaded``: the game
+        as the move read it; then a seat that needs nothing costs no read at all."""
+        if loaded is not None:
+            row = next((row for row in loaded.seats if row.seat == seat), None)
+            if loaded.mix is None or row is None or row.is_bot or row.contributed:
+                return expected_seq
+        if not self.needs_contribution(game_id, seat):
+            return expected_seq
+        head = self.head(game_id)
+        if (
+            head.seq != expected_seq
+            or head.game.paused_at is not None
+            or seat not in head.engine.to_move(head.state)
+        ):
+            return expected_seq
+        if move is not None:
+            trial = chance_mod.RecordingChance(chance_mod.new_seed(), game_id, head.seq + 1)
+            try:
+                head.engine.apply(head.state, seat, dict(move), trial)
+            except Exception:  # noqa: BLE001 - the move itself answers for what is wrong
+                return expected_seq
+        try:
+            outcome = self.contribute(game_id, seat, None, "server", actor=actor)
+        except (Conflict, Rejected):
+            return expected_seq
+        if isinstance(expected_seq, int) and outcome.seq == expected_seq + 1:
+            return outcome.seq
+        return expected_seq
 
     # Reading -------------------------------------------------------------------------
 
@@ -611,7 +903,7 @@ class GameService:
             raise Rejected("It is not your turn.")
         seq = game.head_seq + 1
         recording_seed = open_seed(self.secret_key, game_id, loaded.seed)
-        recording = chance_mod.RecordingChance(recording_seed, game_id, seq)
+        recording = chance_mod.RecordingChance(recording_seed, game_id, seq, loaded.mix)
         try:
             after = engine.apply(state, seat, dict(move), recording)
         except IllegalMove as error:
@@ -708,7 +1000,7 @@ class GameService:
             seats.append(seat)
             if values[_CLOCK_AT] is not None:
                 clocks[seat.seat] = ClockRow(*values[_CLOCK_AT:])
-        return LoadedGame(game, first[_SEED_AT], seats, clocks)
+        return LoadedGame(game, first[_SEED_AT], seats, clocks, first[_SEED_AT + 1])
 
     def _append_move(
         self,

@@ -424,9 +424,13 @@ def digest_entries(session: Session, now: Any) -> dict[str, tuple[Any, list[dict
     return found_by
 
 
+STATELESS = (KIND, "contribution")  # events after which a prepared move still stands
+
+
 def head_past_talk(service: Any, game_id: str, seq: int, most: int = 200) -> int | None:
-    """The head's seq when every event after ``seq`` is table talk (a move prepared at
-    ``seq`` still stands: talk changes no state), else None."""
+    """The head's seq when every event after ``seq`` is table talk or a contribution to
+    the dice (a move prepared at ``seq`` still stands: neither changes the state; a
+    contribution only changes the draws still to come), else None."""
     with service.reading() as session:
         kinds = list(
             session.exec(
@@ -436,6 +440,6 @@ def head_past_talk(service: Any, game_id: str, seq: int, most: int = 200) -> int
                 .limit(most + 1)
             )
         )
-    if not kinds or len(kinds) > most or any(kind != KIND for _, kind in kinds):
+    if not kinds or len(kinds) > most or any(kind not in STATELESS for _, kind in kinds):
         return None
     return kinds[-1][0]

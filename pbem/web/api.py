@@ -83,6 +83,8 @@ def post_move(token: str):
     expected = body.get("expected_seq")
     if not is_count(expected):
         raise BadInput(f"expected_seq must be a whole number from 0 to {INT_MAX}.")
+    # A seat's first move without a contribution to the dice: the server draws one.
+    expected = service.contribute_before_move(seat.game_id, seat.seat, expected, body.get("move"))
     outcome = service.submit_move(seat.game_id, seat.seat, body.get("move"), expected, actor="api")
     # The bots it left due have moved already (:meth:`GameService.after_commit`), but
     # for those at a slow level: the runner plays them right after this answer.

@@ -15,6 +15,7 @@ from flask import (
 from flask_limiter.util import get_remote_address
 
 from pbem.errors import Rejected
+from pbem.eventlog import contributions
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
 from pbem.games import invitations, seat_links, talk, vacations
 from pbem.games.portable import export_chunks, export_record
@@ -111,8 +112,17 @@ def audit(game_id: str):
     elif game.status == "finished":
         revealed = [row for row in service.events(game_id) if row["kind"] == "seed_revealed"]
         seed = revealed[-1]["payload"]["seed"] if revealed else None
+    fold = service.contributions(game_id)
+    names = [seat.name for seat in service.seats(game_id)]
     return render_template(
-        "audit.html", game=game, report=checked.report, checked=checked, seed=seed
+        "audit.html",
+        game=game,
+        report=checked.report,
+        checked=checked,
+        seed=seed,
+        fold=fold,
+        names=names,
+        label=contributions.label,
     )
 
 

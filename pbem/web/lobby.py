@@ -9,7 +9,8 @@ from flask_limiter.util import get_remote_address
 
 from engines import REGISTRY, listed_engines
 from pbem import zones
-from pbem.errors import BadInput, TooMany
+from pbem.errors import BadInput, Rejected, TooMany
+from pbem.eventlog import chance, contributions
 from pbem.eventlog.roster import BOT_LEVELS
 from pbem.games import open_games
 from pbem.games.listing import LISTING_STATUSES, GamePage
@@ -140,7 +141,7 @@ def seats_from(form) -> list[SeatSpec | None]:
 def create():
     try:
         return create_game()
-    except (BadInput, TooMany) as error:
+    except (BadInput, Rejected, TooMany) as error:
         return lobby_page(request.form, error.message), error.status
 
 
@@ -159,32 +160,78 @@ def create_game():
             options[option.name] = f"option_{slug}_{option.name}" in request.form
     policy = {key: request.form.get(key, DEFAULT_POLICY[key]) for key in DEFAULT_POLICY}
     seats = seats_from(request.form)
-    if any(seat is None for seat in seats):
-        return create_open_game(slug, options, policy, seats)
-    if not any(not seat.is_bot for seat in seats):
-        raise BadInput("At least one seat must be a person with an email address.")
+    title = clean_title(request.form.get("title", ""))
+    is_open = any(seat is None for seat in seats)
+    if is_open and request.form.get("private") == "on":
+        raise BadInput(
+            "A game with open seats is listed for anyone to join, so it cannot be private."
+        )
+    if not is_open:
+        if not any(not seat.is_bot for seat in seats):
+            raise BadInput("At least one seat must be a person with an email address.")
+        service.check_game(slug, seats, options, policy=policy, creator_seat=0)
+    pending = request.form.get("pending")
+    if pending is None and request.form.get("let_server_draw") != "on":
+        # The first step: the server draws the seed and shows its commitment; the
+        # creator's contribution comes in the second.
+        pending, commitment = service.begin_game()
+        return render_template(
+            "create_contribute.html",
+            commitment=commitment,
+            pending=pending,
+            fields=[(key, value) for key, value in request.form.items(multi=True) if keep(key)],
+            title=title or REGISTRY[slug].title,
+        )
+    if pending is not None:
+        service.pending_game(pending)  # refused when forged, made already or lapsed
+    creator = creator_contribution(request.form)
+    if is_open:
+        return create_open_game(slug, options, policy, seats, pending, creator)
     created = service.create_game(
         slug,
         seats,
         options,
-        title=clean_title(request.form.get("title", "")),
+        title=title,
         policy=policy,
         creator_seat=0,
         actor="lobby",
         private=request.form.get("private") == "on",
+        pending=pending,
+        contributions=[creator],
     )
     service.bots_now(created.game_id)  # a slow bot moves after this request, not in it
     first_human = next(token for token in created.tokens if token)
     return redirect(url_for("play.page", token=first_human, created=1), code=303)
 
 
-def create_open_game(slug: str, options: dict, policy: dict, seats: list[SeatSpec | None]):
+def keep(key: str) -> bool:
+    """The lobby form's fields the second step carries on (not its own)."""
+    return key not in ("csrf_token", "pending", "contribution", "let_server_draw")
+
+
+def creator_contribution(form) -> dict:
+    """The creator's contribution to the dice from the second step: what the field holds
+    (filled by the page's script, or typed), or drawn by the server when she lets it
+    (or leaves the field empty), marked so."""
+    value = form.get("contribution", "")
+    if form.get("let_server_draw") == "on" or not value.strip():
+        return contributions.record(0, "creator", "server", chance.new_contribution())
+    try:
+        return contributions.record(0, "creator", "browser", chance.clean_contribution(value))
+    except ValueError as error:
+        raise BadInput(f"Your contribution: {error}") from None
+
+
+def create_open_game(
+    slug: str,
+    options: dict,
+    policy: dict,
+    seats: list[SeatSpec | None],
+    pending: str | None,
+    creator: dict,
+):
     """A game with open seats: listed on ``/open`` until they are taken; the creator
     goes to her page of it (its link comes by mail too)."""
-    if request.form.get("private") == "on":
-        raise BadInput(
-            "A game with open seats is listed for anyone to join, so it cannot be private."
-        )
     created = open_games.create_open(
         runtime(),
         slug,
@@ -193,5 +240,7 @@ def create_open_game(slug: str, options: dict, policy: dict, seats: list[SeatSpe
         title=clean_title(request.form.get("title", "")),
         policy=policy,
         client=get_remote_address(),
+        pending=pending,
+        contribution=creator,
     )
     return redirect(url_for("open_pages.manage", token=created.token), code=303)

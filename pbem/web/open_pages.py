@@ -110,13 +110,29 @@ def confirm_page(token: str):
     hold, listing = open_games.hold_for(runtime(), token)
     lapsed = hold.confirmed_at is None and utc(hold.expires_at) <= utc(runtime().clock())
     return render_template(
-        "open_confirm.html", hold=hold, game=listing, token=token, done=None, lapsed=lapsed
+        "open_confirm.html",
+        hold=hold,
+        game=listing,
+        token=token,
+        done=None,
+        lapsed=lapsed,
+        commitment=commitment_of(listing.id),
     ), (410 if lapsed else 200)
+
+
+def commitment_of(game_id: str) -> str:
+    """The commitment to the seed of an open game (drawn when it was listed)."""
+    try:
+        return runtime().service.pending_game(game_id, lapses=False).commitment
+    except PbemError:
+        return ""
 
 
 @bp.post("/confirm/<token>")
 def confirm(token: str):
-    confirmed = open_games.confirm(runtime(), token)
+    confirmed = open_games.confirm(
+        runtime(), token, request.form.get("contribution", ""), "browser"
+    )
     listing = open_games.open_game(runtime(), confirmed.game_id)
     return render_template(
         "open_confirm.html", hold=None, game=listing, token=token, done=confirmed

@@ -162,6 +162,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         talk_max=talk.MAX_CHARS,
         own_address_bounces=bool(own.get("bouncing")),
         receipt=head_receipt(tail),
+        contribute=runtime().service.needs_contribution(seat.game_id, seat.seat),
     )
     return page, status
 
@@ -394,6 +395,9 @@ def move(token: str):
         asked = confirm_page(seat, chosen, seq)
         if asked is not None:
             return asked
+    # A seat that moves without having given its contribution (a page without script):
+    # the server draws one for it, marked so, just before the move.
+    seq = service.contribute_before_move(seat.game_id, seat.seat, seq, chosen)
     try:
         try:
             service.submit_move(seat.game_id, seat.seat, chosen, seq, actor="web")
@@ -406,6 +410,35 @@ def move(token: str):
     except (Conflict, Rejected) as error:
         return refused(seat, error)
     return after_move(seat)
+
+
+@bp.post("/contribute")
+def contribute(token: str):
+    """The seat's contribution to the dice, once: sent by the page's script as soon as
+    the page opens (answered in JSON), or by its small form without script."""
+    service = runtime().service
+    seat = seat_links.holder_seat(runtime(), token)
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    before = service.game(seat.game_id)
+    try:
+        # Sent empty (no script, nothing typed): the server draws it, marked so.
+        value = request.form.get("contribution", "").strip() or None
+        outcome = service.contribute(seat.game_id, seat.seat, value, "browser", actor="web")
+    except (BadInput, Conflict, Rejected) as error:
+        if wants_json:
+            return {"error": error.message}, error.status
+        html, status = render_page(
+            seat, f"Your contribution was not added: {error.message}", error.status
+        )
+        return with_deadline(csrf.fill(html), seat), status
+    if wants_json:
+        return {
+            "seq": outcome.seq,
+            "head": outcome.head_hash,
+            "before": before.head_seq,
+            "before_head": before.head_hash,
+        }
+    return redirect(url_for("play.page", token=token), code=303)
 
 
 @bp.post("/take-back")

@@ -58,6 +58,12 @@ def row_lines(
         made_by = mover(roster, row)
         return lines + ([made_by.note] if made_by is not None and made_by.for_person else [])
     if kind == "created":
+        given = row["payload"].get("contributions")
+        if given:
+            return [
+                "The game was set up; the seed's commitment was published, and the set-up "
+                f"mixed {len(given)} contribution{'s' if len(given) != 1 else ''} to the dice."
+            ]
         return ["The game was set up; the seed's commitment was published."]
     if kind == "take_back":
         return [

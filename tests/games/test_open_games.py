@@ -308,3 +308,40 @@ def test_the_creator_calls_the_game_off_and_holders_are_told(runtime, mailbox):
     for address in ("ben@example.net", "cleo@example.net"):
         assert "called off" in mailbox.to(address)[-1]["Subject"]
     assert runtime.service.games() == []
+
+
+def test_the_creators_and_every_joiners_contributions_cover_the_set_up(runtime, mailbox):
+    from pbem.eventlog import contributions
+
+    pending, commitment = runtime.service.begin_game()
+    mine = contributions.record(0, "creator", "browser", "Anna's words")
+    created = make_open(runtime, open_seats=2, pending=pending, contribution=mine)
+    assert created.game_id == pending
+    open_games.join(runtime, created.game_id, "Ben", "ben@example.net")
+    open_games.join(runtime, created.game_id, "Cleo", "cleo@example.net")
+    dispatch(runtime)
+    open_games.confirm(runtime, link(mailbox, "ben@example.net"), "Ben's words", "browser")
+    with pytest.raises(BadInput, match="contribution"):
+        open_games.confirm(runtime, link(mailbox, "cleo@example.net"), "x" * 500)
+    assert open_games.confirm(runtime, link(mailbox, "cleo@example.net"), "").started
+    game = runtime.service.game(created.game_id)
+    assert game.commitment == commitment  # the seed committed to when it was listed
+    given = runtime.service.events(game.id)[0]["payload"]["contributions"]
+    assert [(entry["seat"], entry["role"], entry["by"]) for entry in given] == [
+        (0, "creator", "browser"),
+        (1, "player", "browser"),
+        (2, "player", "server"),  # Cleo left it empty: drawn by the server
+    ]
+    assert given[1]["contribution"] == "Ben's words"
+    assert not any(runtime.service.needs_contribution(game.id, seat) for seat in range(3))
+
+
+def test_an_open_game_called_off_forgets_its_seed(runtime, mailbox):
+    from pbem.models import PendingGame
+
+    created = make_open(runtime)
+    with runtime.service.reading() as session:
+        assert session.get(PendingGame, created.game_id) is not None
+    open_games.cancel(runtime, created.token)
+    with runtime.service.reading() as session:
+        assert session.get(PendingGame, created.game_id) is None

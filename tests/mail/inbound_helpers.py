@@ -73,13 +73,15 @@ def reply_to(message, lines: list[str], sender: str, style: int = 0) -> bytes:
 def reply_with_move(runtime, game_id: str, message, word: str, sender: str) -> dict:
     """Replies to ``message`` with the code of the listed move whose label holds ``word``,
     checks that the reply was taken, and returns the first event after the mail's tag
-    (the move; bots may follow it)."""
+    (the move; bots may follow it; a seat's first move by mail comes after the
+    contribution to the dice the server draws for it)."""
     from pbem.mail.inbound.receive import take
 
     code = next(n for label, n in listed_moves(message).items() if word in label.lower())
     taken = take(runtime, reply_to(message, [str(code)], sender))
     assert taken.outcome == "applied", taken
-    return runtime.service.events(game_id, after=tag_seq(message))[0]
+    after = runtime.service.events(game_id, after=tag_seq(message))
+    return next(row for row in after if row["kind"] != "contribution")
 
 
 def send_lmtp(port: int, raw: bytes, recipient: str, sender: str = "anna@example.org"):

@@ -106,11 +106,13 @@ def opens_a_seat(client, token_hashes: set[str], piece: str) -> bool:
     return False
 
 
-def predicts(seed: bytes, game_id: str, after: list[dict]) -> bool:
-    """Whether ``seed`` gives every draw recorded after the copy was taken."""
+def predicts(seed: bytes, game_id: str, after: list[dict], mix: str | None) -> bool:
+    """Whether ``seed`` gives every draw recorded after the copy was taken (with the
+    contributions' ``mix``, public in the log)."""
     draws = [(row["seq"], k, pair) for row in after for k, pair in enumerate(row["chance"])]
     return all(
-        chance.derive(seed, game_id, seq, k, bound) == value for seq, k, (bound, value) in draws
+        chance.derive(seed, game_id, seq, k, bound, mix) == value
+        for seq, k, (bound, value) in draws
     )
 
 
@@ -156,8 +158,9 @@ def test_a_copy_of_var_opens_no_seat_and_predicts_no_draw(tmp_path, clock, smtp)
     runtime.service.submit_move(running.game_id, seat, {"type": "roll", "dice": 20}, head.seq)
     after = runtime.service.events(running.game_id, after=head.seq)
     assert sum(len(row["chance"]) for row in after) >= 20  # 6**20 outcomes: no lucky guess
-    assert predicts(true_seed, running.game_id, after)
-    assert not [seed for seed in seeds if predicts(seed, running.game_id, after)]
+    mix = runtime.service.contributions(running.game_id).mix
+    assert predicts(true_seed, running.game_id, after, mix)
+    assert not [seed for seed in seeds if predicts(seed, running.game_id, after, mix)]
 
 
 @pytest.fixture

@@ -24,7 +24,13 @@ def lobby_client(runtime):
 
 
 def create(client, csrf, *, title="A game", **seats):
-    data = {"csrf_token": csrf, "game": "pig", "option_pig_target": "30", "title": title}
+    data = {
+        "csrf_token": csrf,
+        "game": "pig",
+        "let_server_draw": "on",
+        "option_pig_target": "30",
+        "title": title,
+    }
     data.update(seats)
     return client.post("/games", data=data)
 
@@ -66,6 +72,7 @@ def test_game_creation_flood_from_one_client_gets_429(limited):
         data={
             "csrf_token": other_csrf,
             "game": "pig",
+            "let_server_draw": "on",
             "seat_email_0": "q@example.org",
             "option_pig_target": "30",
         },

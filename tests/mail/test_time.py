@@ -374,6 +374,7 @@ def lobby_form(token: str, **fields: str) -> dict:
     return {
         "csrf_token": token,
         "game": "pig",
+        "let_server_draw": "on",
         "option_pig_target": "30",
         "seat_name_0": "Anna",
         "seat_email_0": "anna@example.org",

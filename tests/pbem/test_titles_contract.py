@@ -66,6 +66,7 @@ def test_a_title_plays_through_every_road(sqlite_db, tmp_path, clock, smtp, slug
         data={
             "csrf_token": csrf_of(lobby.text),
             "game": slug,
+            "let_server_draw": "on",
             "seat_name_0": "Anna",
             "seat_email_0": ANNA,
             **seats,

@@ -92,6 +92,7 @@ def test_the_invitation_limit_counts_one_person_under_every_form(db, tmp_path, c
         data = {
             "csrf_token": csrf,
             "game": "pig",
+            "let_server_draw": "on",
             "option_pig_target": "30",
             "seat_name_0": "Eve",
             "seat_email_0": f"eve{next(creators)}@example.org",

@@ -137,6 +137,7 @@ def test_the_lobby_refuses_a_policy_below_the_floors(runtime, app):
     form = {
         "csrf_token": token,
         "game": "pig",
+        "let_server_draw": "on",
         "option_pig_target": "30",
         "seat_name_0": "Ann",
         "seat_email_0": "ann@example.org",

@@ -22,6 +22,7 @@ def test_the_lobby_refuses_two_players_of_one_name(runtime, app):
     form = {
         "csrf_token": CSRF.search(client.get("/").text).group(1),
         "game": "pig",
+        "let_server_draw": "on",
         "option_pig_target": "30",
         "seat_name_0": "Ann",
         "seat_email_0": "ann@example.org",

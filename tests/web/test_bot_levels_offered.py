@@ -44,6 +44,7 @@ def test_the_lobby_seats_a_hard_bot_where_the_title_offers_one(client, runtime, 
     data = {
         "csrf_token": csrf,
         "game": "pig",
+        "let_server_draw": "on",
         "option_pig_target": "20",
         "seat_name_0": "Ann",
         "seat_email_0": "a@b.org",
@@ -62,6 +63,7 @@ def test_the_lobby_refuses_a_level_the_title_does_not_offer(client, runtime):
     data = {
         "csrf_token": csrf,
         "game": "pig",
+        "let_server_draw": "on",
         "option_pig_target": "20",
         "seat_name_0": "Ann",
         "seat_email_0": "a@b.org",
@@ -155,7 +157,12 @@ def test_the_lobby_offers_and_seats_each_titles_hard_bot(client, runtime, slug):
     engine = REGISTRY[slug]
     lobby = client.get("/").text
     assert "<em>bot:hard</em> for a stronger one" in lobby
-    data = {"csrf_token": csrf_of(lobby), "game": slug, **option_fields(engine)}
+    data = {
+        "csrf_token": csrf_of(lobby),
+        "game": slug,
+        "let_server_draw": "on",
+        **option_fields(engine),
+    }
     data.update(seat_name_0="Ann", seat_email_0="a@b.org")
     for index in range(1, engine.min_seats):
         data[f"seat_email_{index}"] = "bot:hard"

@@ -173,6 +173,11 @@ def test_a_game_from_the_lobby_through_mail_to_moves_by_clicking(browser, server
         page.fill(f"input[name=seat_name_{index}]", f"Player {index + 1}")
         page.fill(f"input[name=seat_email_{index}]", f"p{index}@example.org")
     page.click("button.primary")
+    # The second step shows the seed's commitment; without script the creator types her
+    # contribution to the dice herself.
+    assert page.locator("code.hash").count() and not page.input_value("input[name=contribution]")
+    page.fill("input[name=contribution]", "typed without script")
+    page.click("button.primary")
     assert "/play/" in page.url
     page.wait_for_selector("svg.board")
     (game,) = runtime.service.games()

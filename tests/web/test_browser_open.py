@@ -128,6 +128,8 @@ def test_a_stranger_finds_joins_confirms_and_plays_an_open_game_to_its_end(brows
     creator.fill("input[name=seat_email_0]", "anna@example.org")
     creator.fill("input[name=seat_email_1]", "open")
     creator.click("button.primary")
+    creator.wait_for_load_state()  # the step that shows the seed's commitment
+    creator.click("button.primary")
     creator.wait_for_load_state()  # the next page, loaded
     assert "/open/manage/" in creator.url and "Start now with bots" in creator.content()
     creator.goto(base + "/open?game=mercatores")

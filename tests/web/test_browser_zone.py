@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.test_browser import server, smtp  # noqa: F401 - fixtures
+from tests.web.test_browser_dice import filled
 
 pytestmark = pytest.mark.browser
 
@@ -28,8 +29,13 @@ def test_the_lobby_preselects_the_browsers_zone(browser, server):  # noqa: F811
     page.fill("input[name=seat_email_1]", "bob@example.org")
     page.fill("input[name=seat_timezone_1]", "Europe/Paris")
     page.click("button.primary")
+    # The second step: the browser fills in its own random contribution to the dice.
+    filled(page)
+    page.click("button.primary")
     page.wait_for_url("**/play/**")
     game = runtime.service.games()[0]
+    given = runtime.service.events(game.id)[0]["payload"]["contributions"]
+    assert given[0]["by"] == "browser" and len(given[0]["contribution"]) == 64
     zones = [seat.timezone for seat in runtime.service.seats(game.id)]
     assert zones == ["Asia/Tokyo", "Europe/Paris"]
     assert not [text for text in complaints if "Content Security Policy" in text]

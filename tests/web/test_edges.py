@@ -221,6 +221,7 @@ def test_a_nul_byte_in_a_form_field_changes_nothing(runtime, client, field):
     form = {
         "csrf_token": csrf,
         "game": "mercatores",
+        "let_server_draw": "on",
         "title": "A game",
         "seat_name_0": "Ann",
         "seat_email_0": "ann@example.org",
@@ -242,6 +243,7 @@ def test_absurd_deadline_numbers_in_the_lobby_are_refused(runtime, client, hours
     form = {
         "csrf_token": csrf,
         "game": "mercatores",
+        "let_server_draw": "on",
         "seat_name_0": "Ann",
         "seat_email_0": "ann@example.org",
         "seat_name_1": "Bob",

@@ -36,6 +36,7 @@ def create_in_lobby(client, **extra):
     form = {
         "csrf_token": csrf(page),
         "game": "pig",
+        "let_server_draw": "on",
         "option_pig_target": "20",
         "title": "Pig with strangers",
         "seat_name_0": "Anna",

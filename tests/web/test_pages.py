@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from markupsafe import escape
@@ -25,6 +26,7 @@ def test_lobby_creates_a_game_with_invitations_and_bots(client, runtime):
         data={
             "csrf_token": csrf,
             "game": "pig",
+            "let_server_draw": "on",
             "option_pig_target": "30",
             "seat_name_0": "Ann",
             "seat_email_0": "ann@example.org",
@@ -50,11 +52,32 @@ def test_lobby_refuses_bad_input_and_creates_nothing(client, runtime):
     csrf = csrf_of(client.get("/").text)
     for data in (
         {"game": "chess"},
-        {"game": "pig", "seat_name_0": "Ann", "seat_email_0": "not an address"},
-        {"game": "pig", "seat_email_0": "bot"},
-        {"game": "pig", "seat_email_0": "a@b.org", "option_pig_target": "many"},
-        {"game": "pig", "seat_email_0": "a@b.org", "deadline_after_days": "-1"},
-        {"game": "pig", "seat_email_0": "a@b.org", "seat_email_1": "bot", "seat_level_1": "hard"},
+        {
+            "game": "pig",
+            "let_server_draw": "on",
+            "seat_name_0": "Ann",
+            "seat_email_0": "not an address",
+        },
+        {"game": "pig", "let_server_draw": "on", "seat_email_0": "bot"},
+        {
+            "game": "pig",
+            "let_server_draw": "on",
+            "seat_email_0": "a@b.org",
+            "option_pig_target": "many",
+        },
+        {
+            "game": "pig",
+            "let_server_draw": "on",
+            "seat_email_0": "a@b.org",
+            "deadline_after_days": "-1",
+        },
+        {
+            "game": "pig",
+            "let_server_draw": "on",
+            "seat_email_0": "a@b.org",
+            "seat_email_1": "bot",
+            "seat_level_1": "hard",
+        },
     ):
         answer = client.post("/games", data={"csrf_token": csrf, **data})
         assert answer.status_code == 400, data
@@ -190,8 +213,25 @@ def test_the_lobby_offers_each_games_options_and_creates_it(client, runtime, slu
     for index in range(engine.min_seats):
         data[f"seat_name_{index}"] = f"P{index}"
         data[f"seat_email_{index}"] = "bot" if index else "p0@example.org"
-    answer = client.post("/games", data=data)
+    # The first step: the server shows its seed's commitment; nothing is made yet.
+    step = client.post("/games", data=data)
+    assert step.status_code == 200 and runtime.service.games() == []
+    commitment = re.search(r'<code class="hash">([0-9a-f]{64})</code>', step.text)[1]
+    pending = re.search(r'name="pending" value="([0-9a-z]+)"', step.text)[1]
+    assert 'name="contribution"' in step.text and "dice.js" in step.text
+    # The second: the creator's contribution (the page's script fills in random hex).
+    answer = client.post("/games", data={**data, "pending": pending, "contribution": "f00d" * 8})
     assert answer.status_code == 303, answer.text
     (game,) = runtime.service.games()
-    assert game.engine == slug
+    assert game.engine == slug and game.commitment == commitment and game.id == pending
+    created = runtime.service.events(game.id)[0]["payload"]
+    assert created["contributions"][0]["by"] == "browser"
+    assert created["contributions"][0]["contribution"] == "f00d" * 8
     assert client.get(answer.location).status_code == 200
+    # The same second step again (a double click, a forged or replayed form): refused,
+    # nothing more made.
+    again = client.post("/games", data={**data, "pending": pending, "contribution": "x"})
+    assert again.status_code == 422 and "made already" in again.text
+    forged = client.post("/games", data={**data, "pending": "zzzz", "contribution": "x"})
+    assert forged.status_code == 422 and "not one the server gave" in forged.text
+    assert len(runtime.service.games()) == 1

@@ -20,7 +20,13 @@ def create(client, **fields):
     lobby = client.get("/").text
     return client.post(
         "/games",
-        data={"csrf_token": csrf_of(lobby), "game": "pig", "option_pig_target": "30", **fields},
+        data={
+            "csrf_token": csrf_of(lobby),
+            "game": "pig",
+            "let_server_draw": "on",
+            "option_pig_target": "30",
+            **fields,
+        },
     )
 
 

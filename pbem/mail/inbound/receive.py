@@ -442,6 +442,14 @@ def _apply_line(
             move = moves.resolve(line, mail_list, engine, state, seat, seat_names)
             view = engine.view(state, seat)
             label = names.fill(engine.move_label(move, view), seat_names, names.marks_of(view))
+            # A mail-only player gives no contribution to the dice: the server draws one
+            # for the seat, marked so, before its first move (nothing for a move that
+            # will be refused).
+            based = service.contribute_before_move(
+                game_id, seat, seq, move, actor="mail", loaded=loaded
+            )
+            if based != seq:
+                seq, loaded = based, None
             service.submit_move(
                 game_id,
                 seat,

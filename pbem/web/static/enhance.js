@@ -128,6 +128,8 @@ function pollWhileWaiting() {
     fetch(url, { cache: "no-store", headers: { Accept: "application/json" } })
       .then(function (answer) { return answer.ok ? answer.json() : null; })
       .then(function (now) {
+        // A seat's own contribution (dice.js) moves the head the page started at.
+        head = waiting.getAttribute("data-head") || head;
         if (!now || now.head === head) { later(); return; }
         live.textContent = now.due ? "It is your turn now. " :
           now.status === "finished" ? "The game is over. " : "The game has moved on. ";
