@@ -7,7 +7,7 @@ of ``[Tag "value"]`` lines, a blank line, then one line per event::
 
     [Format "pbem-record/1"]
     [Game "fafm2xtuxd"]
-    [Title "Mercatores"]
+    [Title "..."]
     ...
     [Seed "2a8be728..."]
     [Result "Bot 2 wins: most coins (16). Scores: Bot 1 15, Bot 2 16"]
@@ -243,9 +243,10 @@ def _read_who(text: str, line: int) -> tuple[int, str, str]:
 
 
 # A readable sentence for the kinds of event that are no move; ``{who}`` is the event's
-# player. Any other kind reads as its name and its player ("contribution: Ann (1)").
+# player. Any other kind reads as its name and its player ("some kind: Ann (1)").
 EVENT_WORDS = {
     "created": "game created",
+    "contribution": "{who} adds a contribution to the dice (by {by}), sha256 {sha256}",
     "seed_revealed": "seed revealed: {seed}",
     "engine_upgraded": "rules upgraded to version {to}",
     "take_back": "{who} takes a move back (the game is as after event {to_seq})",

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session, select
 
-from pbem import scheduler
+from pbem import receipts, scheduler
 from pbem.games import talk
 from pbem.games.service import SeatSpec
 from pbem.mail import render
@@ -99,7 +99,8 @@ def world(tmp_path, name: str, note: str):
 
 def normaliser(runtime, tokens):
     """Replaces what is random per game (or session) by design: the salted commitments
-    and their salts, the event hashes that chain over them, the seats' link tokens, mail ids, sealed
+    and their salts, the event hashes that chain over them (and the signed receipts
+    that name them), the seats' link tokens, mail ids, sealed
     links and the session's CSRF token."""
     with Session(runtime.db) as session:
         events = list(session.exec(select(Event).where(Event.game_id == GAME).order_by(Event.seq)))
@@ -112,7 +113,13 @@ def normaliser(runtime, tokens):
     for number, token in enumerate(tokens):
         swaps[token] = f"<token {number}>"
 
+    def receipt(found: re.Match) -> str:
+        # A signed receipt names the head it covers: compared by its seq and its head.
+        claims = receipts.parse(found.group(0))
+        return f"<receipt {claims.seq} {swaps.get(claims.head, claims.head)}>"
+
     def normal(text: str) -> str:
+        text = receipts.FOUND.sub(receipt, text)
         for old, new in swaps.items():
             text = text.replace(old, new)
             text = text.replace(old[:16], new)  # hashes shortened on pages

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import engines
 from pbem.games.service import SeatSpec
 from pbem.mail.inbound import tags
 from pbem.runtime import build_runtime
@@ -81,4 +82,6 @@ def test_pbem_receive_plays_a_move_without_loading_what_it_does_not_need(monkeyp
         for name in loaded
         if name.count(".") >= 1 and name.startswith("engines.")
     }
-    assert titles - {"api"} == {"mercatores"}
+    shared = {path.stem for path in (Path(engines.__file__).parent).glob("*.py")}
+    assert "notation" in shared and "mercatores" not in shared
+    assert titles - shared == {"mercatores"}

@@ -5,15 +5,14 @@ events."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from pbem.games.service import SeatSpec
+from tests.web.conftest import SCREENSHOTS, shoot
 from tests.web.test_browser import confirm_if_asked, server, smtp  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.browser
-SHOTS = os.environ.get("DICE_SHOTS")  # a folder: screenshots of the pages, to look at
+SHOTS = SCREENSHOTS / "dice"  # under make screenshots
 
 
 def filled(page) -> None:
@@ -44,8 +43,7 @@ def test_a_seat_page_adds_the_browsers_contribution(browser, server):  # noqa: F
         if width == 1280:
             status = page.locator("#contribute [role=status]")
             status.filter(has_text="added its contribution").wait_for()
-            if SHOTS:
-                page.screenshot(path=f"{SHOTS}/seat-contributed-{width}.png", full_page=True)
+            shoot(page, path=SHOTS / f"seat-contributed-{width}.png", full_page=True)
             # The move made on this page still stands (its form carries the new event).
             page.locator(".moves button:text-is('Stop and bank')").first.click()
             confirm_if_asked(page)
@@ -54,8 +52,7 @@ def test_a_seat_page_adds_the_browsers_contribution(browser, server):  # noqa: F
         page.goto(f"{base}/games/{game_id}/audit")
         assert "Nobody alone chose this game's dice" in page.content()
         assert "Ben, seat 2 (browser)" in page.content()
-        if SHOTS:
-            page.screenshot(path=f"{SHOTS}/audit-{width}.png", full_page=True)
+        shoot(page, path=SHOTS / f"audit-{width}.png", full_page=True)
         context.close()
     (given,) = [row for row in runtime.service.events(game_id) if row["kind"] == "contribution"]
     assert given["seat"] == 1 and given["payload"]["by"] == "browser"
@@ -76,8 +73,7 @@ def test_the_lobbys_second_step_shows_the_commitment_first(browser, server):  # 
         filled(page)
         shown = page.locator("code.hash").first.inner_text()
         assert runtime.service.pending_game(page.locator("input[name=pending]").input_value())
-        if SHOTS:
-            page.screenshot(path=f"{SHOTS}/create-step-{width}.png", full_page=True)
+        shoot(page, path=SHOTS / f"create-step-{width}.png", full_page=True)
         page.fill("input[name=contribution]", "typed by Ann")
         page.click("button.primary")
         page.wait_for_url("**/play/**")

@@ -103,10 +103,13 @@ def test_the_zoom_is_announced_once_a_pinch_settles(browser, served):
     shown = page.locator(".map-zoom-live .zoom-level").inner_text()
     assert len(announced) == 1 and shown in announced[0], (announced, shown)
     assert page.locator(".map-zoom-live .zoom-level").get_attribute("aria-live") is None
-    # Two quick taps on "+" say the end result once.
+    # Two quick taps on "+" (or on "-", if a slow pinch already reached the top) say the
+    # end result once.
     page.evaluate("window.announced.length = 0")
-    page.get_by_role("button", name="Zoom in").click()
-    page.get_by_role("button", name="Zoom in").click()
+    zoom_in = page.get_by_role("button", name="Zoom in")
+    button = zoom_in if zoom_in.is_enabled() else page.get_by_role("button", name="Zoom out")
+    button.click()
+    button.click()
     page.wait_for_timeout(1200)
     announced = page.evaluate("window.announced")
     shown = page.locator(".map-zoom-live .zoom-level").inner_text()
