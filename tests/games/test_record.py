@@ -151,7 +151,7 @@ def test_a_changed_record_is_refused_naming_its_line(tamper, finished):
     elif tamper == "seat_name":
         bad, where = changed(text, "[Seat2", "Bot 2", "Bot Two"), "[Seat2"
     else:
-        bad, where = changed(text, "[Result", "wins", "loses"), "[Result"
+        bad, where = changed(text, "[Result", "Scores", "Points"), "[Result"
     report = verify_record(bad)
     assert not report.ok
     assert report.message.startswith(f"line {line_number(bad, where)}: "), report.message
