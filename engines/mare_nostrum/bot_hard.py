@@ -26,6 +26,18 @@ Scoring an unfinished game: each player's standing counts its heroes and wonders
 close its hand is to the next nine-card set, the income of its provinces and their
 number (in the build phase, once a player is done, only the cards it keeps count); the
 seat's score is its share of a soft maximum over the players' standings.
+
+Measured with ``bench/bench_hard.py mare_nostrum N --players 4 --seed S`` (one hard seat,
+rotating, against three normal ones; head to head counts heroes and wonders at the end,
+ties half), at ``PLAYOUTS`` 24, ``DEPTH`` 14, ``MARGIN`` 0.02:
+
+- seed 3, 16 games: head to head 61.5% (of 48 pairings), wins 31.2% (baseline 25%);
+  ms a move p50 192, p99 997;
+- seed 11, 20 games: head to head 60.8% (of 60), wins 40.0%; ms p50 196, p99 991.
+
+The search before (UCB1 over the candidates, stopping among them, no guard) was at
+46.5%; the guard with ``MARGIN`` 0.01 and stopping weighed was at 38% after ten games
+(seed 3); in sampled positions it often ended a build where the normal bot spends.
 """
 
 from __future__ import annotations
