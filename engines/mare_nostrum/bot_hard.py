@@ -34,6 +34,9 @@ ties half), at ``PLAYOUTS`` 24, ``DEPTH`` 14, ``MARGIN`` 0.02:
 - seed 3, 16 games: head to head 61.5% (of 48 pairings), wins 31.2% (baseline 25%);
   ms a move p50 192, p99 997;
 - seed 11, 20 games: head to head 60.8% (of 60), wins 40.0%; ms p50 196, p99 991.
+- seed 5, 20 games: head to head 52.5% (of 60), wins 25.0%; ms p50 233, p99 1018.
+
+All three: 58.0% head to head (97.5 of 168 pairings), short of 60% on seed 5.
 
 The search before (UCB1 over the candidates, stopping among them, no guard) was at
 46.5%; the guard with ``MARGIN`` 0.01 and stopping weighed was at 38% after ten games
