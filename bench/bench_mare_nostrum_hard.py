@@ -110,7 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--strong", default="hard")
     parser.add_argument("--weak", default="normal")
-    parser.add_argument("--playouts", type=int, help="the hard bot's playouts a move")
+    parser.add_argument(
+        "--playouts", type=int, help="the hard bot's paired determinizations a move"
+    )
     parser.add_argument("--depth", type=int, help="the hard bot's moves a playout")
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--out", help="append each game's figures (JSON lines) here")

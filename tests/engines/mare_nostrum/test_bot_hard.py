@@ -16,7 +16,7 @@ from engines.api import SeededChance
 from engines.mare_nostrum import ENGINE, bot_hard, bot_normal
 from engines.mare_nostrum.data import CARD_KINDS, COINS, GOODS
 
-SMALL = {"playouts": 12, "depth": 6}
+SMALL = {"playouts": 5, "depth": 6}
 HERE = Path(__file__).resolve().parent
 
 
@@ -140,3 +140,28 @@ def test_it_buys_a_temple_where_the_normal_bot_buys_a_marker():
     assert (normal["item"], normal["province"]) == ("control_marker", "phoenicia")
     hard = bot_hard.choose_move(view, legal, random.Random(1))
     assert hard["item"] == "temple" and len(hard["pay"]) == 6
+
+
+def test_it_plays_the_normal_bots_move_unless_another_does_better_by_the_margin(monkeypatch):
+    """With a margin no playout can reach, every searched move is the normal bot's; with
+    none, the search leaves the normal bot's move somewhere in a game."""
+    positions = [
+        (ENGINE.view(state, seat), ENGINE.legal_moves(state, seat))
+        for state, seat in states_of_a_game(11, every=5)
+        if state["phase"] in bot_hard.SEARCHED and len(ENGINE.legal_moves(state, seat)) > 2
+    ][:8]
+    assert len(positions) == 8
+
+    def moves(margin):
+        monkeypatch.setattr(bot_hard, "MARGIN", margin)
+        return [
+            bot_hard.choose_move(view, legal, random.Random(index), playouts=4, depth=4)
+            for index, (view, legal) in enumerate(positions)
+        ]
+
+    normal = [
+        bot_normal.choose_move(view, legal, random.Random(index))
+        for index, (view, legal) in enumerate(positions)
+    ]
+    assert moves(2.0) == normal
+    assert moves(-1.0) != normal
