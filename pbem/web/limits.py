@@ -49,6 +49,15 @@ LIMITED = {
 }
 
 
+def second_step() -> bool:
+    """A game's creation is counted once, at its first step: the second (the creator's
+    contribution to the dice) names a first step, which is good for one game only."""
+    return bool(request.form.get("pending"))
+
+
+EXEMPT = {"lobby.create": second_step}
+
+
 def init_app(app: Flask, config: dict) -> Limiter:
     """Makes the application's limiter and puts the configured limits on its views."""
     limits = config.get("limits", {})
@@ -63,7 +72,8 @@ def init_app(app: Flask, config: dict) -> Limiter:
     for endpoint, key in LIMITED.items():
         rate = limits.get(key)
         if rate and endpoint in app.view_functions:
-            app.view_functions[endpoint] = limiter.limit(rate)(app.view_functions[endpoint])
+            limit = limiter.limit(rate, exempt_when=EXEMPT.get(endpoint))
+            app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     app.register_error_handler(RateLimitExceeded, too_many)
     app.extensions["pbem_limiter"] = limiter
     rate = limits.get("unknown_tokens")

@@ -4,6 +4,7 @@ would break a mail header. Each is refused with a sentence and changes nothing."
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -164,3 +165,22 @@ def test_a_refusal_under_the_api_is_json(runtime):
             "Please wait a while and try again.",
         }
     }
+
+
+def test_a_game_made_in_two_steps_counts_once_against_the_creation_limit(limited):
+    runtime = limited(create_game="2 per hour", invitations_per_address_per_day=100)
+    client, csrf = lobby_client(runtime)
+    field = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+    for index in range(2):
+        data = {"csrf_token": csrf, "game": "pig", "option_pig_target": "30"}
+        data.update(seat_name_0="Eve", seat_email_0=f"p{index}@example.org")
+        first = client.post("/games", data=data)  # the commitment, and a field to add to it
+        assert first.status_code == 200 and 'name="pending"' in first.text
+        second = {name: html.unescape(value) for name, value in field.findall(first.text)}
+        assert second["pending"]
+        second["contribution"] = f"Eve's {index}"
+        assert client.post("/games", data=second).status_code == 303
+    assert len(runtime.service.games()) == 2
+    # A third first step is over the limit.
+    answer = create(client, csrf, seat_name_0="Eve", seat_email_0="p9@example.org")
+    assert answer.status_code == 429
