@@ -128,29 +128,30 @@ def audit(game_id: str):
 
 @bp.get("/export.json")
 def export(game_id: str):
+    service = finished_game(game_id, "The full log is published", "export")
+    return download(export_chunks(service, game_id), "application/json", f"{game_id}.json")
+
+
+def finished_game(game_id: str, what: str, own: str):
+    """The service, once the game has ended; before, a refusal saying what each seat has."""
     service = runtime().service
-    game = service.game(game_id)
-    if game.status != "finished":
+    if service.game(game_id).status != "finished":
         raise Rejected(
-            "The full log is published when the game ends; each seat may download its own "
-            "export from its page meanwhile."
+            f"{what} when the game ends; each seat may download its own {own} from its "
+            "page meanwhile."
         )
-    response = Response(export_chunks(service, game_id), mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}.json"'
+    return service
+
+
+def download(body, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
 @bp.get("/record.txt")
 def record(game_id: str):
     """The finished game's readable record (:mod:`pbem.games.record`), as plain text."""
-    service = runtime().service
-    game = service.game(game_id)
-    if game.status != "finished":
-        raise Rejected(
-            "The game's record is published when the game ends; each seat may download "
-            "its own from its page meanwhile."
-        )
+    service = finished_game(game_id, "The game's record is published", "record")
     text = export_record(service, game_id, server=base_url(runtime().config))
-    response = Response(text, mimetype="text/plain")
-    response.headers["Content-Disposition"] = f'attachment; filename="{game_id}-record.txt"'
-    return response
+    return download(text, "text/plain", f"{game_id}-record.txt")
