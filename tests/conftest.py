@@ -132,8 +132,8 @@ SMALL_HARD_BUDGETS = {
 
 @pytest.fixture
 def small_hard_bots(monkeypatch):
-    """The hard bots on :data:`SMALL_HARD_BUDGETS` (their budgets are default arguments,
-    so the module constants cannot shrink them)."""
+    """The hard bots on :data:`SMALL_HARD_BUDGETS`, given as arguments to their
+    ``choose_move``."""
     for slug, budget in SMALL_HARD_BUDGETS.items():
         module = importlib.import_module(f"engines.{slug}.bot_hard")
         monkeypatch.setattr(module, "choose_move", partial(module.choose_move, **budget))

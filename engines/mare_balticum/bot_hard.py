@@ -235,13 +235,18 @@ def choose_move(
     view: Mapping[str, Any],
     moves: Sequence[dict],
     rng: random.Random,
-    playouts: int = PLAYOUTS,
-    depth: int = DEPTH,
-    checks: int = CHECKS,
+    playouts: int | None = None,
+    depth: int | None = None,
+    checks: int | None = None,
 ) -> dict:
     """The search's move among the candidates, when paired playouts confirm that it
-    beats the normal bot's; the normal bot's move otherwise."""
+    beats the normal bot's; the normal bot's move otherwise. The budgets not given are
+    the module's numbers as they are at the call (so a benchmark may change them)."""
     from . import ENGINE
+
+    playouts = PLAYOUTS if playouts is None else playouts
+    depth = DEPTH if depth is None else depth
+    checks = CHECKS if checks is None else checks
 
     if len(moves) == 1:
         return moves[0]

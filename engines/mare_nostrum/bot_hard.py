@@ -345,12 +345,15 @@ def choose_move(
     view: View,
     legal: Sequence[dict],
     rng: random.Random,
-    playouts: int = PLAYOUTS,
-    depth: int = DEPTH,
+    playouts: int | None = None,
+    depth: int | None = None,
 ) -> dict:
     """The search's move where it searches, the normal bot's elsewhere; where it searches,
     the normal bot's move unless another candidate beats it by :data:`MARGIN` on average
-    over paired playouts."""
+    over paired playouts. The budgets not given are the module's numbers as they are at
+    the call (so a benchmark may change them)."""
+    playouts = PLAYOUTS if playouts is None else playouts
+    depth = DEPTH if depth is None else depth
     usual = bot_normal.choose_move(view, legal, rng)
     if view["phase_id"] not in SEARCHED or len(legal) == 1:
         return usual
