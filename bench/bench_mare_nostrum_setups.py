@@ -21,12 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engines.mare_nostrum import data  # noqa: E402
+from engines.mare_nostrum import ENGINE, data  # noqa: E402
 from engines.mare_nostrum.data import STARTS_V2, STARTS_V3, _changed  # noqa: E402
 from tests.engines.mare_nostrum.balance import balance, merge  # noqa: E402
 
 SEATS = 5
-TODAY = dict(data.STARTS_V3_BY_PLAYERS[SEATS])
+NEWEST = data.starts_by_players(ENGINE.version)  # the newest version's own set-ups
+TODAY = dict(NEWEST[SEATS])
 ROME_CARAVANS = [["latium", "slaves"], ["magna_graecia", "wine"], ["etruria", "iron"]]
 CANDIDATES = {
     "base": {},
@@ -37,7 +38,8 @@ CANDIDATES = {
     "bab_legmeso": {
         "babylon": _changed(STARTS_V3["babylon"], legions={"babylonia": 1, "mesopotamia": 1})
     },
-    "bab_legnab": {
+    "bab_v3": {"babylon": STARTS_V3["babylon"]},  # version 3's (both legions in Babylonia)
+    "bab_legnab": {  # version 4's
         "babylon": _changed(STARTS_V3["babylon"], legions={"babylonia": 1, "nabataea": 1})
     },
     # Carthage
@@ -67,6 +69,15 @@ CANDIDATES = {
         "greece": _changed(STARTS_V3["greece"], fortresses=["attica", "peloponnesus"], legions={})
     },
     "egy_tri": {"egypt": STARTS_V3["egypt"]},
+    "gre_tri": {"greece": _changed(STARTS_V3["greece"], legions={}, triremes={"s6": 1})},
+    "gre_leg2": {
+        "greece": _changed(
+            STARTS_V3["greece"],
+            caravans=[["attica", "oil"], ["peloponnesus", "fruit"]],
+            legions={"attica": 2},
+        )
+    },
+    "bab_v2": {"babylon": STARTS_V2["babylon"]},
 }
 
 
@@ -81,7 +92,7 @@ def patched(names: str) -> dict:
 
 def part(args: tuple[str, int, int, int]) -> dict:
     names, games, seed, first = args
-    data.STARTS_V3_BY_PLAYERS[SEATS] = patched(names)
+    NEWEST[SEATS] = patched(names)
     return balance(SEATS, games, seed, first)
 
 

@@ -946,6 +946,30 @@ STARTS_V3_BY_PLAYERS: dict[int, dict[str, dict]] = {
 }
 
 
+# --- Version 4 of the rules ------------------------------------------------------------
+# Version 4 keeps version 3's map, rules and set-ups but one: with five players Babylon's
+# second legion stands in Nabataea, not in Babylonia (measured balance, see the engine's
+# docstring).
+STARTS_V4_BY_PLAYERS: dict[int, dict[str, dict]] = {
+    3: STARTS_V3_BY_PLAYERS[3],
+    5: {
+        **STARTS_V3_BY_PLAYERS[5],
+        # Babylon, no fleet: hero 9 + markers 2x3 + fortress 3 + city 3 + caravan 3
+        # + market 6 + legions 2x3 = 36 (one of the two legions of Babylonia moves to
+        # Nabataea, on the border with Egypt)
+        "babylon": _changed(STARTS_V3["babylon"], legions={"babylonia": 1, "nabataea": 1}),
+    },
+}
+
+
+def starts_by_players(version: int) -> dict[int, dict[str, dict]]:
+    """The set-ups of their own that some player counts have under a version of the rules
+    (none before version 3)."""
+    if version >= 4:
+        return STARTS_V4_BY_PLAYERS
+    return STARTS_V3_BY_PLAYERS if version >= 3 else {}
+
+
 def city_sites(version: int, pid: str) -> list[str]:
     """The city sites of a province under a version of the rules."""
     if version >= 3:
@@ -959,5 +983,5 @@ def start_of(version: int, civ: str, seats: int | None = None) -> dict:
     """A civilisation's printed starting set-up under a version of the rules (from version
     3 on, some player counts have set-ups of their own)."""
     if version >= 3:
-        return STARTS_V3_BY_PLAYERS.get(seats or 0, {}).get(civ, STARTS_V3[civ])
+        return starts_by_players(version).get(seats or 0, {}).get(civ, STARTS_V3[civ])
     return STARTS_V2[civ] if version >= 2 else CIV[civ]["start"]

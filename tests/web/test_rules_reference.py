@@ -412,7 +412,7 @@ def test_mare_nostrum_names_the_set_ups_of_their_own_player_counts(client):
     expected = [
         (nostrum.CIV[civ]["name"], str(players))
         for civ in nostrum.CIV_IDS
-        for players, starts in sorted(nostrum.STARTS_V3_BY_PLAYERS.items())
+        for players, starts in sorted(nostrum.starts_by_players(NOSTRUM_VERSION).items())
         if civ in starts and NOSTRUM_VERSION >= 3
     ]
     assert shown == expected and expected

@@ -15,14 +15,14 @@ from engines.mare_nostrum.state import clone
 from tests.engines.mare_nostrum.helpers import ENGINE as V1
 from tests.engines.mare_nostrum.helpers import V2, check_pieces
 
-V3 = NEWEST.at_version(3)
+V3, V4 = NEWEST.at_version(3), NEWEST.at_version(4)
 EGYPT_CAPITAL = "aegyptus"
 
 
 # --- In the default 3-player game, Babylon's Nabataea stays Babylon's -------------------
 
 
-@pytest.mark.parametrize("engine", [V2, V3], ids=["version 2", "version 3"])
+@pytest.mark.parametrize("engine", [V2, V3, V4], ids=["version 2", "version 3", "version 4"])
 def test_the_default_three_player_game_leaves_nabataea_to_babylon(engine):
     state = engine.setup(3, {}, ScriptedChance([0] * 20))
     assert state["civs"] == ["greece", "carthage", "babylon"]

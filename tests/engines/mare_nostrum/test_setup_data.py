@@ -11,7 +11,7 @@ from pathlib import Path
 from engines.mare_nostrum import data
 
 RECORDED = Path(__file__).with_name("setups.json")
-VERSIONS = (1, 2, 3)
+VERSIONS = (1, 2, 3, 4)
 SEATS = (3, 4, 5)
 
 

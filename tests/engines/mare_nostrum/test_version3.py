@@ -1,5 +1,5 @@
 """Version 3 of the Mare Nostrum rules: set-ups retuned for balance, beside versions 1 and 2
-which running games still play unchanged."""
+which running games still play unchanged (and, since version 4, itself kept unchanged)."""
 
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ def digest(engine, state: dict) -> str:
     return hashlib.sha256(text.encode() if isinstance(text, str) else text).hexdigest()
 
 
-def test_new_games_get_version_three_and_older_versions_stay_playable():
-    assert NEWEST.version == 3 and NEWEST.versions == (1, 2, 3)
-    assert V3 is NEWEST and V1.at_version(3) is NEWEST and V2.at_version(3) is NEWEST
+def test_version_three_and_older_versions_stay_playable():
+    assert V3.version == 3 and NEWEST.versions[:3] == (1, 2, 3)
+    assert V1.at_version(3) is V3 and V2.at_version(3) is V3 and NEWEST.at_version(3) is V3
     assert {option.name: option.default for option in V3.options} == {
         "civilisations": "recommended",
         "setup": "starting",
@@ -44,7 +44,7 @@ def test_new_games_get_version_three_and_older_versions_stay_playable():
     assert V3.view(state, 0)["rules_version"] == 3
 
 
-# The set-ups of versions 1 and 2, pinned: the states they start from, by hash.
+# The set-ups of versions 1 to 3, pinned: the states they start from, by hash.
 SETUP_HASHES = {
     (1, 3): "584303308c9700b6a7f459e87c6585680d888e3d0ab16c93a8c954832f19696c",
     (1, 4): "b165e9e1b9ec4bbdd9f69cf7867e5e396bed7143e02bbdef8ade5ecee073e304",
@@ -52,6 +52,9 @@ SETUP_HASHES = {
     (2, 3): "8a9d0b5d2c6ba60cbe720086a89d69d864fd4e1b017899d177598f7dc4ceb5b2",
     (2, 4): "579a033bc95754f5c057f53f9c280e4f66222c5c26e0316326170250db20af47",
     (2, 5): "1edf01cbfaba01ecf4a7a0064a842e26afd3cf82cb8151709e456dfb3e7c19ec",
+    (3, 3): "2311029853976adeebb1d1e195836c8dedf8aee1d75aa30a70c4ddab1d1308f9",
+    (3, 4): "f53be5335e222462e083b5c095178bc6f275b52df58996f466fc760eece97206",
+    (3, 5): "9dce44b8c3b3a66569d792dba6fc01b89993b19d285962ffaee1bf6dcce4af64",
 }
 # A whole 4-player game of easy bots (the first bot, unchanged) on each older version.
 GAME_HASHES = {
@@ -61,7 +64,7 @@ GAME_HASHES = {
 
 
 @pytest.mark.parametrize(("version", "seats"), sorted(SETUP_HASHES))
-def test_version_one_and_two_set_ups_are_unchanged(version, seats):
+def test_older_set_ups_are_unchanged(version, seats):
     engine = NEWEST.at_version(version)
     assert digest(engine, start(engine, seats)) == SETUP_HASHES[version, seats]
 
@@ -177,13 +180,13 @@ def test_a_version_two_game_plays_to_its_end_after_version_three_ships(sqlite_db
     old = service.create_game("mare_nostrum", bots, options, version=2)
     new = service.create_game("mare_nostrum", bots, options)
     assert service.game(old.game_id).engine_version == 2
-    assert service.game(new.game_id).engine_version == 3
+    assert service.game(new.game_id).engine_version == NEWEST.version
     service.play_bots(old.game_id, max_moves=30)
     head = service.head(old.game_id)
     assert head.engine.version == 2 and head.state["rules_version"] == 2
     report = {entry["game_id"]: entry for entry in service.check_engines()}
     assert report[old.game_id]["ok"] and report[old.game_id]["running"] == 2
-    assert report[new.game_id]["ok"] and report[new.game_id]["running"] == 3
+    assert report[new.game_id]["ok"] and report[new.game_id]["running"] == NEWEST.version
     for created in (old, new):
         service.play_bots(created.game_id, max_moves=20_000)
         assert service.game(created.game_id).status == "finished"
