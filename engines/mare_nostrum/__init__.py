@@ -277,7 +277,7 @@ class MareNostrum:
     static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
     written_forms = mail_grammar.WRITTEN_FORMS  # moves written out in a reply by mail
     versions: tuple[int, ...] = (1, 2, 3, 4)
-    # One hard seat against three normal ones at 4 players: 58% head to head over 56 games
+    # One hard seat against three normal ones at 4 players: 57% head to head over 76 games
     # (more heroes and wonders at the end), 25-40% of wins (baseline 25%); see bot_hard.
     bot_levels: tuple[str, ...] = ("easy", "normal", "hard")
     slow_bot_levels: tuple[str, ...] = ("hard",)

@@ -36,7 +36,13 @@ ties half), at ``PLAYOUTS`` 24, ``DEPTH`` 14, ``MARGIN`` 0.02:
 - seed 11, 20 games: head to head 60.8% (of 60), wins 40.0%; ms p50 196, p99 991.
 - seed 5, 20 games: head to head 52.5% (of 60), wins 25.0%; ms p50 233, p99 1018.
 
-All three: 58.0% head to head (97.5 of 168 pairings), short of 60% on seed 5.
+All three: 58.0% head to head (97.5 of 168 pairings), short of 60% on seed 5; a fourth
+run (seed 21, 20 games) gave 55.0% of 60, so 57.2% of 228 pairings in all.
+
+More playouts do not close the gap (``--playouts 40``, p99 1.37 s a move): seed 31, 12
+games: 69.4% of 36 pairings; seed 33, 12 games: 56.9% of 36; seed 35, 5 games: 43.3% of
+15; seed 37, 7 games: 47.6% of 21; together 57.4% of 108 pairings, as at 24 playouts,
+so ``PLAYOUTS`` stays 24 (p99 about 1.0 s a move against 1.37 s).
 
 The search before (UCB1 over the candidates, stopping among them, no guard) was at
 46.5%; the guard with ``MARGIN`` 0.01 and stopping weighed was at 38% after ten games
