@@ -15,7 +15,7 @@ smaller budget; ``--set NAME=NUMBER`` any other of its module-level numbers.
 seed, so the same set-up and the same first draws) and prints the strong seat's head to
 head less the same seat's in the control: what a deal gives a seat cancels out, at the
 cost of the control's own luck (the standard error is printed beside it; for the normal
-bot against easy ones at 4 players, 60 games, it was 5.2 points, the raw share's 3.9).
+bot against easy ones at 4 players, 60 games, it was 5.2 points).
 """
 
 from __future__ import annotations
