@@ -16,7 +16,9 @@ import hmac
 import re
 from typing import TYPE_CHECKING, Any
 
+from pbem import i18n
 from pbem import seal as sealing
+from pbem.i18n import N_
 from pbem.links import base_url
 from pbem.locations import data_dir
 from pbem.words import join_names, sentence
@@ -26,9 +28,10 @@ if TYPE_CHECKING:
 
 TEMPLATES = data_dir("templates") / "email"
 
+# A subject marked N_ is written in the reader's language (render's ``language``).
 SUBJECTS = {
     "invitation": "{title}: you are invited to play",
-    "your_turn": "{title}: your turn",
+    "your_turn": N_("{title}: your turn"),
     "reminder": "{title}: reminder, it is still your turn",
     "deadline": "{title}: the deadline has passed",
     "game_over": "{title}: the game is over",
@@ -75,6 +78,8 @@ OPTIONAL = {
     "talk": [],
     # Open games and mail commands (open.txt).
     "links": [],
+    # The reader's language (pbem.i18n.LANGUAGES; a seat's, from seat_mails.seat_context).
+    "language": i18n.DEFAULT,
 }
 
 _environment: Environment | None = None
@@ -93,6 +98,16 @@ def environment() -> Environment:
             undefined=StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
+            extensions=["jinja2.ext.i18n"],
+        )
+        # _() and {% trans %} in the language being spoken (i18n.speaking, see render).
+        _environment.policies["ext.i18n.trimmed"] = True
+        _environment.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=lambda message: i18n.translation(i18n.spoken()).gettext(message),
+            ngettext=lambda singular, plural, number: i18n.translation(i18n.spoken()).ngettext(
+                singular, plural, number
+            ),
+            newstyle=True,
         )
         _environment.filters.update(
             sentence=sentence,
@@ -104,12 +119,19 @@ def environment() -> Environment:
 
 
 def render(kind: str, context: dict[str, Any]) -> tuple[str, str, str]:
-    """The subject, text part and HTML part of a mail of ``kind``."""
+    """The subject, text part and HTML part of a mail of ``kind``, in the context's
+    ``language``."""
     context = {**OPTIONAL, **context}
-    subject = SUBJECTS[kind].format(**context)
-    text = environment().get_template(f"{kind}.txt").render(**context)
-    html = environment().get_template(f"{kind}.html").render(**context)
-    return subject[:300], text, html
+    with i18n.speaking(context["language"]):
+        text = environment().get_template(f"{kind}.txt").render(**context)
+        html = environment().get_template(f"{kind}.html").render(**context)
+    return subject(kind, context), text, html
+
+
+def subject(kind: str, context: dict[str, Any]) -> str:
+    """The subject of a mail of ``kind``, in the context's ``language`` (English without)."""
+    with i18n.speaking(context.get("language")):
+        return i18n.gettext(SUBJECTS[kind]).format(**context)[:300]
 
 
 # Words -------------------------------------------------------------------------------

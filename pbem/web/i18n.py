@@ -1,0 +1,78 @@
+"""The language of a page (:func:`page_language`), and the chooser in every page's footer.
+
+A page for a seat (its turn page, its settings) is in the seat's language when the seat
+has one (:func:`for_seat`, called where the seat is resolved, keeps it on ``flask.g``);
+else in the language this browser chose with the footer's chooser (a ``lang`` cookie);
+else in the best match of the browser's ``Accept-Language`` among the languages this
+server speaks; else in English.
+
+The chooser is a GET form to ``/language`` like the colour switch
+(:mod:`pbem.web.theme`): it keeps the choice for a year and sends the browser back to
+the page it came from, a path on this site only.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, Response, g, redirect, request
+from flask_babel import Babel, get_locale
+
+from pbem.i18n import CATALOGUES, DEFAULT, LANGUAGES, clean_language, known
+from pbem.web.theme import KEPT_FOR, back_to, here
+
+bp = Blueprint("language", __name__)
+
+COOKIE = "lang"
+
+
+def for_seat(seat):
+    """Remembers, for this request's page, the language of the seat it is for; returns
+    ``seat``."""
+    g.seat_language = known(getattr(seat, "language", None))
+    return seat
+
+
+def page_language() -> str:
+    """This request's language: the seat's, the chooser's, the browser's, or English
+    (Flask-Babel's locale selector: asked once per request, when a page first needs it)."""
+    seat_language = g.get("seat_language")
+    if seat_language:
+        return seat_language
+    chosen = known(request.cookies.get(COOKIE))
+    if chosen:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+
+
+def current() -> str:
+    """The language this page is being written in."""
+    return str(get_locale() or DEFAULT)
+
+
+@bp.get("/language")
+def choose():
+    language = clean_language(request.args.get("lang", ""))
+    response = redirect(back_to(request.args.get("next", "")), code=303)
+    response.set_cookie(
+        COOKIE, language, max_age=KEPT_FOR, samesite="Lax", secure=request.is_secure
+    )
+    return response
+
+
+def vary_on_language(response: Response) -> Response:
+    """A page is written in the language its request asks for: a cache keeps one each."""
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(CATALOGUES))
+    Babel(app, locale_selector=page_language)
+    app.register_blueprint(bp)
+    app.after_request(vary_on_language)
+    app.jinja_env.globals.update(
+        page_language=current,
+        languages=LANGUAGES,
+        seat_language=lambda: g.get("seat_language"),
+        language_here=here,
+    )
