@@ -4,6 +4,7 @@ or in the lobby per invitee), else the footer's chooser, else the browser's
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 
@@ -107,6 +108,13 @@ def test_the_turn_page_follows_the_seat_and_changes_with_it(runtime, client):
     assert "Frist: " in page and "Deadline: " not in page
     assert "Zum Inhalt springen" not in page  # the turn page skips to the moves
     assert "Zu deinen Zügen springen" in page
+    assert "Tischgespräch" in page and "Table talk" not in page
+
+    # A move that hands the turn over asks first, in German too.
+    form = {"csrf_token": csrf_of(page), "seq": "0", "move": json.dumps({"type": "stop"})}
+    asked = client.post(f"/play/{token}/move", data=form).text
+    assert "Damit geht der Zug an Ben über" in asked and ">Bestätigen</button>" in asked
+    assert "Confirm" not in asked and "cannot be taken back" not in asked
 
     save_settings(client, settings_path(runtime, created.game_id, 0), language="pl")
     page = client.get(f"/play/{token}").text
