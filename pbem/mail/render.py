@@ -30,7 +30,7 @@ TEMPLATES = data_dir("templates") / "email"
 
 # A subject marked N_ is written in the reader's language (render's ``language``).
 SUBJECTS = {
-    "invitation": "{title}: you are invited to play",
+    "invitation": N_("{title}: you are invited to play"),
     "your_turn": N_("{title}: your turn"),
     "reminder": "{title}: reminder, it is still your turn",
     "deadline": "{title}: the deadline has passed",
@@ -138,30 +138,59 @@ def subject(kind: str, context: dict[str, Any]) -> str:
 
 
 def names(items: Any) -> str:
-    """A list of names in prose: "Ben", "Ben and Cleo", "Ben, Cleo and Dan (a bot)".
-    An item is a name or a mapping with ``name`` and ``bot``."""
-    return join_names(
-        (f"{item['name']} (a bot)" if item.get("bot") else str(item["name"]))
+    """A list of names in prose: "Ben", "Ben and Cleo", "Ben, Cleo and Dan (a bot)", in
+    the spoken language. An item is a name or a mapping with ``name`` and ``bot``."""
+    shown = [
+        (
+            i18n.gettext("%(name)s (a bot)", name=item["name"])
+            if item.get("bot")
+            else str(item["name"])
+        )
         if isinstance(item, dict)
         else str(item)
         for item in items or []
-    )
+    ]
+    return join_names(shown, i18n.spoken())
 
 
-def _amount(value: Any, unit: str) -> str:
+def _hours(value: Any) -> str:
+    """A number of hours in the spoken language: "1 hour", "1.5 hours", "1,5 Stunden"."""
     number = float(value)
-    shown = f"{number:g}"
-    return f"{shown} {unit}" if number == 1 else f"{shown} {unit}s"
+    return i18n.ngettext("%(num)s hour", "%(num)s hours", _form(number), num=_number(number))
+
+
+def _days(value: Any) -> str:
+    number = float(value)
+    return i18n.ngettext("%(num)s day", "%(num)s days", _form(number), num=_number(number))
+
+
+def _form(number: float) -> int:
+    """The count whose plural form a number takes (a fraction takes that of 2)."""
+    return int(number) if number.is_integer() else 2
+
+
+def _number(number: float) -> str:
+    if i18n.spoken() == i18n.DEFAULT:
+        return f"{number:g}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(number, locale=i18n.spoken())
 
 
 AT_DEADLINE_WORDS = {
-    "wait": "At the deadline the game waits for the late player, and reminders go on.",
-    "bot_turn": "At the deadline a bot plays that one turn for the late player, who keeps "
-    "the seat and plays the next turn as usual.",
-    "bot_seat": "At the deadline a bot takes over the late player's seat, until they take "
-    "it back from their link.",
-    "replace": "At the deadline the late player's seat is offered to a new player, and "
-    "their link stops working.",
+    "wait": N_("At the deadline the game waits for the late player, and reminders go on."),
+    "bot_turn": N_(
+        "At the deadline a bot plays that one turn for the late player, who keeps "
+        "the seat and plays the next turn as usual."
+    ),
+    "bot_seat": N_(
+        "At the deadline a bot takes over the late player's seat, until they take "
+        "it back from their link."
+    ),
+    "replace": N_(
+        "At the deadline the late player's seat is offered to a new player, and "
+        "their link stops working."
+    ),
 }
 
 
@@ -210,22 +239,32 @@ def at_your_deadline(policy: Any) -> str:
 
 
 def policy_words(policy: Any) -> list[str]:
-    """A game's deadline policy in sentences, for invitations."""
+    """A game's deadline policy in sentences, for invitations (in the spoken language)."""
     policy = dict(policy or {})
     first = float(policy.get("reminder_after_hours", 0) or 0)
     every = float(policy.get("reminder_every_hours", 0) or 0)
     days = float(policy.get("deadline_after_days", 0) or 0)
     words = []
-    if first > 0:
-        again = f", then every {_amount(every, 'hour')}" if every > 0 else ""
-        words.append(f"A reminder comes {_amount(first, 'hour')} into a turn{again}.")
+    if first > 0 and every > 0:
+        words.append(
+            i18n.gettext(
+                "A reminder comes %(first)s into a turn, then every %(every)s.",
+                first=_hours(first),
+                every=_hours(every),
+            )
+        )
+    elif first > 0:
+        words.append(i18n.gettext("A reminder comes %(first)s into a turn.", first=_hours(first)))
     else:
-        words.append("No reminders are sent.")
+        words.append(i18n.gettext("No reminders are sent."))
     if days > 0:
-        words.append(f"Each turn has a deadline {_amount(days, 'day')} after it begins.")
-        words.append(AT_DEADLINE_WORDS.get(policy.get("at_deadline", "wait"), ""))
+        words.append(
+            i18n.gettext("Each turn has a deadline %(days)s after it begins.", days=_days(days))
+        )
+        at_deadline = AT_DEADLINE_WORDS.get(policy.get("at_deadline", "wait"), "")
+        words.append(i18n.gettext(at_deadline) if at_deadline else "")
     else:
-        words.append("Turns have no deadline.")
+        words.append(i18n.gettext("Turns have no deadline."))
     return [word for word in words if word]
 
 

@@ -92,7 +92,7 @@ def second_step(engine: Engine, state, seat: int, move: dict, seat_names: list[s
         if seat not in due and others:
             return gettext(
                 "This hands the turn over to %(names)s; it cannot be taken back.",
-                names=join_names(others),
+                names=join_names(others, i18n.current()),
             )
         return gettext("The others are choosing too, so this move cannot be taken back.")
     if engine.to_move(state) != frozenset({seat}):

@@ -69,6 +69,14 @@ def turn_mails(runtime, recipient: str) -> list[Mail]:
     return as_sent(runtime, rows)
 
 
+def invitations(runtime, recipient: str) -> list[Mail]:
+    with Session(runtime.db) as session:
+        rows = list(
+            session.exec(select(Mail).where(Mail.recipient == recipient, Mail.kind == "invitation"))
+        )
+    return as_sent(runtime, rows)
+
+
 def test_a_seat_that_chose_german_gets_its_settings_page_and_turn_mail_in_german(runtime, client):
     created = new_game(runtime)
     path = settings_path(runtime, created.game_id, 1)
@@ -183,6 +191,20 @@ def test_the_lobby_gives_each_invitee_a_language(runtime, client):
     with Session(runtime.db) as session:
         seats = session.exec(select(Seat).order_by(Seat.seat)).all()
     assert [seat.language for seat in seats] == ["fr", "de", None]
+    # Each invitation is written in its reader's language.
+    [german] = invitations(runtime, "ben@example.org")
+    assert german.subject.endswith(": du bist zum Spiel eingeladen")
+    for body in (german.body_text, german.body_html):
+        assert "Du bist zu " in body and "You are invited" not in body
+        assert "Mit dir spielen: Anna und Cleo." in body
+        assert (
+            "Eine Erinnerung kommt 24 Stunden nach Beginn eines Zugs, danach alle 24 Stunden."
+            in body
+        )
+        assert "Jeder Zug hat eine Frist von 7 Tagen ab seinem Beginn." in body
+    [english] = invitations(runtime, "cleo@example.org")
+    assert "Playing with you: Anna and Ben." in english.body_text
+    assert "A reminder comes 24 hours into a turn, then every 24 hours." in english.body_text
 
 
 @pytest.mark.parametrize(
