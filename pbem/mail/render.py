@@ -32,7 +32,7 @@ TEMPLATES = data_dir("templates") / "email"
 SUBJECTS = {
     "invitation": N_("{title}: you are invited to play"),
     "your_turn": N_("{title}: your turn"),
-    "reminder": "{title}: reminder, it is still your turn",
+    "reminder": N_("{title}: reminder, it is still your turn"),
     "deadline": "{title}: the deadline has passed",
     "game_over": "{title}: the game is over",
     "digest": "Your games waiting for you ({count})",
@@ -195,12 +195,17 @@ AT_DEADLINE_WORDS = {
 
 
 YOUR_DEADLINE_WORDS = {
-    "wait": "At the deadline the game waits for you, and reminders go on.",
-    "bot_turn": "At the deadline a bot plays this one turn for you; you keep your seat and "
-    "play your next turn as usual.",
-    "bot_seat": "At the deadline a bot takes over your seat, until you take it back from "
-    "your link.",
-    "replace": "At the deadline your seat is offered to a new player, and your link stops working.",
+    "wait": N_("At the deadline the game waits for you, and reminders go on."),
+    "bot_turn": N_(
+        "At the deadline a bot plays this one turn for you; you keep your seat and "
+        "play your next turn as usual."
+    ),
+    "bot_seat": N_(
+        "At the deadline a bot takes over your seat, until you take it back from your link."
+    ),
+    "replace": N_(
+        "At the deadline your seat is offered to a new player, and your link stops working."
+    ),
 }
 
 
@@ -234,8 +239,10 @@ def deadline_outcome(policy: str, late_name: str, mine: bool) -> str:
 
 
 def at_your_deadline(policy: Any) -> str:
-    """What happens at the reader's own deadline under ``policy``, in a sentence."""
-    return YOUR_DEADLINE_WORDS.get(dict(policy or {}).get("at_deadline", ""), "")
+    """What happens at the reader's own deadline under ``policy``, in a sentence (in the
+    spoken language)."""
+    words = YOUR_DEADLINE_WORDS.get(dict(policy or {}).get("at_deadline", ""), "")
+    return i18n.gettext(words) if words else ""
 
 
 def policy_words(policy: Any) -> list[str]:

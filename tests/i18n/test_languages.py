@@ -16,6 +16,7 @@ from pbem.games.policy import DEFAULT_POLICY
 from pbem.games.service import SeatSpec
 from pbem.mail.models import Mail
 from pbem.models import Game, Seat
+from pbem.scheduler import sweep
 from pbem.web import create_app
 from tests.mail.conftest import Clock, as_sent, make_runtime
 from tests.web.conftest import csrf_of
@@ -61,18 +62,11 @@ def save_settings(client, path: str, **fields) -> object:
     return client.post(path, data=form)
 
 
-def turn_mails(runtime, recipient: str) -> list[Mail]:
+def mails(runtime, recipient: str, kind: str) -> list[Mail]:
+    """The mails of ``kind`` to ``recipient``, as sent."""
     with Session(runtime.db) as session:
         rows = list(
-            session.exec(select(Mail).where(Mail.recipient == recipient, Mail.kind == "your_turn"))
-        )
-    return as_sent(runtime, rows)
-
-
-def invitations(runtime, recipient: str) -> list[Mail]:
-    with Session(runtime.db) as session:
-        rows = list(
-            session.exec(select(Mail).where(Mail.recipient == recipient, Mail.kind == "invitation"))
+            session.exec(select(Mail).where(Mail.recipient == recipient, Mail.kind == kind))
         )
     return as_sent(runtime, rows)
 
@@ -92,7 +86,7 @@ def test_a_seat_that_chose_german_gets_its_settings_page_and_turn_mail_in_german
     assert "auf Deutsch, wie in seinen Mail-Einstellungen festgelegt" in page
 
     runtime.service.submit_move(created.game_id, 0, {"type": "stop"}, 0)
-    [mail] = turn_mails(runtime, "ben@example.org")
+    [mail] = mails(runtime, "ben@example.org", "your_turn")
     assert mail.subject.endswith(": du bist am Zug")
     for body in (mail.body_text, mail.body_html):
         assert "Hallo Ben," in body and "Hello Ben," not in body
@@ -102,8 +96,17 @@ def test_a_seat_that_chose_german_gets_its_settings_page_and_turn_mail_in_german
         assert "Frist: " in body and "Deadline: " not in body
         assert " 2026, " in body and "in 7 Tagen" in body  # Babel's German date
     assert '<html lang="de">' in mail.body_html
+
+    runtime.clock.advance(hours=25)  # a day into Ben's turn: his reminder
+    sweep(runtime)
+    [reminder] = mails(runtime, "ben@example.org", "reminder")
+    assert reminder.subject.endswith(": Erinnerung, du bist noch am Zug")
+    assert "Eine Erinnerung: Pig (test fixture) wartet seit " in reminder.body_text
+    assert "Bei Fristablauf wartet das Spiel auf dich" in reminder.body_text
     # Anna said nothing: her mails stay English.
-    assert all("Hello Anna," in row.body_text for row in turn_mails(runtime, "anna@example.org"))
+    assert all(
+        "Hello Anna," in row.body_text for row in mails(runtime, "anna@example.org", "your_turn")
+    )
 
 
 def test_the_turn_page_follows_the_seat_and_changes_with_it(runtime, client):
@@ -192,7 +195,7 @@ def test_the_lobby_gives_each_invitee_a_language(runtime, client):
         seats = session.exec(select(Seat).order_by(Seat.seat)).all()
     assert [seat.language for seat in seats] == ["fr", "de", None]
     # Each invitation is written in its reader's language.
-    [german] = invitations(runtime, "ben@example.org")
+    [german] = mails(runtime, "ben@example.org", "invitation")
     assert german.subject.endswith(": du bist zum Spiel eingeladen")
     for body in (german.body_text, german.body_html):
         assert "Du bist zu " in body and "You are invited" not in body
@@ -202,7 +205,7 @@ def test_the_lobby_gives_each_invitee_a_language(runtime, client):
             in body
         )
         assert "Jeder Zug hat eine Frist von 7 Tagen ab seinem Beginn." in body
-    [english] = invitations(runtime, "cleo@example.org")
+    [english] = mails(runtime, "cleo@example.org", "invitation")
     assert "Playing with you: Anna and Ben." in english.body_text
     assert "A reminder comes 24 hours into a turn, then every 24 hours." in english.body_text
 
