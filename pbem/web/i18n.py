@@ -14,14 +14,36 @@ the page it came from, a path on this site only.
 from __future__ import annotations
 
 from flask import Blueprint, Flask, Response, g, redirect, request
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, gettext
 
-from pbem.i18n import CATALOGUES, DEFAULT, LANGUAGES, clean_language, known
+from pbem.i18n import CATALOGUES, DEFAULT, LANGUAGES, N_, clean_language, known
 from pbem.web.theme import KEPT_FOR, back_to, here
 
 bp = Blueprint("language", __name__)
 
 COOKIE = "lang"
+# What the pages' scripts write (static/*.js, through pageWord in enhance.js), handed to
+# them in the page's language in base.html's #page-words.
+SCRIPT_WORDS = {
+    "copied": N_("Copied"),
+    "copy_by_hand": N_("Select the text to copy it"),
+    "your_turn_now": N_("It is your turn now."),
+    "game_over": N_("The game is over."),
+    "moved_on": N_("The game has moved on."),
+    "show_new": N_("Show the new state"),
+    "confirm": N_("Confirm"),
+    "confirm_move": N_("Confirm: %(move)s"),
+    "cancel": N_("Cancel"),
+    "dice_added": N_(
+        "Your browser added its contribution to the dice; every draw from now on mixes it in."
+    ),
+    "push_unsupported": N_("This browser cannot show notices from web sites."),
+    "push_on": N_("Notices are on in this browser for this seat."),
+    "push_off": N_("Notices are off in this browser for this seat."),
+    "push_asking": N_("Asking the browser…"),
+    "push_on_failed": N_("Notices could not be switched on: %(reason)s"),
+    "push_off_failed": N_("Notices could not be switched off: %(reason)s"),
+}
 
 
 def for_seat(seat):
@@ -41,6 +63,13 @@ def page_language() -> str:
     if chosen:
         return chosen
     return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+
+
+def script_words() -> dict[str, str]:
+    """:data:`SCRIPT_WORDS` in this page's language (English pages need none)."""
+    if current() == DEFAULT:
+        return {}
+    return {key: gettext(words) for key, words in SCRIPT_WORDS.items()}
 
 
 def current() -> str:
@@ -75,4 +104,5 @@ def init_app(app: Flask) -> None:
         languages=LANGUAGES,
         seat_language=lambda: g.get("seat_language"),
         language_here=here,
+        script_words=script_words,
     )

@@ -1,5 +1,5 @@
 """A turn page in German in Debian's chromium on a phone (390 px): the frame in German,
-nothing wider than the screen, and axe-core finds no serious or critical violation
+its scripts' words too, nothing wider than the screen, and axe-core finds no serious or critical violation
 (the footer's chooser included). ``make screenshots`` keeps a picture of it in
 ``test-artifacts/screenshots/i18n/``."""
 
@@ -46,9 +46,13 @@ def test_a_german_turn_page_on_a_phone(browser, site):  # noqa: F811
                 assert page.get_attribute("html", "lang") == "de"
                 assert "Seit deinem letzten Zug" in text and "Since your last move" not in text
                 shoot(page, path=str(SCREENSHOTS / "i18n" / "turn-de-390.png"), full_page=True)
+                confirm = "Bestätigen"
             else:  # no language of its own: the browser's
                 assert page.get_attribute("html", "lang") == "fr"
                 assert "Depuis votre dernier coup" in text
+                confirm = "Confirmer"
+            # What the scripts write (a move's confirm dialog, the waiting page's notice).
+            assert page.evaluate("() => pageWord('confirm', 'Confirm')") == confirm
             assert page.evaluate(WIDER_THAN_THE_SCREEN) <= 0
             assert serious(page) == []
     finally:
