@@ -103,6 +103,10 @@ def test_a_seat_that_chose_german_gets_its_settings_page_and_turn_mail_in_german
     assert reminder.subject.endswith(": Erinnerung, du bist noch am Zug")
     assert "Eine Erinnerung: Pig (test fixture) wartet seit " in reminder.body_text
     assert "Bei Fristablauf wartet das Spiel auf dich" in reminder.body_text
+
+    # A mail program's one-click unsubscribe answers in the seat's language too.
+    answer = client.post(path, data={"List-Unsubscribe": "One-Click"})
+    assert "Keine Zug-Mails mehr für Ben" in answer.text
     # Anna said nothing: her mails stay English.
     assert all(
         "Hello Anna," in row.body_text for row in mails(runtime, "anna@example.org", "your_turn")
