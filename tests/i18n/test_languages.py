@@ -83,7 +83,7 @@ def test_a_seat_that_chose_german_gets_its_settings_page_and_turn_mail_in_german
     assert "Welche Mails möchtest du für dieses Spiel?" in page
     assert "Which mails do you want for this game?" not in page
     assert "Speichern" in page and ">Save<" not in page
-    assert "auf Deutsch, wie in seinen Mail-Einstellungen festgelegt" in page
+    assert "dieses Platzes: Deutsch, wie in seinen Mail-Einstellungen festgelegt" in page
 
     runtime.service.submit_move(created.game_id, 0, {"type": "stop"}, 0)
     [mail] = mails(runtime, "ben@example.org", "your_turn")
