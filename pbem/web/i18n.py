@@ -23,7 +23,7 @@ bp = Blueprint("language", __name__)
 
 COOKIE = "lang"
 # What the pages' scripts write (static/*.js, through pageWord in enhance.js), handed to
-# them in the page's language in base.html's #page-words.
+# them in the page's language in base.html's <html data-words> (no inline script).
 SCRIPT_WORDS = {
     "copied": N_("Copied"),
     "copy_by_hand": N_("Select the text to copy it"),

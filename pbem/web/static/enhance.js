@@ -1,13 +1,12 @@
 // Optional improvements; every page works without them.
 
-// What a script writes, in the page's language: base.html hands the words over in
-// #page-words (none on an English page); ``english`` is the word itself. A word with
-// %(name)s parts has them filled from ``parts``.
+// What a script writes, in the page's language: base.html hands the words over as JSON
+// in <html data-words> (none on an English page); ``english`` is the word itself. A word
+// with %(name)s parts has them filled from ``parts``.
 function pageWord(key, english, parts) {
   if (pageWord.words === undefined) {
-    var node = document.getElementById("page-words");
     try {
-      pageWord.words = node ? JSON.parse(node.textContent) : {};
+      pageWord.words = JSON.parse(document.documentElement.getAttribute("data-words") || "{}");
     } catch (error) {
       pageWord.words = {};
     }
