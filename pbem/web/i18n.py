@@ -46,6 +46,16 @@ SCRIPT_WORDS = {
 }
 
 
+# The bots' levels (pbem.eventlog.roster.BOT_LEVELS) as the pages name them.
+BOT_LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+
+
+def bot_level_word(level: str) -> str:
+    """A bot's level in this page's language (a level without words as it is)."""
+    words = BOT_LEVEL_WORDS.get(level)
+    return gettext(words) if words else level
+
+
 def for_seat(seat):
     """Remembers, for this request's page, the language of the seat it is for; returns
     ``seat``."""
@@ -99,6 +109,7 @@ def init_app(app: Flask) -> None:
     Babel(app, locale_selector=page_language)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
+    app.jinja_env.filters["bot_level_word"] = bot_level_word
     app.jinja_env.globals.update(
         page_language=current,
         languages=LANGUAGES,

@@ -236,3 +236,18 @@ def test_polish_counts_take_their_three_forms():
         for hours in (1, 3, 5, 22)
     ]
     assert left == ["1 godzinę", "3 godziny", "5 godzin", "22 godziny"]
+
+
+def test_bot_levels_are_named_in_the_pages_language(runtime):
+    from pbem.web.i18n import bot_level_word
+
+    app = create_app({"TESTING": True}, runtime=runtime)
+    with app.test_request_context("/", headers={"Accept-Language": "de"}):
+        assert [bot_level_word(level) for level in ("easy", "normal", "hard", "odd")] == [
+            "leicht",
+            "normal",
+            "schwer",
+            "odd",
+        ]
+    with app.test_request_context("/"):
+        assert bot_level_word("hard") == "hard"
