@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test soak lint bench revision system-deps clean screenshots
+.PHONY: run test soak lint bench revision system-deps clean screenshots i18n
 
 $(PY):
 	@$(PYTHON) -m venv $(VENV) || (scripts/install-system-deps.sh venv && $(PYTHON) -m venv $(VENV))
@@ -40,6 +40,20 @@ soak: $(TEST_STAMP) system-deps
 ## revision: a new schema revision from the models, e.g. make revision m="seats.bot_level"
 revision: $(TEST_STAMP)
 	$(VENV)/bin/pbem migrate && $(VENV)/bin/alembic -c alembic.ini revision --autogenerate -m "$(m)"
+
+## i18n: the catalogues: extract the messages into pbem/translations/messages.pot, bring each
+## language's .po up to date with it (new ones made), compile the .mo; the same files again
+## when nothing changed (tests/i18n/test_catalogues.py checks that they are current)
+I18N_LANGUAGES := de pl fr
+I18N_DIR := pbem/translations
+I18N_EXTRACT := extract -F babel.cfg --omit-header --no-location --sort-output
+i18n: $(TEST_STAMP)
+	$(VENV)/bin/pybabel -q $(I18N_EXTRACT) -o $(I18N_DIR)/messages.pot .
+	for lang in $(I18N_LANGUAGES); do test -f $(I18N_DIR)/$$lang/LC_MESSAGES/messages.po || \
+	    $(VENV)/bin/pybabel -q init -i $(I18N_DIR)/messages.pot -d $(I18N_DIR) -l $$lang || exit 1; done
+	$(VENV)/bin/pybabel -q update -i $(I18N_DIR)/messages.pot -d $(I18N_DIR) -N --ignore-obsolete \
+	    --ignore-pot-creation-date
+	$(VENV)/bin/pybabel -q compile -d $(I18N_DIR) --statistics
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .

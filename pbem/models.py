@@ -186,6 +186,9 @@ class Seat(SQLModel, table=True):
     notify: str = Field(default="every_turn", max_length=16)
     # How table talk reaches this seat by mail: "at_once", "digest" or "off".
     talk_mail: str = Field(default="at_once", max_length=16)
+    # The language of the seat's pages and mails (pbem.i18n.LANGUAGES); None: the
+    # browser's choice on pages, English in mails.
+    language: str | None = Field(default=None, max_length=8)
     # Whether the seat gave its contribution to the draws (chance scheme 2; a seat
     # contributes once: see pbem.eventlog.contributions).
     contributed: bool = False

@@ -208,7 +208,7 @@ def _remind(runtime: Runtime, clock: SeatClock, now: datetime) -> int:
                 seat,
                 "reminder",
                 key,
-                since=zones.when(clock.turn_since, seat.timezone),
+                since=zones.when(clock.turn_since, seat.timezone, None, seat.language or "en"),
                 deadline=clock.deadline_at,
                 consequence=CONSEQUENCES[game.policy.get("at_deadline", "wait")],
                 **replies.moves_context(runtime, session, game, seat),

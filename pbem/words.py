@@ -16,9 +16,14 @@ def sentence(text: Any) -> str:
     return text if text[-1] in ".!?" else f"{text}."
 
 
-def join_names(names: Iterable[str]) -> str:
-    """ "Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+def join_names(names: Iterable[str], language: str = "en") -> str:
+    """ "Ann", "Ann and Bo", "Ann, Bo and Cy"; in another ``language`` as Babel joins a
+    list there: "Ann, Bo und Cy", "Ann, Bo i Cy", "Ann, Bo et Cy"."""
     words = [str(name) for name in names]
     if len(words) <= 1:
         return "".join(words)
+    if language != "en":
+        from babel.lists import format_list
+
+        return format_list(words, locale=language)
     return f"{', '.join(words[:-1])} and {words[-1]}"

@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem import i18n
 from pbem.errors import BadInput
 
 NOT_PLACES = frozenset({"localtime", "Factory"})
@@ -59,6 +60,15 @@ def local(moment: datetime, name: str) -> datetime:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(zone(name))
+
+
+def day_and_time(moment: datetime, name: str, language: str = "en") -> str:
+    """``moment`` in the zone ``name`` as a day and a time, unnamed: "Sun 06 Dec 2026,
+    16:00"; in another ``language`` by Babel: "So., 6. Dez. 2026, 16:00"."""
+    there = local(moment, name)
+    if (i18n.known(language) or i18n.DEFAULT) == i18n.DEFAULT:
+        return f"{there:%a %d %b %Y, %H:%M}"
+    return f"{_day(there, language, year=True)}, {there:%H:%M}"
 
 
 def at_hour(day: date, hour: int, name: str) -> datetime | None:
@@ -120,10 +130,14 @@ def utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
 
-def when(moment: datetime | None, timezone: str, now: datetime | None = None) -> str:
+def when(
+    moment: datetime | None, timezone: str, now: datetime | None = None, language: str = "en"
+) -> str:
     """An absolute time in the reader's zone first, named, then in UTC, and how long is
     left when ``now`` is given and the time is still ahead, e.g.
-    "Sun 6 Dec 2026, 16:00 CET (15:00 UTC), in 2 days 3 hours".
+    "Sun 6 Dec 2026, 16:00 CET (15:00 UTC), in 2 days 3 hours"; in another ``language``
+    its days, months and words by Babel: "So., 6. Dez. 2026, 16:00 CET (15:00 UTC), in 2
+    Tagen 3 Stunden".
 
     The zone is named by its abbreviation; where that is only an offset ("+03") the IANA
     name comes first: "Sun 6 Dec 2026, 18:00 Europe/Istanbul (UTC+03, 15:00 UTC)". A
@@ -132,23 +146,38 @@ def when(moment: datetime | None, timezone: str, now: datetime | None = None) ->
         return ""
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
+    language = i18n.known(language) or i18n.DEFAULT
     in_utc = moment.astimezone(UTC)
-    text = f"{in_utc:%a} {in_utc.day} {in_utc:%b %Y, %H:%M} UTC"
+    text = f"{_day(in_utc, language, year=True)}, {in_utc:%H:%M} UTC"
     zone = _reader_zone(timezone)
     if zone is not None:
         local = in_utc.astimezone(zone)
         name = local.strftime("%Z")
         if name != "UTC" or local.utcoffset():
             utc_day = (
-                "" if local.date() == in_utc.date() else f"{in_utc:%a} {in_utc.day} {in_utc:%b}, "
+                "" if local.date() == in_utc.date() else f"{_day(in_utc, language, year=False)}, "
             )
-            head = f"{local:%a} {local.day} {local:%b %Y, %H:%M}"
+            head = f"{_day(local, language, year=True)}, {local:%H:%M}"
             if name[:1] in "+-":
                 text = f"{head} {timezone} (UTC{name}, {utc_day}{in_utc:%H:%M} UTC)"
             else:
                 text = f"{head} {name} ({utc_day}{in_utc:%H:%M} UTC)"
-    left = time_left(in_utc, now)
+    left = time_left(in_utc, now, language)
     return f"{text}, {left}" if left else text
+
+
+def _day(moment: datetime, language: str, year: bool) -> str:
+    """The day of ``moment`` as :func:`when` writes it: "Sun 6 Dec 2026" in English (as
+    ever), else Babel's medium form in ``language``: "So., 6. Dez. 2026"."""
+    if language == i18n.DEFAULT:
+        return (
+            f"{moment:%a} {moment.day} {moment:%b %Y}"
+            if year
+            else f"{moment:%a} {moment.day} {moment:%b}"
+        )
+    from babel.dates import format_skeleton
+
+    return format_skeleton("yMMMEd" if year else "MMMEd", moment, locale=language)
 
 
 def _reader_zone(timezone: str) -> ZoneInfo | None:
@@ -158,14 +187,11 @@ def _reader_zone(timezone: str) -> ZoneInfo | None:
         return None
 
 
-def _count(number: int, unit: str) -> str:
-    return f"{number} {unit}" if number == 1 else f"{number} {unit}s"
-
-
-def time_left(moment: datetime, now: datetime | None) -> str:
+def time_left(moment: datetime, now: datetime | None, language: str = "en") -> str:
     """How long until ``moment`` from ``now``, rounded down, in its two largest units:
     "in 2 days 3 hours", "in 5 hours 20 minutes", "in 1 minute", "in less than a minute".
-    Empty when ``now`` is unknown or ``moment`` is not ahead of it."""
+    Empty when ``now`` is unknown or ``moment`` is not ahead of it. In ``language``'s
+    words and plurals: "in 2 Tagen 3 Stunden", "za 2 dni 3 godziny"."""
     if now is None:
         return ""
     if now.tzinfo is None:
@@ -176,12 +202,17 @@ def time_left(moment: datetime, now: datetime | None) -> str:
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
+    words = i18n.translation(language)
+    # Each count as it reads after "in" ("in 2 days 3 hours"): some languages decline it.
+    day = words.ngettext("%(num)d day", "%(num)d days", days) % {"num": days}
+    hour = words.ngettext("%(num)d hour", "%(num)d hours", hours) % {"num": hours}
+    minute = words.ngettext("%(num)d minute", "%(num)d minutes", minutes) % {"num": minutes}
     if days:
-        parts = [_count(days, "day")] + ([_count(hours, "hour")] if hours else [])
+        parts = [day] + ([hour] if hours else [])
     elif hours:
-        parts = [_count(hours, "hour")] + ([_count(minutes, "minute")] if minutes else [])
+        parts = [hour] + ([minute] if minutes else [])
     elif minutes:
-        parts = [_count(minutes, "minute")]
+        parts = [minute]
     else:
-        return "in less than a minute"
-    return "in " + " ".join(parts)
+        return words.gettext("in less than a minute")
+    return words.gettext("in %(time)s") % {"time": " ".join(parts)}

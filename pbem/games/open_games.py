@@ -211,9 +211,10 @@ def create_open(
             for other in listed:
                 if other.get("email") and same_person(other["email"], email):
                     raise BadInput("Each person at the table needs an address of their own.")
-            listed.append(
-                {"kind": "person", "name": name, "email": email, "timezone": spec.timezone}
-            )
+            person = {"kind": "person", "name": name, "email": email, "timezone": spec.timezone}
+            if spec.language:
+                person["language"] = spec.language
+            listed.append(person)
     check_unique_names(names)
     creator = listed[0]["email"]
     token = new_token()
@@ -808,7 +809,12 @@ def _seat_specs(row: OpenGame, holds: dict[int, OpenSeat]) -> list[SeatSpec]:
     for number, spec in enumerate(row.seats):
         if spec["kind"] == "person":
             specs.append(
-                SeatSpec(spec["name"], spec["email"], timezone=spec.get("timezone", "UTC"))
+                SeatSpec(
+                    spec["name"],
+                    spec["email"],
+                    timezone=spec.get("timezone", "UTC"),
+                    language=spec.get("language"),
+                )
             )
         elif spec["kind"] == "bot":
             specs.append(SeatSpec(spec["name"], is_bot=True, bot_level=spec["level"]))

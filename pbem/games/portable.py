@@ -21,6 +21,7 @@ public export) is, with times as ISO 8601 in UTC::
       "seats": [{"seat": 0, "email": "ann@example.org", "timezone": "Europe/Berlin",
                  "mail_hour": 0-23 | null, "notify": "every_turn" | "digest" | "none",
                  "talk_mail": "at_once" | "digest" | "off" (optional: "at_once"),
+                 "language": "de" | ... | null (optional: null, pbem.i18n.LANGUAGES),
                  "clock": {"turn_since": TIME | null, "remind_at": TIME | null,
                            "deadline_at": TIME | null, "reminders": 0,
                            "paused_until": TIME | null, "vacation_days_used": 0}}],
@@ -54,7 +55,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from sqlmodel import col, select
 
 from engines.api import Engine
-from pbem import links
+from pbem import i18n, links
 from pbem.errors import BadInput, NotFound, Rejected
 from pbem.eventlog import contributions as contrib
 from pbem.eventlog import roster as roster_mod
@@ -315,7 +316,7 @@ def _more_entries(
 NOTIFY = ("every_turn", "digest", "none")
 FORMER_REASONS = ("left", "offered", "replaced", "resigned")
 CLOCK_TIMES = ("turn_since", "remind_at", "deadline_at", "paused_until")
-SEAT_KEYS = {"seat", "email", "timezone", "mail_hour", "notify", "talk_mail", "clock"}
+SEAT_KEYS = {"seat", "email", "timezone", "mail_hour", "notify", "talk_mail", "language", "clock"}
 TALK_MAIL = ("at_once", "digest", "off")  # as pbem.games.talk.PREFERENCES
 CLOCK_KEYS = {*CLOCK_TIMES, "reminders", "vacation_days_used"}
 VOTE_KEYS = {"action", "voter", "created_at"}
@@ -346,6 +347,7 @@ def personal_section(session: Any, game: Game, seats: Sequence[Seat]) -> dict[st
                 "mail_hour": row.mail_hour,
                 "notify": row.notify,
                 "talk_mail": row.talk_mail,
+                "language": row.language,
                 "clock": None
                 if clock is None
                 else {
@@ -532,12 +534,18 @@ def check_personal(data: Any, seat_count: int, head_seq: int) -> Personal:
                 f"The personal section's {where} has an unknown way to send table talk: "
                 f"{str(talk_mail)[:40]!r}."
             )
+        language = entry.get("language")
+        if language is not None and i18n.known(language) is None:
+            raise BadInput(
+                f"The personal section's {where} has an unknown language: {str(language)[:40]!r}."
+            )
         seats[number] = {
             "email": _address(entry.get("email"), f"{where}'s address"),
             "timezone": _zone(entry.get("timezone"), f"{where}'s time zone"),
             "mail_hour": None if hour is None else _whole(hour, f"{where}'s mail hour", 0, 23),
             "notify": notify,
             "talk_mail": talk_mail,
+            "language": language,
         }
         clock = entry.get("clock")
         if clock is not None:
@@ -901,7 +909,7 @@ def _restore_people(
             row = rows[number]
             row.email, row.timezone = values["email"], values["timezone"]
             row.mail_hour, row.notify = values["mail_hour"], values["notify"]
-            row.talk_mail = values["talk_mail"]
+            row.talk_mail, row.language = values["talk_mail"], values["language"]
             session.add(row)
         for number, values in personal.clocks.items():
             clock = clocks.get(number) or SeatClock(game_id=game.id, seat=number)

@@ -92,6 +92,8 @@ class SeatSpec:
     is_bot: bool = False
     timezone: str = "UTC"
     bot_level: str = "normal"
+    # The language of the seat's pages and mails (pbem.i18n.LANGUAGES); None: unchosen.
+    language: str | None = None
 
 
 PENDING_LAPSES = timedelta(days=1)  # a game's first step waits this long for its second
@@ -453,6 +455,7 @@ class GameService:
                         is_bot=spec.is_bot,
                         bot_level=spec.bot_level if spec.is_bot else "normal",
                         timezone=spec.timezone or "UTC",
+                        language=spec.language,
                         contributed=index in contributed,
                         created_at=now,
                     )

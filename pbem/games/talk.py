@@ -53,6 +53,7 @@ from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
 from pbem.eventlog.talk_events import commitment
 from pbem.games.context import Runtime
 from pbem.games.notices import Notice
+from pbem.i18n import N_
 from pbem.models import Event, Game, Seat
 
 KIND = TALK_KIND
@@ -62,9 +63,9 @@ READ_AT_MOST = 1000
 SALT_BYTES = 16
 PREFERENCES = ("at_once", "digest", "off")
 PREFERENCE_WORDS = {
-    "at_once": "each message at once",
-    "digest": "in the daily digest",
-    "off": "no mail about table talk",
+    "at_once": N_("each message at once"),
+    "digest": N_("in the daily digest"),
+    "off": N_("no mail about table talk"),
 }
 # Control characters other than a line break or a tab (a message may have lines).
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

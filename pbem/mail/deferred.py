@@ -86,7 +86,9 @@ def defer_seat_mail(
     if context:
         recipe["context"] = context
     body = DEFERRED + json.dumps(recipe, separators=(",", ":"))
-    subject = render.SUBJECTS[kind].format(**(context or {}), title=game.title)[:300]
+    subject = render.subject(
+        kind, {**(context or {}), "title": game.title, "language": seat.language}
+    )
     values = mail_values(
         runtime, kind, key, seat.email, subject, body, "", "", game.id, seat.seat, quiet
     )

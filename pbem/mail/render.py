@@ -16,7 +16,9 @@ import hmac
 import re
 from typing import TYPE_CHECKING, Any
 
+from pbem import i18n
 from pbem import seal as sealing
+from pbem.i18n import N_
 from pbem.links import base_url
 from pbem.locations import data_dir
 from pbem.words import join_names, sentence
@@ -26,10 +28,11 @@ if TYPE_CHECKING:
 
 TEMPLATES = data_dir("templates") / "email"
 
+# A subject marked N_ is written in the reader's language (render's ``language``).
 SUBJECTS = {
-    "invitation": "{title}: you are invited to play",
-    "your_turn": "{title}: your turn",
-    "reminder": "{title}: reminder, it is still your turn",
+    "invitation": N_("{title}: you are invited to play"),
+    "your_turn": N_("{title}: your turn"),
+    "reminder": N_("{title}: reminder, it is still your turn"),
     "deadline": "{title}: the deadline has passed",
     "game_over": "{title}: the game is over",
     "digest": "Your games waiting for you ({count})",
@@ -75,6 +78,8 @@ OPTIONAL = {
     "talk": [],
     # Open games and mail commands (open.txt).
     "links": [],
+    # The reader's language (pbem.i18n.LANGUAGES; a seat's, from seat_mails.seat_context).
+    "language": i18n.DEFAULT,
 }
 
 _environment: Environment | None = None
@@ -93,6 +98,16 @@ def environment() -> Environment:
             undefined=StrictUndefined,
             trim_blocks=True,
             lstrip_blocks=True,
+            extensions=["jinja2.ext.i18n"],
+        )
+        # _() and {% trans %} in the language being spoken (i18n.speaking, see render).
+        _environment.policies["ext.i18n.trimmed"] = True
+        _environment.install_gettext_callables(  # type: ignore[attr-defined]
+            gettext=lambda message: i18n.translation(i18n.spoken()).gettext(message),
+            ngettext=lambda singular, plural, number: i18n.translation(i18n.spoken()).ngettext(
+                singular, plural, number
+            ),
+            newstyle=True,
         )
         _environment.filters.update(
             sentence=sentence,
@@ -104,52 +119,93 @@ def environment() -> Environment:
 
 
 def render(kind: str, context: dict[str, Any]) -> tuple[str, str, str]:
-    """The subject, text part and HTML part of a mail of ``kind``."""
+    """The subject, text part and HTML part of a mail of ``kind``, in the context's
+    ``language``."""
     context = {**OPTIONAL, **context}
-    subject = SUBJECTS[kind].format(**context)
-    text = environment().get_template(f"{kind}.txt").render(**context)
-    html = environment().get_template(f"{kind}.html").render(**context)
-    return subject[:300], text, html
+    with i18n.speaking(context["language"]):
+        text = environment().get_template(f"{kind}.txt").render(**context)
+        html = environment().get_template(f"{kind}.html").render(**context)
+    return subject(kind, context), text, html
+
+
+def subject(kind: str, context: dict[str, Any]) -> str:
+    """The subject of a mail of ``kind``, in the context's ``language`` (English without)."""
+    with i18n.speaking(context.get("language")):
+        return i18n.gettext(SUBJECTS[kind]).format(**context)[:300]
 
 
 # Words -------------------------------------------------------------------------------
 
 
 def names(items: Any) -> str:
-    """A list of names in prose: "Ben", "Ben and Cleo", "Ben, Cleo and Dan (a bot)".
-    An item is a name or a mapping with ``name`` and ``bot``."""
-    return join_names(
-        (f"{item['name']} (a bot)" if item.get("bot") else str(item["name"]))
+    """A list of names in prose: "Ben", "Ben and Cleo", "Ben, Cleo and Dan (a bot)", in
+    the spoken language. An item is a name or a mapping with ``name`` and ``bot``."""
+    shown = [
+        (
+            i18n.gettext("%(name)s (a bot)", name=item["name"])
+            if item.get("bot")
+            else str(item["name"])
+        )
         if isinstance(item, dict)
         else str(item)
         for item in items or []
-    )
+    ]
+    return join_names(shown, i18n.spoken())
 
 
-def _amount(value: Any, unit: str) -> str:
+def _hours(value: Any) -> str:
+    """A number of hours in the spoken language: "1 hour", "1.5 hours", "1,5 Stunden"."""
     number = float(value)
-    shown = f"{number:g}"
-    return f"{shown} {unit}" if number == 1 else f"{shown} {unit}s"
+    return i18n.ngettext("%(num)s hour", "%(num)s hours", _form(number), num=_number(number))
+
+
+def _days(value: Any) -> str:
+    number = float(value)
+    return i18n.ngettext("%(num)s day", "%(num)s days", _form(number), num=_number(number))
+
+
+def _form(number: float) -> int:
+    """The count whose plural form a number takes (a fraction takes that of 2)."""
+    return int(number) if number.is_integer() else 2
+
+
+def _number(number: float) -> str:
+    if i18n.spoken() == i18n.DEFAULT:
+        return f"{number:g}"
+    from babel.numbers import format_decimal
+
+    return format_decimal(number, locale=i18n.spoken())
 
 
 AT_DEADLINE_WORDS = {
-    "wait": "At the deadline the game waits for the late player, and reminders go on.",
-    "bot_turn": "At the deadline a bot plays that one turn for the late player, who keeps "
-    "the seat and plays the next turn as usual.",
-    "bot_seat": "At the deadline a bot takes over the late player's seat, until they take "
-    "it back from their link.",
-    "replace": "At the deadline the late player's seat is offered to a new player, and "
-    "their link stops working.",
+    "wait": N_("At the deadline the game waits for the late player, and reminders go on."),
+    "bot_turn": N_(
+        "At the deadline a bot plays that one turn for the late player, who keeps "
+        "the seat and plays the next turn as usual."
+    ),
+    "bot_seat": N_(
+        "At the deadline a bot takes over the late player's seat, until they take "
+        "it back from their link."
+    ),
+    "replace": N_(
+        "At the deadline the late player's seat is offered to a new player, and "
+        "their link stops working."
+    ),
 }
 
 
 YOUR_DEADLINE_WORDS = {
-    "wait": "At the deadline the game waits for you, and reminders go on.",
-    "bot_turn": "At the deadline a bot plays this one turn for you; you keep your seat and "
-    "play your next turn as usual.",
-    "bot_seat": "At the deadline a bot takes over your seat, until you take it back from "
-    "your link.",
-    "replace": "At the deadline your seat is offered to a new player, and your link stops working.",
+    "wait": N_("At the deadline the game waits for you, and reminders go on."),
+    "bot_turn": N_(
+        "At the deadline a bot plays this one turn for you; you keep your seat and "
+        "play your next turn as usual."
+    ),
+    "bot_seat": N_(
+        "At the deadline a bot takes over your seat, until you take it back from your link."
+    ),
+    "replace": N_(
+        "At the deadline your seat is offered to a new player, and your link stops working."
+    ),
 }
 
 
@@ -183,27 +239,39 @@ def deadline_outcome(policy: str, late_name: str, mine: bool) -> str:
 
 
 def at_your_deadline(policy: Any) -> str:
-    """What happens at the reader's own deadline under ``policy``, in a sentence."""
-    return YOUR_DEADLINE_WORDS.get(dict(policy or {}).get("at_deadline", ""), "")
+    """What happens at the reader's own deadline under ``policy``, in a sentence (in the
+    spoken language)."""
+    words = YOUR_DEADLINE_WORDS.get(dict(policy or {}).get("at_deadline", ""), "")
+    return i18n.gettext(words) if words else ""
 
 
 def policy_words(policy: Any) -> list[str]:
-    """A game's deadline policy in sentences, for invitations."""
+    """A game's deadline policy in sentences, for invitations (in the spoken language)."""
     policy = dict(policy or {})
     first = float(policy.get("reminder_after_hours", 0) or 0)
     every = float(policy.get("reminder_every_hours", 0) or 0)
     days = float(policy.get("deadline_after_days", 0) or 0)
     words = []
-    if first > 0:
-        again = f", then every {_amount(every, 'hour')}" if every > 0 else ""
-        words.append(f"A reminder comes {_amount(first, 'hour')} into a turn{again}.")
+    if first > 0 and every > 0:
+        words.append(
+            i18n.gettext(
+                "A reminder comes %(first)s into a turn, then every %(every)s.",
+                first=_hours(first),
+                every=_hours(every),
+            )
+        )
+    elif first > 0:
+        words.append(i18n.gettext("A reminder comes %(first)s into a turn.", first=_hours(first)))
     else:
-        words.append("No reminders are sent.")
+        words.append(i18n.gettext("No reminders are sent."))
     if days > 0:
-        words.append(f"Each turn has a deadline {_amount(days, 'day')} after it begins.")
-        words.append(AT_DEADLINE_WORDS.get(policy.get("at_deadline", "wait"), ""))
+        words.append(
+            i18n.gettext("Each turn has a deadline %(days)s after it begins.", days=_days(days))
+        )
+        at_deadline = AT_DEADLINE_WORDS.get(policy.get("at_deadline", "wait"), "")
+        words.append(i18n.gettext(at_deadline) if at_deadline else "")
     else:
-        words.append("Turns have no deadline.")
+        words.append(i18n.gettext("Turns have no deadline."))
     return [word for word in words if word]
 
 

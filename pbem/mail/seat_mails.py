@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem import links, zones
+from pbem import i18n, links, zones
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatLink
 from pbem.games.tokens import hash_token
@@ -100,8 +100,11 @@ def seat_context(
     deadline: datetime | None,
 ) -> dict[str, Any]:
     """The context every seat mail shares (each template lists, at its top, the keys
-    it reads)."""
+    it reads), in the seat's language (``language``: :func:`pbem.mail.render.render`
+    writes the mail in it)."""
+    language = i18n.known(seat.language) or i18n.DEFAULT
     return {
+        "language": language,
         "title": game.title,
         "game_name": render.engine_title(game.engine),
         "game_id": game.id,
@@ -115,7 +118,7 @@ def seat_context(
         "phase": game.phase,
         "commitment": game.commitment,
         "policy": game.policy,
-        "deadline": zones.when(deadline, seat.timezone, utc(runtime.clock())),
+        "deadline": zones.when(deadline, seat.timezone, utc(runtime.clock()), language),
         "lines": [],
         "others": [],
         "newcomer": False,

@@ -40,6 +40,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         csrf,
         games,
         hardening,
+        i18n,
         limits,
         lobby,
         mail_pages,
@@ -58,6 +59,7 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
     )
 
     titles.init_app(app)  # before anything reads app.jinja_env: it sets the loader
+    i18n.init_app(app)
     logs.configure(runtime.config)
     logs.init_app(app)
     hardening.init_app(app)

@@ -8,7 +8,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from flask_limiter.util import get_remote_address
 
 from engines import REGISTRY, listed_engines
-from pbem import zones
+from pbem import i18n, zones
 from pbem.errors import BadInput, Rejected, TooMany
 from pbem.eventlog import chance, contributions
 from pbem.eventlog.roster import BOT_LEVELS
@@ -101,7 +101,8 @@ OPEN_WORD = "open"
 
 def seats_from(form) -> list[SeatSpec | None]:
     """The seats the form names: the first is the creator's, in the creator's zone; an
-    invitee's zone is their row's, or the creator's when left empty. A row whose address
+    invitee's zone is their row's, or the creator's when left empty; each person's
+    language is their row's (none chosen when the form has none). A row whose address
     is the word ``open`` is an open seat (None), for anyone to join on ``/open``."""
     seats = []
     mine = zone_from(form)
@@ -131,9 +132,12 @@ def seats_from(form) -> list[SeatSpec | None]:
             email = clean_email(email)
             typed = form.get(f"seat_timezone_{index}", "").strip() if index else ""
             zone = zones.clean_zone(typed) if typed else mine
+            spoken = form.get(f"seat_language_{index}", "").strip()
+            language = i18n.clean_language(spoken) if spoken else None
         except BadInput as error:
             raise BadInput(f"Seat {index + 1}: {error.message}") from None
-        seats.append(SeatSpec(name or clean_name(email.split("@")[0][:60]), email, timezone=zone))
+        name = name or clean_name(email.split("@")[0][:60])
+        seats.append(SeatSpec(name, email, timezone=zone, language=language))
     return seats
 
 

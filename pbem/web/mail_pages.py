@@ -17,23 +17,26 @@ import hmac
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from sqlmodel import Session, col, func, select
 
-from pbem import zones
+from pbem import i18n, zones
 from pbem.channels import vapid
 from pbem.errors import BadInput, NotFound
 from pbem.games import talk, vacations
 from pbem.games.tables import SeatClock
+from pbem.i18n import N_
 from pbem.mail import budget, deferred, outbox, render
 from pbem.mail.models import Mail
 from pbem.models import Game, PushSubscription, Seat
 from pbem.web import csrf
+from pbem.web.i18n import current as current_language
+from pbem.web.i18n import for_seat
 from pbem.zones import utc
 
 bp = Blueprint("mail", __name__, template_folder="templates")
 
 NOTIFY = {
-    "every_turn": "A mail every time it is my turn, and reminders",
-    "digest": "One mail a day listing my games that wait for me",
-    "none": "No turn mails (I check the game myself)",
+    "every_turn": N_("A mail every time it is my turn, and reminders"),
+    "digest": N_("One mail a day listing my games that wait for me"),
+    "none": N_("No turn mails (I check the game myself)"),
 }
 
 
@@ -80,7 +83,7 @@ def _seat_for(game_id: str, seat: int, signature: str) -> tuple[Game, Seat]:
     expected = render.settings_signature(outbox.secret(runtime), game_id, seat, row.token_hash)
     if not hmac.compare_digest(expected, signature):
         raise NotFound("This link is not valid (it may have been replaced).")
-    return game, row
+    return game, for_seat(row)
 
 
 def one_click() -> bool:
@@ -133,6 +136,8 @@ def settings(game_id: str, seat: int, signature: str):
             changes["timezone"] = zones.clean_zone(request.form["timezone"])
         if "mail_hour" in request.form:
             changes["mail_hour"] = zones.clean_hour(request.form["mail_hour"])
+        if "language" in request.form:
+            changes["language"] = i18n.clean_language(request.form["language"])
         _save(game_id, seat, **changes)
         return redirect(
             url_for("mail.settings", game_id=game_id, seat=seat, signature=signature, saved=1)
@@ -152,7 +157,11 @@ def settings(game_id: str, seat: int, signature: str):
         zones=zones.zone_names(),
         zone=row.timezone if row.timezone in zones.zone_names() else "UTC",
         hours=range(24),
-        vacation_until=zones.local(away, row.timezone) if on_vacation else None,
+        vacation_until=zones.day_and_time(away, row.timezone, current_language())
+        if on_vacation
+        else None,
+        languages=i18n.LANGUAGES,
+        language=current_language(),
         zone_now=zones.local(now, row.timezone),
         push_key=vapid.public_key(runtime),
         push_address=url_for("notices.push", game_id=game_id, seat=seat, signature=signature),

@@ -20,6 +20,7 @@ import json
 from collections import OrderedDict
 
 from flask import Blueprint, Response, g, redirect, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import escape
 
 from engines import is_slow_bot
@@ -35,9 +36,9 @@ from pbem.links import base_url
 from pbem.mail import addresses, budget
 from pbem.mail.inbound.bounces import flag_bouncing_players
 from pbem.models import Seat
-from pbem.web import boards, csrf, theme
+from pbem.web import boards, csrf, i18n, theme
 from pbem.web.history import render_history, render_step
-from pbem.web.present import players, runtime, seat_and_head
+from pbem.web.present import holder, players, runtime, seat_and_head
 from pbem.web.timeline import load_tail, recent_lines, view_after, with_phase_named
 from pbem.web.titles import board_template, changed_places
 from pbem.words import join_names
@@ -82,17 +83,20 @@ def second_step(engine: Engine, state, seat: int, move: dict, seat_names: list[s
     except Exception:  # an illegal or malformed move: the move itself will say why
         return ""
     if chance.draws:  # what follows may hang on the draw, which cannot be un-seen
-        return "This move draws at random, so it cannot be taken back."
+        return gettext("This move draws at random, so it cannot be taken back.")
     due = engine.to_move(after)
     if not due:
-        return "This move ends the game; it cannot be taken back."
+        return gettext("This move ends the game; it cannot be taken back.")
     if due != frozenset({seat}):
         others = [seat_names[other] for other in sorted(due - {seat}) if other < len(seat_names)]
         if seat not in due and others:
-            return f"This hands the turn over to {join_names(others)}; it cannot be taken back."
-        return "The others are choosing too, so this move cannot be taken back."
+            return gettext(
+                "This hands the turn over to %(names)s; it cannot be taken back.",
+                names=join_names(others, i18n.current()),
+            )
+        return gettext("The others are choosing too, so this move cannot be taken back.")
     if engine.to_move(state) != frozenset({seat}):
-        return "The others are choosing too, so this move cannot be taken back."
+        return gettext("The others are choosing too, so this move cannot be taken back.")
     return ""
 
 
@@ -126,7 +130,10 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
     named = pick and pick != boards.UNKNOWN_PICK
     picked = [move for move in legal if mentions(move, pick)] if named else []
     if pick and due and not picked and not message:
-        message = f"No move names {boards.place_name(game.engine, pick)} now; here is every move."
+        message = gettext(
+            "No move names %(place)s now; here is every move.",
+            place=boards.place_name(game.engine, pick),
+        )
     since = seat.last_move_seq - 1 if seat.last_move_seq else 0
     before = max(seat.last_move_seq, min(tail.states)) if seat.last_move_seq else None
     before_view = view_after(tail, before, seat.seat) if before in tail.states else None
@@ -154,6 +161,7 @@ def render_page(seat: Seat, message: str = "", status: int = 200) -> tuple[str, 
         lines=recent_lines(tail, seat.seat, since, seat.timezone),
         can_take_back=can_take_back is not None,
         message=message,
+        message_bad=status >= 400,
         token=request.view_args["token"],
         deadline_slot=DEADLINE_SLOT,
         changed=changed_places(game.engine, before_view, view),
@@ -195,10 +203,11 @@ def with_deadline(html: str, seat: Seat) -> str:
         return html.replace(DEADLINE_SLOT, "")
     zone = fresh.timezone if fresh is not None else seat.timezone
     now = utc(runtime().clock())
-    text = zones.when(deadline, zone, now)
+    text = zones.when(deadline, zone, now, i18n.current())
     if utc(deadline) <= now:
-        text += " (passed)"
-    return html.replace(DEADLINE_SLOT, f' <span class="deadline">Deadline: {escape(text)}.</span>')
+        text = gettext("%(when)s (passed)", when=text)
+    deadline_text = gettext("Deadline: %(when)s.", when=text)
+    return html.replace(DEADLINE_SLOT, f' <span class="deadline">{escape(deadline_text)}</span>')
 
 
 @bp.get("")
@@ -216,14 +225,14 @@ def page(token: str):
     bounces = addresses.address_bounces(runtime(), seat)
     changed = bool(request.args.get("address"))
     pick = boards.pick_choice(title, request.args.get("pick"))  # a known one, or one for all
-    key = (token, head_hash, pick, created, seat.timezone, zoom, theme.chosen())
+    key = (token, head_hash, pick, created, seat.timezone, zoom, theme.chosen(), i18n.current())
     away = tuple(sorted(vacations.away_until(runtime(), seat.game_id).items()))
     key += (bounces, changed, away)
     html = PAGES.get(key)
     if html is None:
-        message = "Your game is set up; invitations are on their way." if created else ""
+        message = gettext("Your game is set up; invitations are on their way.") if created else ""
         if changed:
-            message = "Your address is changed; a mail is on its way to it."
+            message = gettext("Your address is changed; a mail is on its way to it.")
         g.csrf_deferred = True
         html = render_page(seat, message)[0]
         g.csrf_deferred = False
@@ -257,12 +266,14 @@ def not_a_seat(token: str):
 def change_address(token: str):
     """Gives the seat another address while mail to its own bounces; refused with the
     page and a sentence, nothing changed."""
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     try:
         addresses.change_address(runtime(), seat.game_id, seat.seat, request.form.get("email"))
     except (BadInput, Rejected, NotFound, TooMany) as error:
         html, status = render_page(
-            seat, f"Your address was not changed: {error.message}", error.status
+            seat,
+            gettext("Your address was not changed: %(reason)s", reason=error.message),
+            error.status,
         )
         return with_deadline(csrf.fill(html), seat), status
     return redirect(url_for("play.page", token=token, address=1), code=303)
@@ -350,9 +361,11 @@ def after_move(seat: Seat) -> Response:
 
 def refused(seat: Seat, error: PbemError):
     if isinstance(error, Conflict):
-        message = "The game moved on while this page was open. Nothing was applied; here is the fresh page."
+        message = gettext(
+            "The game moved on while this page was open. Nothing was applied; here is the fresh page."
+        )
     else:
-        message = f"That move was not made: {error.message}"
+        message = gettext("That move was not made: %(reason)s", reason=error.message)
     html, status = render_page(seat, message, error.status)
     return with_deadline(html, seat), status
 
@@ -388,7 +401,7 @@ def confirm_page(seat: Seat, chosen: dict, seq: int):
 @bp.post("/move")
 def move(token: str):
     service = runtime().service
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     seq = form_seq()
     chosen = form_move(request.form)
     if request.form.get("confirmed") != "1" and isinstance(chosen, dict):
@@ -417,7 +430,7 @@ def contribute(token: str):
     """The seat's contribution to the dice, once: sent by the page's script as soon as
     the page opens (answered in JSON), or by its small form without script."""
     service = runtime().service
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     wants_json = "application/json" in request.headers.get("Accept", "")
     before = service.game(seat.game_id)
     try:
@@ -428,7 +441,9 @@ def contribute(token: str):
         if wants_json:
             return {"error": error.message}, error.status
         html, status = render_page(
-            seat, f"Your contribution was not added: {error.message}", error.status
+            seat,
+            gettext("Your contribution was not added: %(reason)s", reason=error.message),
+            error.status,
         )
         return with_deadline(csrf.fill(html), seat), status
     if wants_json:
@@ -444,7 +459,7 @@ def contribute(token: str):
 @bp.post("/take-back")
 def take_back_move(token: str):
     service = runtime().service
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     try:
         take_back(service, seat.game_id, seat.seat, form_seq())
     except (Conflict, Rejected) as error:
@@ -463,21 +478,21 @@ def head(token: str):
 
 @bp.get("/history")
 def history(token: str):
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     return render_history(seat.game_id, seat.seat, token)
 
 
 @bp.get("/history/step")
 def history_step(token: str):
     """The board after one event as this seat sees it, for the history page's script."""
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     return render_step(seat.game_id, seat.seat, token)
 
 
 @bp.get("/export.json")
 def export(token: str):
     service = runtime().service
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     response = Response(
         export_chunks(service, seat.game_id, seat=seat.seat), mimetype="application/json"
     )
@@ -491,7 +506,7 @@ def export(token: str):
 def record(token: str):
     """The seat's readable record: what its export holds, as plain text."""
     service = runtime().service
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     text = export_record(service, seat.game_id, seat=seat.seat, server=base_url(runtime().config))
     response = Response(text, mimetype="text/plain")
     response.headers["Content-Disposition"] = (
@@ -504,7 +519,7 @@ def record(token: str):
 def talk_page(token: str, message: str = "", status: int = 200):
     """Table talk on a page of its own (the turn page reloads itself while others move,
     which would lose a message being written)."""
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     game = runtime().service.game(seat.game_id)
     seat_names = [row.name for row in runtime().service.seats(seat.game_id)]
     return render_template(
@@ -524,7 +539,7 @@ def talk_page(token: str, message: str = "", status: int = 200):
 def say(token: str):
     """Posts a message to the table, or privately to one seat (``to``: a seat number,
     empty for the table). Refused with the page and a sentence, nothing sent."""
-    seat = seat_links.holder_seat(runtime(), token)
+    seat = holder(token)
     chosen = request.form.get("to", "").strip()
     to = None
     if chosen:
@@ -536,7 +551,7 @@ def say(token: str):
     try:
         talk.post(runtime(), seat.game_id, seat.seat, to, request.form.get("text", ""), via="web")
     except (BadInput, Rejected, NotFound, TooMany) as error:
-        message = f"Your message was not sent: {error.message}"
+        message = gettext("Your message was not sent: %(reason)s", reason=error.message)
         if back == "play.talk_page":
             return talk_page(token, message, error.status)
         html, status = render_page(seat, message, error.status)

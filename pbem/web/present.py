@@ -16,7 +16,7 @@ from sqlmodel import col, select
 
 from pbem import zones
 from pbem.errors import NotFound
-from pbem.games import seat_rules
+from pbem.games import seat_links, seat_rules
 from pbem.games.results import standings
 from pbem.games.tokens import hash_token
 from pbem.models import Game, Seat
@@ -29,6 +29,7 @@ from pbem.web.boards import (
     svg_shape,
     zoom_level,
 )
+from pbem.web.i18n import for_seat
 
 # Seat colours that look like their names (a hue in the named range) and stay told apart
 # with colour blindness (mostly Paul Tol's palettes; "green" an emerald that keeps clear
@@ -81,7 +82,13 @@ def seat_and_head(token: str) -> tuple[Seat, str, str]:
         ).first()
     if found is None:
         raise NotFound("This link is not valid (it may have been replaced).")
-    return found[0], found[1], found[2]
+    return for_seat(found[0]), found[1], found[2]
+
+
+def holder(token: str) -> Seat:
+    """The seat a link opens for its holder (:func:`seat_links.holder_seat`), its
+    language kept for the page."""
+    return for_seat(seat_links.holder_seat(runtime(), token))
 
 
 def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, Any]]:

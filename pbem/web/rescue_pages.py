@@ -22,6 +22,7 @@ from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.games.tables import SeatClock, SeatOffer
 from pbem.mail import budget
 from pbem.scheduler import CONSEQUENCES
+from pbem.web.i18n import for_seat
 from pbem.zones import utc
 
 bp = Blueprint("rescue", __name__, url_prefix="/rescue/<token>", template_folder="templates")
@@ -57,7 +58,7 @@ def _runtime():
 @bp.get("")
 def page(token: str):
     runtime = _runtime()
-    seat = seat_links.holder_seat(runtime, token)
+    seat = for_seat(seat_links.holder_seat(runtime, token))
     budget.seat_taken(runtime, seat.game_id, seat.email)  # the link was opened
     game = runtime.service.game(seat.game_id)
     seats = runtime.service.seats(seat.game_id)
@@ -115,7 +116,7 @@ def chosen_level(form) -> str:
 @bp.post("")
 def act(token: str):
     runtime = _runtime()
-    me = seat_links.holder_seat(runtime, token)
+    me = for_seat(seat_links.holder_seat(runtime, token))
     budget.seat_taken(runtime, me.game_id, me.email)
     action = request.form.get("action", "")
     raw = request.form.get("seat", str(me.seat)).strip()

@@ -46,6 +46,7 @@ def table(runtime, clock) -> str:
     with Session(runtime.db) as session:
         cleo = session.get(Seat, (game, 2))
         cleo.notify, cleo.mail_hour, cleo.talk_mail = "digest", 7, "digest"
+        cleo.language = "pl"
         session.add(cleo)
         session.add(
             RescueVote(
@@ -119,6 +120,7 @@ def test_the_full_export_carries_the_people_and_no_other_export_does(runtime, cl
     assert anna["clock"]["paused_until"] and anna["clock"]["vacation_days_used"] == 2
     assert ben["email"] == "" and ben["clock"]["deadline_at"] is None
     assert (cleo["notify"], cleo["mail_hour"], cleo["talk_mail"]) == ("digest", 7, "digest")
+    assert (anna["language"], cleo["language"]) == (None, "pl")
     assert personal["votes"] == [
         {
             "action": "to_bot:0:late@20260302090000:",
@@ -260,6 +262,7 @@ BAD = {
     "hour text": _set(("seats", 2, "mail_hour"), "7"),
     "kind of mail": _set(("seats", 2, "notify"), "sometimes"),
     "talk by mail": _set(("seats", 2, "talk_mail"), "shouting"),
+    "language": _set(("seats", 2, "language"), "tlh"),
     "seat out of range": _set(("seats", 2, "seat"), 3),
     "seat twice": _set(("seats", 2, "seat"), 1),
     "unknown field": _set(("seats", 0, "password"), "x"),

@@ -19,6 +19,7 @@ LAYERS = (
     "errors",
     "bounds",
     "validate",
+    "i18n",
     "zones",
     "words",
     "seal",

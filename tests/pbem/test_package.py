@@ -116,6 +116,8 @@ def test_the_wheel_runs_outside_the_checkout(installed):
     site, top = installed["site"], installed["top"]
     assert (site / "pbem" / "_data" / "templates" / "error.html").is_file()
     assert not (site / "pbem" / "_data" / "templates").is_relative_to(ROOT)
+    for language in ("de", "pl", "fr"):  # the compiled catalogues, pages in other languages
+        assert (site / "pbem" / "translations" / language / "LC_MESSAGES" / "messages.mo").is_file()
     before = _files(site)
     work = top / "work"
     work.mkdir()
@@ -194,6 +196,9 @@ def test_the_wheel_runs_outside_the_checkout(installed):
                 assert answer.headers["X-Request-Id"]
                 page = answer.read().decode()
         assert "<form" in page  # the turn page, from the installed templates
+        german = urllib.request.Request(base + "/", headers={"Accept-Language": "de"})
+        with urllib.request.urlopen(german, timeout=10) as answer:
+            assert "langsame Brettspiele per Mail" in answer.read().decode()
     finally:
         server.terminate()
         server.wait(timeout=20)

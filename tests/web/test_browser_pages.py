@@ -128,7 +128,13 @@ def test_turn_pages_on_a_desk_and_a_phone(site, browser, slug):
                         assert box["y"] + box["height"] <= height
                         move_box = first.bounding_box()
                         assert move_box["y"] + move_box["height"] <= height, move_box
-                        page.mouse.wheel(0, 2000)
+                        # Down to the end of the turn's layout (the footer below it
+                        # takes the panel along, as it should): the panel stays in view.
+                        layout_end = page.evaluate(
+                            "document.querySelector('.turn-layout').getBoundingClientRect()"
+                            ".bottom - window.innerHeight"
+                        )
+                        page.mouse.wheel(0, min(2000, layout_end))
                         page.wait_for_timeout(100)
                         assert heading.bounding_box()["y"] >= 0  # sticky: still in view
                         page.evaluate("window.scrollTo(0, 0)")

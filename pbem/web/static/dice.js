@@ -44,8 +44,9 @@
         }
         form.hidden = true;
         if (status) {
-          status.textContent = "Your browser added its contribution to the dice; " +
+          var added = "Your browser added its contribution to the dice; " +
             "every draw from now on mixes it in.";
+          status.textContent = window.pageWord ? window.pageWord("dice_added", added) : added;
         }
       })
       .catch(function () { /* the form stays: it can be sent by hand */ });

@@ -1,4 +1,23 @@
 // Optional improvements; every page works without them.
+
+// What a script writes, in the page's language: base.html hands the words over as JSON
+// in <html data-words> (none on an English page); ``english`` is the word itself. A word
+// with %(name)s parts has them filled from ``parts``.
+function pageWord(key, english, parts) {
+  if (pageWord.words === undefined) {
+    try {
+      pageWord.words = JSON.parse(document.documentElement.getAttribute("data-words") || "{}");
+    } catch (error) {
+      pageWord.words = {};
+    }
+  }
+  var text = pageWord.words[key] || english;
+  Object.keys(parts || {}).forEach(function (name) {
+    text = text.split("%(" + name + ")s").join(parts[name]);
+  });
+  return text;
+}
+
 document.addEventListener("DOMContentLoaded", function () {
   confirmFinalMoves();
   pollWhileWaiting();
@@ -17,9 +36,9 @@ function copyButtons() {
     button.textContent = code.getAttribute("data-copy-label");
     button.addEventListener("click", function () {
       navigator.clipboard.writeText(code.textContent.trim()).then(function () {
-        button.textContent = "Copied";
+        button.textContent = pageWord("copied", "Copied");
       }, function () {
-        button.textContent = "Select the text to copy it";
+        button.textContent = pageWord("copy_by_hand", "Select the text to copy it");
       });
     });
     code.parentNode.appendChild(button);
@@ -42,8 +61,10 @@ function confirmFinalMoves() {
     dialog.setAttribute("aria-labelledby", "confirm-heading");
     dialog.innerHTML = '<h2 id="confirm-heading"></h2><p class="reason"></p>' +
       '<form method="dialog" class="confirm-actions">' +
-      '<button type="submit" value="confirm" class="primary">Confirm</button>' +
-      '<button type="submit" value="cancel">Cancel</button></form>';
+      '<button type="submit" value="confirm" class="primary"></button>' +
+      '<button type="submit" value="cancel"></button></form>';
+    dialog.querySelector("button[value=confirm]").textContent = pageWord("confirm", "Confirm");
+    dialog.querySelector("button[value=cancel]").textContent = pageWord("cancel", "Cancel");
     document.body.appendChild(dialog);
     dialog.addEventListener("close", function () {
       var form = pending;
@@ -101,7 +122,8 @@ function confirmFinalMoves() {
     if (form.hasAttribute("data-confirm")) {
       var button = event.submitter || form.querySelector("button");
       event.preventDefault();
-      ask(form, "Confirm: " + button.textContent.trim(), form.getAttribute("data-confirm"));
+      var heading = pageWord("confirm_move", "Confirm: %(move)s", { move: button.textContent.trim() });
+      ask(form, heading, form.getAttribute("data-confirm"));
     } else if (form.classList.contains("compose") && window.fetch && window.DOMParser) {
       event.preventDefault();
       if (!form.hasAttribute("aria-busy")) composed(form);
@@ -131,11 +153,12 @@ function pollWhileWaiting() {
         // A seat's own contribution (dice.js) moves the head the page started at.
         head = waiting.getAttribute("data-head") || head;
         if (!now || now.head === head) { later(); return; }
-        live.textContent = now.due ? "It is your turn now. " :
-          now.status === "finished" ? "The game is over. " : "The game has moved on. ";
+        live.textContent = (now.due ? pageWord("your_turn_now", "It is your turn now.") :
+          now.status === "finished" ? pageWord("game_over", "The game is over.") :
+          pageWord("moved_on", "The game has moved on.")) + " ";
         var show = document.createElement("button");
         show.type = "button";
-        show.textContent = "Show the new state";
+        show.textContent = pageWord("show_new", "Show the new state");
         show.addEventListener("click", function () {
           window.location.assign(window.location.pathname + window.location.search);
         });

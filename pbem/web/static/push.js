@@ -16,8 +16,13 @@
     state.textContent = text;
   }
 
+  // The page's words (enhance.js), English without them.
+  function word(key, english, parts) {
+    return window.pageWord ? window.pageWord(key, english, parts) : english;
+  }
+
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
-    say("This browser cannot show notices from web sites.");
+    say(word("push_unsupported", "This browser cannot show notices from web sites."));
     return;
   }
 
@@ -72,14 +77,14 @@
   }).then(function (subscription) {
     show(Boolean(subscription) && box.dataset.known === "yes");
     say(subscription && box.dataset.known === "yes"
-      ? "Notices are on in this browser for this seat."
-      : "Notices are off in this browser for this seat.");
+      ? word("push_on", "Notices are on in this browser for this seat.")
+      : word("push_off", "Notices are off in this browser for this seat."));
   }).catch(function () {
     show(false);
   });
 
   on.addEventListener("click", function () {
-    say("Asking the browser…");
+    say(word("push_asking", "Asking the browser…"));
     ready.then(function (registration) {
       return registration.pushManager.subscribe({
         userVisibleOnly: true,
@@ -98,7 +103,8 @@
       say(answer.message);
     }).catch(function (error) {
       show(false);
-      say("Notices could not be switched on: " + error.message);
+      say(word("push_on_failed", "Notices could not be switched on: %(reason)s",
+        { reason: error.message }));
     });
   });
 
@@ -115,7 +121,8 @@
       show(false);
       say(answer.message);
     }).catch(function (error) {
-      say("Notices could not be switched off: " + error.message);
+      say(word("push_off_failed", "Notices could not be switched off: %(reason)s",
+        { reason: error.message }));
     });
   });
 })();

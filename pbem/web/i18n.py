@@ -1,0 +1,119 @@
+"""The language of a page (:func:`page_language`), and the chooser in every page's footer.
+
+A page for a seat (its turn page, its settings) is in the seat's language when the seat
+has one (:func:`for_seat`, called where the seat is resolved, keeps it on ``flask.g``);
+else in the language this browser chose with the footer's chooser (a ``lang`` cookie);
+else in the best match of the browser's ``Accept-Language`` among the languages this
+server speaks; else in English.
+
+The chooser is a GET form to ``/language`` like the colour switch
+(:mod:`pbem.web.theme`): it keeps the choice for a year and sends the browser back to
+the page it came from, a path on this site only.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, Response, g, redirect, request
+from flask_babel import Babel, get_locale, gettext
+
+from pbem.i18n import CATALOGUES, DEFAULT, LANGUAGES, N_, clean_language, known
+from pbem.web.theme import KEPT_FOR, back_to, here
+
+bp = Blueprint("language", __name__)
+
+COOKIE = "lang"
+# What the pages' scripts write (static/*.js, through pageWord in enhance.js), handed to
+# them in the page's language in base.html's <html data-words> (no inline script).
+SCRIPT_WORDS = {
+    "copied": N_("Copied"),
+    "copy_by_hand": N_("Select the text to copy it"),
+    "your_turn_now": N_("It is your turn now."),
+    "game_over": N_("The game is over."),
+    "moved_on": N_("The game has moved on."),
+    "show_new": N_("Show the new state"),
+    "confirm": N_("Confirm"),
+    "confirm_move": N_("Confirm: %(move)s"),
+    "cancel": N_("Cancel"),
+    "dice_added": N_(
+        "Your browser added its contribution to the dice; every draw from now on mixes it in."
+    ),
+    "push_unsupported": N_("This browser cannot show notices from web sites."),
+    "push_on": N_("Notices are on in this browser for this seat."),
+    "push_off": N_("Notices are off in this browser for this seat."),
+    "push_asking": N_("Asking the browser…"),
+    "push_on_failed": N_("Notices could not be switched on: %(reason)s"),
+    "push_off_failed": N_("Notices could not be switched off: %(reason)s"),
+}
+
+
+# The bots' levels (pbem.eventlog.roster.BOT_LEVELS) as the pages name them.
+BOT_LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+
+
+def bot_level_word(level: str) -> str:
+    """A bot's level in this page's language (a level without words as it is)."""
+    words = BOT_LEVEL_WORDS.get(level)
+    return gettext(words) if words else level
+
+
+def for_seat(seat):
+    """Remembers, for this request's page, the language of the seat it is for; returns
+    ``seat``."""
+    g.seat_language = known(getattr(seat, "language", None))
+    return seat
+
+
+def page_language() -> str:
+    """This request's language: the seat's, the chooser's, the browser's, or English
+    (Flask-Babel's locale selector: asked once per request, when a page first needs it)."""
+    seat_language = g.get("seat_language")
+    if seat_language:
+        return seat_language
+    chosen = known(request.cookies.get(COOKIE))
+    if chosen:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+
+
+def script_words() -> dict[str, str]:
+    """:data:`SCRIPT_WORDS` in this page's language (English pages need none)."""
+    if current() == DEFAULT:
+        return {}
+    return {key: gettext(words) for key, words in SCRIPT_WORDS.items()}
+
+
+def current() -> str:
+    """The language this page is being written in."""
+    return str(get_locale() or DEFAULT)
+
+
+@bp.get("/language")
+def choose():
+    language = clean_language(request.args.get("lang", ""))
+    response = redirect(back_to(request.args.get("next", "")), code=303)
+    response.set_cookie(
+        COOKIE, language, max_age=KEPT_FOR, samesite="Lax", secure=request.is_secure
+    )
+    return response
+
+
+def vary_on_language(response: Response) -> Response:
+    """A page is written in the language its request asks for: a cache keeps one each."""
+    if response.mimetype == "text/html":
+        response.vary.add("Accept-Language")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(CATALOGUES))
+    Babel(app, locale_selector=page_language)
+    app.register_blueprint(bp)
+    app.after_request(vary_on_language)
+    app.jinja_env.filters["bot_level_word"] = bot_level_word
+    app.jinja_env.globals.update(
+        page_language=current,
+        languages=LANGUAGES,
+        seat_language=lambda: g.get("seat_language"),
+        language_here=here,
+        script_words=script_words,
+    )
