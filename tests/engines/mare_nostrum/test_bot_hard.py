@@ -154,6 +154,7 @@ def test_it_plays_the_normal_bots_move_unless_another_does_better_by_the_margin(
 
     def moves(margin):
         monkeypatch.setattr(bot_hard, "MARGIN", margin)
+        monkeypatch.setattr(bot_hard, "CONFIDENCE", 2.0 if margin > 0 else -1000.0)
         return [
             bot_hard.choose_move(view, legal, random.Random(index), playouts=4, depth=4)
             for index, (view, legal) in enumerate(positions)
@@ -165,3 +166,19 @@ def test_it_plays_the_normal_bots_move_unless_another_does_better_by_the_margin(
     ]
     assert moves(2.0) == normal
     assert moves(-1.0) != normal
+
+
+def test_a_move_leaves_the_normal_bots_only_for_a_gain_clear_of_the_noise(monkeypatch):
+    """The paired differences must beat the margin on average and two standard errors:
+    a lucky spread is not enough, a steady gain is, and the largest such gain wins."""
+    monkeypatch.setattr(bot_hard, "MARGIN", 0.02)
+    monkeypatch.setattr(bot_hard, "CONFIDENCE", 2.0)
+    base = [0.5, 0.4, 0.6, 0.5, 0.45, 0.55]
+    lucky = [0.9, 0.1, 0.95, 0.2, 0.9, 0.3]  # a higher mean, far from steady
+    steady = [value + 0.05 for value in base]
+    steadier = [value + 0.08 for value in base]
+    assert sum(lucky) > sum(steady)
+    assert bot_hard.confident_best([base, lucky]) == 0
+    assert bot_hard.confident_best([base, lucky, steady]) == 2
+    assert bot_hard.confident_best([base, steady, steadier]) == 2
+    assert bot_hard.confident_best([base, [value + 0.01 for value in base]]) == 0  # margin
