@@ -10,6 +10,7 @@ full disk gives. A full database file fails earlier, at the insert: SQLite's
 from __future__ import annotations
 
 import sqlite3
+import time
 
 import pytest
 from sqlalchemy import event, text
@@ -121,6 +122,9 @@ def test_a_full_database_file_fails_the_move_and_the_next_one_works_once_space_r
         connection.connection.dbapi_connection.execute(f"PRAGMA max_page_count={pages}")
 
     created = pig_game(runtime, target=10_000)
+    for seat in (0, 1):  # a seat's first move would add its contribution to the dice first
+        if runtime.service.needs_contribution(created.game_id, seat):
+            runtime.service.contribute(created.game_id, seat)
     with sqlite_db.connect() as connection:
         cap["pages"] = connection.execute(text("PRAGMA page_count")).scalar_one()
     for _ in range(200):
@@ -151,6 +155,10 @@ def test_killed_kept_connections_fail_one_move_and_the_next_reconnects(postgres_
         app.config["TESTING"] = True
         client = app.test_client()
         created = pig_game(runtime, target=1000)
+        for seat in (0, 1):  # a seat's first move would add its contribution to the dice first
+            if runtime.service.needs_contribution(created.game_id, seat):
+                runtime.service.contribute(created.game_id, seat)
+        seq = runtime.service.head(created.game_id).seq
         assert _move(client, runtime, created).status_code == 200
         kept = KeptConnections.of(engine).idle
         pids = [c.connection.dbapi_connection.info.backend_pid for c in kept]
@@ -158,9 +166,20 @@ def test_killed_kept_connections_fail_one_move_and_the_next_reconnects(postgres_
         with admin.connect() as connection:
             for pid in pids:
                 connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            # The signal is delivered on its own time: on a busy machine a backend could
+            # still serve the next move's first statements. Wait until none is left.
+            for _ in range(200):
+                alive = connection.execute(
+                    text("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(:pids)"),
+                    {"pids": pids},
+                ).scalar()
+                if not alive:
+                    break
+                time.sleep(0.01)
+            assert not alive
         assert _move(client, runtime, created).status_code == 503
         after = _move(client, runtime, created)
-        assert after.status_code == 200 and after.json["seq"] == 2
+        assert after.status_code == 200 and after.json["seq"] == seq + 2
         assert client.get("/healthz").json["database"] == "ok"
     finally:
         hardening.forget_database_failures()
