@@ -42,6 +42,15 @@ def served(db, tmp_path):
     hardening.forget_database_failures()
 
 
+def contribute_first(runtime, created):
+    """Both seats' dice contributions, given now: a seat's first move would add its own
+    as an event first, and a first roll of 1 hands the turn on, so the sequence numbers
+    the tests expect would depend on the dice."""
+    for seat in (0, 1):
+        if runtime.service.needs_contribution(created.game_id, seat):
+            runtime.service.contribute(created.game_id, seat)
+
+
 def _move(client, runtime, created):
     head = runtime.service.head(created.game_id)
     (seat,) = head.engine.to_move(head.state)
@@ -84,9 +93,7 @@ def test_a_full_disk_at_commit_fails_each_move_cleanly_and_the_first_after_it_su
     runtime, (client, other) = served
     created = pig_game(runtime, target=1000)
     assert _move(client, runtime, created).status_code == 200  # a connection is kept
-    for seat in (0, 1):  # a seat's first move would add its contribution to the dice first
-        if runtime.service.needs_contribution(created.game_id, seat):
-            runtime.service.contribute(created.game_id, seat)
+    contribute_first(runtime, created)
     seq = runtime.service.head(created.game_id).seq
     disk = FullDisk(runtime.db)
     disk.on = True
@@ -122,9 +129,7 @@ def test_a_full_database_file_fails_the_move_and_the_next_one_works_once_space_r
         connection.connection.dbapi_connection.execute(f"PRAGMA max_page_count={pages}")
 
     created = pig_game(runtime, target=10_000)
-    for seat in (0, 1):  # a seat's first move would add its contribution to the dice first
-        if runtime.service.needs_contribution(created.game_id, seat):
-            runtime.service.contribute(created.game_id, seat)
+    contribute_first(runtime, created)
     with sqlite_db.connect() as connection:
         cap["pages"] = connection.execute(text("PRAGMA page_count")).scalar_one()
     for _ in range(200):
@@ -155,9 +160,7 @@ def test_killed_kept_connections_fail_one_move_and_the_next_reconnects(postgres_
         app.config["TESTING"] = True
         client = app.test_client()
         created = pig_game(runtime, target=1000)
-        for seat in (0, 1):  # a seat's first move would add its contribution to the dice first
-            if runtime.service.needs_contribution(created.game_id, seat):
-                runtime.service.contribute(created.game_id, seat)
+        contribute_first(runtime, created)
         seq = runtime.service.head(created.game_id).seq
         assert _move(client, runtime, created).status_code == 200
         kept = KeptConnections.of(engine).idle
