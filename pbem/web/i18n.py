@@ -13,11 +13,11 @@ the page it came from, a path on this site only.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, g, redirect, request
+from flask import Blueprint, Flask, Response, g, request
 from flask_babel import Babel, get_locale, gettext
 
 from pbem.i18n import CATALOGUES, DEFAULT, LANGUAGES, N_, clean_language, known
-from pbem.web.theme import KEPT_FOR, back_to, here
+from pbem.web.theme import here, remembered
 
 bp = Blueprint("language", __name__)
 
@@ -89,12 +89,7 @@ def current() -> str:
 
 @bp.get("/language")
 def choose():
-    language = clean_language(request.args.get("lang", ""))
-    response = redirect(back_to(request.args.get("next", "")), code=303)
-    response.set_cookie(
-        COOKIE, language, max_age=KEPT_FOR, samesite="Lax", secure=request.is_secure
-    )
-    return response
+    return remembered(COOKIE, clean_language(request.args.get("lang", "")))
 
 
 def vary_on_language(response: Response) -> Response:

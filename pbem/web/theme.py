@@ -57,8 +57,14 @@ def choose():
     choice = request.args.get("theme", "")
     if choice not in CHOICES:
         raise BadInput("Choose the device's colours, light or dark.")
+    return remembered(COOKIE, choice)
+
+
+def remembered(cookie: str, value: str) -> Response:
+    """Back to the page a footer switch was on (same-site only, see ``back_to``), with the
+    choice kept in ``cookie`` for a year."""
     response = redirect(back_to(request.args.get("next", "")), code=303)
-    response.set_cookie(COOKIE, choice, max_age=KEPT_FOR, samesite="Lax", secure=request.is_secure)
+    response.set_cookie(cookie, value, max_age=KEPT_FOR, samesite="Lax", secure=request.is_secure)
     return response
 
 
