@@ -1,0 +1,71 @@
+"""What of a page or a mail is still in English: the sentences of its visible text (and
+of the attributes a reader meets: ``title``, ``alt``, ``aria-label``, ``placeholder``, a
+button's ``value``) that hold an English word no German, Polish or French sentence
+holds. Names (of players, titles, places) are not such words, so they pass; a sentence
+left untranslated almost always has one of these in it."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+# English words that are not words of German, Polish or French (so "in", "to", "a",
+# "on", "die", "je" are left out: each is a word of one of them).
+ENGLISH = frozenset(
+    """
+    the and your you is are this that with for from has have was were not will would
+    can cannot could should which when where their there what who whom whose it its
+    been being here they them these those our ours yes no any some every each
+    game games move moves turn turns player players seat seats mail mails deadline
+    link links page pages board history rules round phase score scores winner
+    choose chosen send sent reply open closed join leave waiting nobody anyone
+    settings language colours back next previous show hide more less new old
+    """.split()
+)
+WORD = re.compile(r"[A-Za-z']+")
+SKIPPED_TAGS = {"script", "style", "title", "svg", "code", "pre", "kbd", "samp"}
+ATTRIBUTES = {"title", "alt", "aria-label", "placeholder"}
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in SKIPPED_TAGS:
+            self.skipping += 1
+        attributes = dict(attrs)
+        for name in ATTRIBUTES:
+            if attributes.get(name):
+                self.parts.append(attributes[name])
+        if tag == "input" and attributes.get("type") in ("submit", "button"):
+            self.parts.append(attributes.get("value") or "")
+
+    def handle_endtag(self, tag):
+        if tag in SKIPPED_TAGS and self.skipping:
+            self.skipping -= 1
+
+    def handle_data(self, data):
+        if not self.skipping and data.strip():
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> list[str]:
+    """The texts of ``html`` a reader sees, one per node or attribute."""
+    parser = _Text()
+    parser.feed(html)
+    return [" ".join(part.split()) for part in parser.parts if part.strip()]
+
+
+def english_left(text_or_html: str, *, html: bool = True, allowed: frozenset = frozenset()):
+    """The sentences of a page (or a plain-text mail, ``html=False``) with an English
+    word in them, apart from ``allowed`` words (a test's own names)."""
+    parts = visible_text(text_or_html) if html else text_or_html.splitlines()
+    found = []
+    for part in parts:
+        words = {word.lower() for word in WORD.findall(part)}
+        if (words & ENGLISH) - {word.lower() for word in allowed}:
+            found.append(part.strip())
+    return found
