@@ -41,12 +41,15 @@ soak: $(TEST_STAMP) system-deps
 revision: $(TEST_STAMP)
 	$(VENV)/bin/pbem migrate && $(VENV)/bin/alembic -c alembic.ini revision --autogenerate -m "$(m)"
 
-## i18n: the catalogues: extract the messages into pbem/translations/messages.pot, bring each
+## i18n: the catalogues (the server's, then each title's own): extract the messages into pbem/translations/messages.pot, bring each
 ## language's .po up to date with it (new ones made), compile the .mo; the same files again
 ## when nothing changed (tests/i18n/test_catalogues.py checks that they are current)
 I18N_LANGUAGES := de pl fr
 I18N_DIR := pbem/translations
 I18N_EXTRACT := extract -F babel.cfg --omit-header --no-location --sort-output
+# A title's own catalogue (engines/<slug>/translations, when the folder exists): its
+# Python's T("...") and Tn("...", "...", n) (engines/text.py) and its templates' _().
+I18N_TITLE_EXTRACT := extract -F engines/babel.cfg -k T -k Tn:1,2 --omit-header --no-location --sort-output
 i18n: $(TEST_STAMP)
 	$(VENV)/bin/pybabel -q $(I18N_EXTRACT) -o $(I18N_DIR)/messages.pot .
 	for lang in $(I18N_LANGUAGES); do test -f $(I18N_DIR)/$$lang/LC_MESSAGES/messages.po || \
@@ -54,6 +57,13 @@ i18n: $(TEST_STAMP)
 	$(VENV)/bin/pybabel -q update -i $(I18N_DIR)/messages.pot -d $(I18N_DIR) -N --ignore-obsolete \
 	    --ignore-pot-creation-date
 	$(VENV)/bin/pybabel -q compile -d $(I18N_DIR) --statistics
+	for dir in engines/*/translations; do test -d $$dir || continue; title=$${dir%/translations}; \
+	    $(VENV)/bin/pybabel -q $(I18N_TITLE_EXTRACT) -o $$dir/messages.pot $$title || exit 1; \
+	    for lang in $(I18N_LANGUAGES); do test -f $$dir/$$lang/LC_MESSAGES/messages.po || \
+	        $(VENV)/bin/pybabel -q init -i $$dir/messages.pot -d $$dir -l $$lang || exit 1; done; \
+	    $(VENV)/bin/pybabel -q update -i $$dir/messages.pot -d $$dir -N --ignore-obsolete \
+	        --ignore-pot-creation-date || exit 1; \
+	    $(VENV)/bin/pybabel -q compile -d $$dir --statistics || exit 1; done
 
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .

@@ -93,6 +93,14 @@ optional members of the engine object (with ``getattr``) and names no title itse
     that compose moves on the turn page; absent: the list of moves only) and
     ``rules.html`` (the rules page, given ``ref``; absent: a generic page listing
     ``rules_reference()``'s figures).
+``translations_folder: str``
+    The title's own catalogue folder (``engines/<slug>/translations``, gettext
+    ``<language>/LC_MESSAGES/messages.po`` and ``.mo``; ``make i18n`` extracts, updates
+    and compiles it): the words of its labels, history lines, refusals, phases and
+    views, marked in its Python with ``T``/``Tn`` (:mod:`engines.text`), and of its
+    templates' ``_()``. The engine still writes English :class:`engines.text.Text`
+    strings; the server translates them where they are shown, in the reader's
+    language. Absent: the title's words are shown in English.
 ``static_folder: str``
     Files served at ``/titles/<slug>/static/<path>`` (maps, the board's CSS); templates
     link them with ``title_static(slug, path)``. Absent: none.

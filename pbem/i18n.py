@@ -13,7 +13,7 @@ Babel's CLDR data (:mod:`pbem.zones`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -22,6 +22,7 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 
+from engines.text import Joined, Text
 from pbem.errors import BadInput
 
 # Each language by its code, named in its own words (as the chooser offers it).
@@ -29,7 +30,10 @@ LANGUAGES = {"en": "English", "de": "Deutsch", "pl": "Polski", "fr": "Français"
 DEFAULT = "en"
 CATALOGUES = Path(__file__).resolve().parent / "translations"
 
-_speaking: ContextVar[str] = ContextVar("pbem_language", default=DEFAULT)
+_speaking: ContextVar[str | None] = ContextVar("pbem_language", default=None)
+# Where a page's language comes from while a request is being answered (set by
+# pbem.web.i18n): a function giving it, or None outside a request.
+_request_language: list[Callable[[], str | None]] = []
 
 
 def N_(message: str) -> str:
@@ -72,7 +76,78 @@ def speaking(language: str | None) -> Iterator[str]:
 
 def spoken() -> str:
     """The language :func:`speaking` set (English outside it)."""
-    return _speaking.get()
+    return _speaking.get() or DEFAULT
+
+
+def current_language() -> str:
+    """The language being written now: the one :func:`speaking` set (a mail), else the
+    page's while a request is answered, else English."""
+    chosen = _speaking.get()
+    if chosen:
+        return chosen
+    for source in _request_language:
+        found = known(source())
+        if found:
+            return found
+    return DEFAULT
+
+
+def set_request_language(source: Callable[[], str | None]) -> None:
+    """Tells :func:`current_language` how to read a page's language (once, by the web)."""
+    if source not in _request_language:
+        _request_language.append(source)
+
+
+@cache
+def title_catalogue(language: str, domain: str) -> NullTranslations:
+    """The catalogue of a title's own words (``domain`` is its slug) in ``language``:
+    from the folder its engine names as ``translations_folder`` (see
+    :mod:`engines.api`); the source's English words when it has none."""
+    if known(language) in (None, DEFAULT):
+        return NullTranslations()
+    import engines
+
+    folder = getattr(engines.REGISTRY.get(domain), "translations_folder", None)
+    if not folder:
+        return NullTranslations()
+    return Translations.load(str(folder), [language])
+
+
+def title_folders() -> list[str]:
+    """Every title's catalogue folder (pages read their templates' words there too)."""
+    import engines
+
+    found = (getattr(engine, "translations_folder", None) for engine in engines.REGISTRY.values())
+    return [str(folder) for folder in found if folder]
+
+
+def localize(value: Any, language: str | None = None) -> Any:
+    """An engine's words (:class:`engines.text.Text`, :class:`engines.text.Joined`) in
+    ``language`` (default :func:`current_language`); anything else as it is. A
+    translation whose parameters do not fit gives the English words, never an error."""
+    if not isinstance(value, Text | Joined):
+        return value
+    language = known(language) or current_language()
+    if language == DEFAULT:
+        return str(value)
+    if isinstance(value, Joined):
+        parts = [str(localize(item, language)) for item in value.items]
+        if len(parts) <= 1:
+            return "".join(parts)
+        separator = str(localize(value.separator, language))
+        last = str(localize(value.last, language))
+        return separator.join(parts[:-1]) + last + parts[-1]
+    catalogue = title_catalogue(language, value.domain) if value.domain else translation(language)
+    params = {key: localize(item, language) for key, item in value.params.items()}
+    if value.plural is not None:
+        pattern = catalogue.ngettext(value.msgid, value.plural, value.count)
+        params = {"num": value.count, **params}
+    else:
+        pattern = catalogue.gettext(value.msgid)
+    try:
+        return pattern % params if params else pattern
+    except (KeyError, TypeError, ValueError):
+        return str(value)
 
 
 def gettext(message: str, **variables: Any) -> str:

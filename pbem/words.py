@@ -8,8 +8,11 @@ from typing import Any
 
 def sentence(text: Any) -> str:
     """``text`` as one sentence: a capital first letter and exactly one closing stop
-    ("red wins with 6 coins" and "Red wins with 6 coins." both end as the latter)."""
-    text = str(text or "").strip()
+    ("red wins with 6 coins" and "Red wins with 6 coins." both end as the latter); an
+    engine's words in the language being written (:func:`pbem.i18n.localize`)."""
+    from pbem.i18n import localize
+
+    text = str(localize(text) or "").strip()
     if not text:
         return ""
     text = text[:1].upper() + text[1:]

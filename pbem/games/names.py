@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from engines.text import Joined, Text
+
 PLACEHOLDER = re.compile(r"\{(seat|name):(-?\d{1,6})\}")
 
 
@@ -41,9 +43,12 @@ def phase_line(engine: Any, state: Any) -> tuple[str, list[str]]:
     cheap = getattr(engine, "phase_line", None)
     if cheap is not None:
         phase, marks = cheap(state)
-        return str(phase), [str(mark) if mark else "" for mark in marks]
+        return (phase if isinstance(phase, str) else str(phase)), [
+            str(mark) if mark else "" for mark in marks
+        ]
     public = engine.view(state, None)
-    return str(public.get("phase", "")), marks_of(public)
+    phase = public.get("phase", "")
+    return (phase if isinstance(phase, str) else str(phase)), marks_of(public)
 
 
 def kind_name(engine: Any, kind: str) -> str:
@@ -60,9 +65,24 @@ def public_marks(engine: Any, state: Any) -> list[str]:
 
 
 def fill(text: str, names: Sequence[str], marks: Sequence[str] = ()) -> str:
-    """``text`` with each seat placeholder replaced by the seat's name (and mark)."""
+    """``text`` with each seat placeholder replaced by the seat's name (and mark). An
+    engine's words (:class:`engines.text.Text`) stay words a page translates: their
+    parameters are filled, so the names read the same in every language."""
     if "{" not in text:
         return text
+    if isinstance(text, Text):
+        return text.with_params(
+            {
+                key: fill(value, names, marks) if isinstance(value, str) else value
+                for key, value in text.params.items()
+            }
+        )
+    if isinstance(text, Joined):
+        return Joined(
+            [fill(item, names, marks) for item in text.items],
+            fill(text.separator, names, marks),
+            fill(text.last, names, marks),
+        )
 
     def named(found: re.Match) -> str:
         kind, seat = found.group(1), int(found.group(2))

@@ -99,6 +99,8 @@ def environment() -> Environment:
             trim_blocks=True,
             lstrip_blocks=True,
             extensions=["jinja2.ext.i18n"],
+            # An engine's words (a move's label, a history line) in the reader's language.
+            finalize=i18n.localize,
         )
         # _() and {% trans %} in the language being spoken (i18n.speaking, see render).
         _environment.policies["ext.i18n.trimmed"] = True

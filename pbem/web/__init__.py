@@ -58,6 +58,8 @@ def create_app(test_config: dict[str, Any] | None = None, runtime: Runtime | Non
         wellknown,
     )
 
+    # Before anything reads app.jinja_env: an engine's words print in the page's language.
+    app.jinja_options = {**app.jinja_options, "finalize": i18n.finalize}
     titles.init_app(app)  # before anything reads app.jinja_env: it sets the loader
     i18n.init_app(app)
     logs.configure(runtime.config)

@@ -13,10 +13,20 @@ the page it came from, a path on this site only.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, Response, g, request
+from flask import Blueprint, Flask, Response, g, has_request_context, request
 from flask_babel import Babel, get_locale, gettext
 
-from pbem.i18n import CATALOGUES, DEFAULT, LANGUAGES, N_, clean_language, known
+from pbem.i18n import (
+    CATALOGUES,
+    DEFAULT,
+    LANGUAGES,
+    N_,
+    clean_language,
+    known,
+    localize,
+    set_request_language,
+    title_folders,
+)
 from pbem.web.theme import here, remembered
 
 bp = Blueprint("language", __name__)
@@ -99,8 +109,21 @@ def vary_on_language(response: Response) -> Response:
     return response
 
 
+def request_language() -> str | None:
+    """The page's language while a request is answered (for :func:`pbem.i18n.localize`)."""
+    return current() if has_request_context() else None
+
+
+def finalize(value):
+    """What a template prints: an engine's words in the page's language, the rest as is."""
+    return localize(value)
+
+
 def init_app(app: Flask) -> None:
-    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(CATALOGUES))
+    # The server's catalogue first, then each title's (the words of its own templates).
+    folders = [str(CATALOGUES), *title_folders()]
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(folders))
+    set_request_language(request_language)
     Babel(app, locale_selector=page_language)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
