@@ -46,7 +46,7 @@ revision: $(TEST_STAMP)
 ## when nothing changed (tests/i18n/test_catalogues.py checks that they are current)
 I18N_LANGUAGES := de pl fr
 I18N_DIR := pbem/translations
-I18N_EXTRACT := extract -F babel.cfg --omit-header --no-location --sort-output
+I18N_EXTRACT := extract -F babel.cfg -k T -k Tn:1,2 --omit-header --no-location --sort-output
 # A title's own catalogue (engines/<slug>/translations, when the folder exists): its
 # Python's T("...") and Tn("...", "...", n) (engines/text.py) and its templates' _().
 I18N_TITLE_EXTRACT := extract -F engines/babel.cfg -k T -k Tn:1,2 --omit-header --no-location --sort-output

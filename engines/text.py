@@ -118,8 +118,9 @@ def joined(items: Iterable[Any], separator: Any = ", ", last: Any = None) -> Joi
     return Joined(items, separator, last)
 
 
-def markers(domain: str) -> tuple[Callable[..., Text], Callable[..., Text]]:
-    """A title's markers ``(T, Tn)``: a sentence, a sentence with a count."""
+def markers(domain: str | None) -> tuple[Callable[..., Text], Callable[..., Text]]:
+    """A title's markers ``(T, Tn)``: a sentence, a sentence with a count (``domain``
+    None: the server's own catalogue, for sentences the server words alike)."""
 
     def T(msgid: str, **params: Any) -> Text:  # noqa: N802 (a marker, as gettext's _)
         return Text(msgid, params, domain=domain)

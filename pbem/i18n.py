@@ -22,7 +22,7 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 
-from engines.text import Joined, Text
+from engines.text import Joined, Text, markers
 from pbem.errors import BadInput
 
 # Each language by its code, named in its own words (as the chooser offers it).
@@ -34,6 +34,11 @@ _speaking: ContextVar[str | None] = ContextVar("pbem_language", default=None)
 # Where a page's language comes from while a request is being answered (set by
 # pbem.web.i18n): a function giving it, or None outside a request.
 _request_language: list[Callable[[], str | None]] = []
+
+
+# The server's markers for words it writes once and shows later in the reader's language
+# (a refusal raised deep in a service, shown on a page or in a mail): see engines/text.py.
+T, Tn = markers(None)
 
 
 def N_(message: str) -> str:
