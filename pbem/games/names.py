@@ -32,7 +32,8 @@ def marks_of(view: Mapping[str, Any] | None) -> list[str]:
         mark = player.get("colour")
         if not mark and ("civ" not in player or player.get("civ")):
             mark = player.get("name")
-        marks.append(str(mark) if mark else "")
+        # an engine's word ("Red", engines.text.Text) stays one, to be read in any language
+        marks.append(mark if isinstance(mark, str) else str(mark) if mark else "")
     return marks
 
 
@@ -44,7 +45,7 @@ def phase_line(engine: Any, state: Any) -> tuple[str, list[str]]:
     if cheap is not None:
         phase, marks = cheap(state)
         return (phase if isinstance(phase, str) else str(phase)), [
-            str(mark) if mark else "" for mark in marks
+            mark if isinstance(mark, str) else str(mark) if mark else "" for mark in marks
         ]
     public = engine.view(state, None)
     phase = public.get("phase", "")
@@ -73,7 +74,7 @@ def fill(text: str, names: Sequence[str], marks: Sequence[str] = ()) -> str:
     if isinstance(text, Text):
         return text.with_params(
             {
-                key: fill(value, names, marks) if isinstance(value, str) else value
+                key: _filled_value(value, names, marks) if isinstance(value, str) else value
                 for key, value in text.params.items()
             }
         )
@@ -95,6 +96,18 @@ def fill(text: str, names: Sequence[str], marks: Sequence[str] = ()) -> str:
         return f"{name} ({mark})"
 
     return PLACEHOLDER.sub(named, text)
+
+
+def _filled_value(value: str, names: Sequence[str], marks: Sequence[str]) -> str:
+    """A text's parameter filled: a lone placeholder whose seat's mark is itself an
+    engine's word ("Red") stays a text, so the mark reads in the page's language."""
+    found = PLACEHOLDER.fullmatch(value)
+    if found and found.group(1) == "seat":
+        seat = int(found.group(2))
+        mark = marks[seat] if 0 <= seat < len(marks) else ""
+        if isinstance(mark, Text) and seat < len(names) and names[seat] and mark != names[seat]:
+            return Text("%(name)s (%(mark)s)", {"name": str(names[seat]), "mark": mark})
+    return fill(value, names, marks)
 
 
 def has_placeholder(text: str) -> bool:

@@ -116,3 +116,12 @@ def test_a_template_prints_an_engines_words_in_the_language_being_written(wordy)
         assert page.render(line=line, other="cod") == "<p>&lt;b&gt; fischt Dorsch.</p><p>cod</p>"
     assert page.render(line=line, other="cod") == "<p>&lt;b&gt; fishes cod.</p><p>cod</p>"
     assert i18n.localize("plain words", "de") == "plain words"
+
+
+def test_a_players_colour_reads_in_the_language_beside_the_name(wordy):
+    red = T("cod")  # any word of the title's: here it stands for a colour
+    line = T("%(who)s fishes %(kind)s.", who="{seat:0}", kind=T("herring"))
+    view = {"players": [{"colour": red}, {"colour": "blue"}]}
+    filled = names.fill(line, ["Anna", "Ben"], names.marks_of(view))
+    assert filled == "Anna (cod) fishes herring."
+    assert i18n.localize(filled, "de") == "Anna (Dorsch) fischt Hering."
