@@ -77,7 +77,7 @@ bench: $(TEST_STAMP)
 	    bench/bench_bots.py; do \
 	    $(PY) $$script || exit 1; done
 
-## screenshots: every board at the start, middle and end, desk and phone, each turn page in the dark theme and each history page in both, into test-artifacts/screenshots/maps/, each title's turn mails at 390 px into mails/, and the other pages the browser tests visit into screenshots/ (make test takes none)
+## screenshots: (each title's turn page in each language into languages/) every board at the start, middle and end, desk and phone, each turn page in the dark theme and each history page in both, into test-artifacts/screenshots/maps/, each title's turn mails at 390 px into mails/, and the other pages the browser tests visit into screenshots/ (make test takes none)
 screenshots: $(TEST_STAMP) system-deps
 	PBEM_SCREENSHOTS=1 $(VENV)/bin/pytest -q $(if $(filter 1,$(TEST_PROCESSES)),,-n $(TEST_PROCESSES) --dist loadfile) \
 	    tests/web/test_maps_browser.py tests/web/test_mail_screenshots.py tests/web/test_map_toolbar.py \
@@ -85,7 +85,7 @@ screenshots: $(TEST_STAMP) system-deps
 	    tests/web/test_browser_results.py tests/web/test_browser_rules_and_tips.py \
 	    tests/web/test_browser_seat_exit.py tests/web/test_browser_compose_mare_nostrum.py \
 	    tests/web/test_history_times.py tests/web/test_rules_reference.py tests/games/test_talk_browser.py \
-	    tests/web/test_browser_ratings.py tests/web/test_browser_open.py
+	    tests/web/test_browser_ratings.py tests/web/test_browser_open.py tests/i18n/test_every_page.py
 	@echo "Open test-artifacts/screenshots/maps/index.html (it links the mails in test-artifacts/screenshots/mails/)"
 
 system-deps:

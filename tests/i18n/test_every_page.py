@@ -13,9 +13,11 @@ import pytest
 
 from pbem.i18n import DEFAULT, LANGUAGES
 from tests.i18n.english import english_left
-from tests.web.test_browser_every_page import TITLES, site  # noqa: F401 (a fixture)
+from tests.web.conftest import SCREENSHOTS, browser, shoot  # noqa: F401 (a fixture)
+from tests.web.test_browser_every_page import CONTEXTS, TITLES, site  # noqa: F401 (a fixture)
 
 NAMES = frozenset(name for names in TITLES.values() for name in names)
+SIZES = {"phone": CONTEXTS["phone"], "desk": CONTEXTS["desk"]}
 
 
 def fetch(url: str, language: str) -> tuple[int, str]:
@@ -40,3 +42,34 @@ def test_no_page_has_english_left(site, language):  # noqa: F811
     assert not unique, f"{language}: {len(unique)} sentences in English:\n" + "\n".join(
         unique[:200]
     )
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != DEFAULT])
+def test_each_titles_turn_page_reads_in_the_language_on_a_phone(site, browser, language):  # noqa: F811
+    """What a phone shows of each title's turn page in the middle of a game: in the
+    language, nothing left in English (``make screenshots`` keeps a picture of each in
+    test-artifacts/screenshots/languages/, desk and phone)."""
+    base, paths = site
+    problems = []
+    for size, options in SIZES.items():
+        context = browser.new_context(**options)
+        context.add_cookies([{"name": "lang", "value": language, "url": base}])
+        page = context.new_page()
+        try:
+            for slug in TITLES:
+                page.goto(base + paths[f"{slug} mid turn (due)"])
+                assert page.locator("html").get_attribute("lang") == language
+                text = page.locator("main").inner_text()
+                problems += [
+                    f"{slug}: {line}" for line in english_left(text, html=False, allowed=NAMES)
+                ]
+                shoot(
+                    page,
+                    path=str(SCREENSHOTS / "languages" / f"{slug}-{language}-{size}.png"),
+                    full_page=True,
+                )
+        finally:
+            context.close()
+    unique = sorted(set(problems))
+    assert not unique, f"{language}:\n" + "\n".join(unique[:100])
