@@ -118,6 +118,9 @@ def test_the_wheel_runs_outside_the_checkout(installed):
     assert not (site / "pbem" / "_data" / "templates").is_relative_to(ROOT)
     for language in ("de", "pl", "fr"):  # the compiled catalogues, pages in other languages
         assert (site / "pbem" / "translations" / language / "LC_MESSAGES" / "messages.mo").is_file()
+        for title in sorted((ROOT / "engines").glob("*/translations")):  # each title's words
+            folder = site / "engines" / title.parent.name / "translations" / language
+            assert (folder / "LC_MESSAGES" / "messages.mo").is_file(), folder
     before = _files(site)
     work = top / "work"
     work.mkdir()
