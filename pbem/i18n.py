@@ -166,3 +166,19 @@ def ngettext(singular: str, plural: str, number: int, **variables: Any) -> str:
     ``%(num)d`` is ``number``."""
     text = translation(spoken()).ngettext(singular, plural, number)
     return text % {"num": number, **variables}
+
+
+def localize_kept(value: Any, domain: str | None, language: str | None = None) -> Any:
+    """Words an engine wrote that were kept as plain English (a finished game's result,
+    stored as JSON: its reason, its table's column labels) in ``language``: a title's
+    word without parameters is its own message id, so it is looked up as it stands in
+    the catalogue of ``domain`` (the title's slug); anything else as it is."""
+    if isinstance(value, Text | Joined):
+        return localize(value, language)
+    if not isinstance(value, str) or not value:
+        return value
+    language = known(language) or current_language()
+    if language == DEFAULT:
+        return value
+    catalogue = title_catalogue(language, domain) if domain else translation(language)
+    return catalogue.gettext(value)

@@ -125,3 +125,10 @@ def test_a_players_colour_reads_in_the_language_beside_the_name(wordy):
     filled = names.fill(line, ["Anna", "Ben"], names.marks_of(view))
     assert filled == "Anna (cod) fishes herring."
     assert i18n.localize(filled, "de") == "Anna (Dorsch) fischt Hering."
+
+
+def test_a_word_kept_as_english_is_looked_up_as_its_own_message(wordy):
+    assert i18n.localize_kept("herring", "wordy", "de") == "Hering"
+    assert i18n.localize_kept("herring", "wordy", "en") == "herring"
+    assert i18n.localize_kept("not a message", "wordy", "de") == "not a message"
+    assert i18n.localize_kept(3, "wordy", "de") == 3
