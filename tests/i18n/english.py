@@ -10,15 +10,16 @@ import re
 from html.parser import HTMLParser
 
 # English words that are not words of German, Polish or French (so "in", "to", "a",
-# "on", "die", "je" are left out: each is a word of one of them).
+# "on", "was", "will", "no", "phase", "page", "score", "link", "mail" are left out: each
+# is a word of one of them, or one their players use).
 ENGLISH = frozenset(
     """
-    the and your you is are this that with for from has have was were not will would
+    the and your you is are this that with for from has have were not would
     can cannot could should which when where their there what who whom whose it its
-    been being here they them these those our ours yes no any some every each
-    game games move moves turn turns player players seat seats mail mails deadline
-    link links page pages board history rules round phase score scores winner
-    choose chosen send sent reply open closed join leave waiting nobody anyone
+    been being here they them these those our ours yes any some every each
+    game games move moves turn turns player players seat seats deadline
+    board history rules round winner
+    choose chosen send reply open closed join leave waiting nobody anyone
     settings language colours back next previous show hide more less new old
     """.split()
 )
