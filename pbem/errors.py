@@ -4,13 +4,23 @@ from __future__ import annotations
 
 
 class PbemError(Exception):
-    """Base of the service errors; ``message`` is shown to the person who asked."""
+    """Base of the service errors; ``message`` is shown to the person who asked (a
+    :class:`engines.text.Text`, marked with :data:`pbem.i18n.T`, is shown in that person's
+    language: pages print it as it is, mails through :func:`pbem.i18n.localize`)."""
 
     status = 400
 
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+def words(error: BaseException) -> str:
+    """What ``error`` says, kept as it was given: a :class:`engines.text.Text` (words a
+    page or mail shows in its reader's language) stays one, where ``str(error)`` would
+    give only its English."""
+    first = error.args[0] if len(error.args) == 1 else None
+    return first if isinstance(first, str) else str(error)
 
 
 class NotFound(PbemError):

@@ -56,7 +56,12 @@ def clean_language(value: Any) -> str:
     found = known(value.strip() if isinstance(value, str) else value)
     if found is None:
         offered = ", ".join(f"{name} ({code})" for code, name in LANGUAGES.items())
-        raise BadInput(f"Choose one of the offered languages: {offered}. Nothing was changed.")
+        raise BadInput(
+            T(
+                "Choose one of the offered languages: %(offered)s. Nothing was changed.",
+                offered=offered,
+            )
+        )
     return found
 
 

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from pbem.errors import BadInput
+from pbem.i18n import T
 
 TITLE_MAX = 120
 NAME_MAX = 60
@@ -29,20 +30,57 @@ def _has_control(text: str) -> bool:
     return any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text)
 
 
+def _refusal(what: str, problem: str, max_len: int) -> str:
+    """The sentence refusing a ``what`` (title, name, email address) for ``problem``,
+    whole in each language."""
+    sentences = {
+        "title": {
+            "text": T("The title must be text."),
+            "control": T("The title may not contain line breaks or control characters."),
+            "long": T("The title may be at most %(max_len)s characters long.", max_len=max_len),
+            "empty": T("The title may not be empty."),
+        },
+        "name": {
+            "text": T("The name must be text."),
+            "control": T("The name may not contain line breaks or control characters."),
+            "long": T("The name may be at most %(max_len)s characters long.", max_len=max_len),
+            "empty": T("The name may not be empty."),
+        },
+        "email address": {
+            "text": T("The email address must be text."),
+            "control": T("The email address may not contain line breaks or control characters."),
+            "long": T(
+                "The email address may be at most %(max_len)s characters long.", max_len=max_len
+            ),
+            "empty": T("The email address may not be empty."),
+        },
+    }
+    found = sentences.get(what, {}).get(problem)
+    if found is not None:
+        return found
+    english = {
+        "text": "must be text",
+        "control": "may not contain line breaks or control characters",
+        "long": f"may be at most {max_len} characters long",
+        "empty": "may not be empty",
+    }
+    return f"The {what} {english[problem]}."
+
+
 def clean_text(value: object, what: str, *, max_len: int, required: bool = False) -> str:
     """``value`` as one line of printable text, trimmed, runs of spaces made one, at
     most ``max_len`` characters."""
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise BadInput(f"The {what} must be text.")
+        raise BadInput(_refusal(what, "text", max_len))
     text = re.sub(" {2,}", " ", value.strip())
     if _has_control(text):
-        raise BadInput(f"The {what} may not contain line breaks or control characters.")
+        raise BadInput(_refusal(what, "control", max_len))
     if len(text) > max_len:
-        raise BadInput(f"The {what} may be at most {max_len} characters long.")
+        raise BadInput(_refusal(what, "long", max_len))
     if required and not text:
-        raise BadInput(f"The {what} may not be empty.")
+        raise BadInput(_refusal(what, "empty", max_len))
     return text
 
 
@@ -60,13 +98,19 @@ def clean_email(value: object) -> str:
     """Exactly one mail address, normalised (domain lower-cased, IDNA where needed)."""
     text = clean_text(value, "email address", max_len=EMAIL_MAX, required=True)
     if any(sep in text for sep in (",", ";", " ", "<", ">")):
-        raise BadInput("Give exactly one email address, without a name or a list.")
+        raise BadInput(T("Give exactly one email address, without a name or a list."))
     from email_validator import EmailNotValidError, validate_email  # the lobby's alone
 
     try:
         checked = validate_email(text, check_deliverability=False)
     except EmailNotValidError as exc:
-        raise BadInput(f"{text!r} is not an email address we can send to: {exc}") from None
+        raise BadInput(
+            T(
+                "%(address)s is not an email address we can send to: %(problem)s",
+                address=repr(text),
+                problem=str(exc),
+            )
+        ) from None
     return checked.normalized
 
 
@@ -83,8 +127,11 @@ def check_unique_names(names: Sequence[str]) -> None:
         key = name_key(name)
         if key in seen:
             raise BadInput(
-                f"Two seats are called {name!r}; give each player a different name "
-                "(names differing only in case count as the same)."
+                T(
+                    "Two seats are called %(name)s; give each player a different name "
+                    "(names differing only in case count as the same).",
+                    name=repr(name),
+                )
             )
         seen.add(key)
 
@@ -93,7 +140,12 @@ def check_name_free(name: str, others: Iterable[str]) -> None:
     """Refuses (:class:`BadInput`) a newcomer's ``name`` that another seat's player
     (``others``) already bears."""
     if any(name_key(name) == name_key(other) for other in others):
-        raise BadInput(f"A player of this game is called {name!r} already; choose another name.")
+        raise BadInput(
+            T(
+                "A player of this game is called %(name)s already; choose another name.",
+                name=repr(name),
+            )
+        )
 
 
 def canonical_address(address: str) -> str:

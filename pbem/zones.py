@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem import i18n
 from pbem.errors import BadInput
+from pbem.i18n import T
 
 NOT_PLACES = frozenset({"localtime", "Factory"})
 
@@ -40,7 +41,7 @@ def zone(name: str) -> ZoneInfo:
 def clean_zone(value: Any) -> str:
     """A zone name exactly as offered, or :class:`BadInput`."""
     if not isinstance(value, str) or value.strip() not in zone_names():
-        raise BadInput("Choose a time zone from the list (for example Europe/Berlin or UTC).")
+        raise BadInput(T("Choose a time zone from the list (for example Europe/Berlin or UTC)."))
     return value.strip()
 
 
@@ -51,7 +52,7 @@ def clean_hour(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 2:
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 23:
-        raise BadInput("The preferred hour is a whole hour from 0 to 23, or none.")
+        raise BadInput(T("The preferred hour is a whole hour from 0 to 23, or none."))
     return value
 
 

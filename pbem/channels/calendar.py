@@ -27,6 +27,7 @@ from pbem import links, zones
 from pbem.errors import NotFound
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatClock
+from pbem.i18n import T
 from pbem.mail import outbox
 from pbem.models import CalendarLink, Game, Seat
 from pbem.zones import utc
@@ -68,7 +69,7 @@ def link_for(runtime: Runtime, session: Session, address: str, *, rotate: bool =
 def address_for(runtime: Runtime, token: Any) -> str:
     """The address a calendar link belongs to; :class:`NotFound` for any other token."""
     if not isinstance(token, str) or not 16 <= len(token) <= 64:
-        raise NotFound("There is no such calendar.")
+        raise NotFound(T("There is no such calendar."))
     with runtime.service.reading() as session:
         row = session.exec(
             select(CalendarLink).where(CalendarLink.token_hash == _hash(token))
@@ -76,7 +77,7 @@ def address_for(runtime: Runtime, token: Any) -> str:
     if row is None or not hmac.compare_digest(
         _token(outbox.secret(runtime), row.address, row.generation), token
     ):
-        raise NotFound("There is no such calendar.")
+        raise NotFound(T("There is no such calendar."))
     return row.address
 
 

@@ -33,9 +33,11 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, delete, select, update
 
+from engines.text import Text
 from pbem import channels, links
 from pbem.errors import NotAllowed, NotFound, TooMany
 from pbem.games.context import Runtime
+from pbem.i18n import T
 from pbem.mail import outbox
 from pbem.mail.models import Mail
 from pbem.models import Game, GameFollower
@@ -46,6 +48,23 @@ LIMITS = {
     "person": ("follow_requests_per_address_per_day", 3),
     "client": ("follow_requests_per_client_per_day", 10),
 }
+
+
+def _too_many(key: str, made: int, limit: int) -> Text:
+    """The refusal of one follow too many from a person (``key`` "person") or a client."""
+    if key == "person":
+        return T(
+            "Games were followed from this address %(made)d times in the last 24 hours, and "
+            "at most %(most)d are allowed; please try again tomorrow.",
+            made=made,
+            most=limit,
+        )
+    return T(
+        "Games were followed from your network address %(made)d times in the last 24 hours, "
+        "and at most %(most)d are allowed; please try again tomorrow.",
+        made=made,
+        most=limit,
+    )
 
 
 def signature(secret_key: str, follower_id: int, nonce: str) -> str:
@@ -70,16 +89,16 @@ def ask(runtime: Runtime, game_id: Any, email: Any, every_turn: bool, client: st
     (or not there), :class:`NotAllowed` for a finished one, :class:`TooMany` past a
     day's limit (nothing is written then)."""
     if not is_game_id(game_id):
-        raise NotFound("There is no such game.")
+        raise NotFound(T("There is no such game."))
     email = clean_email(email)
     person = canonical_address(email)
     now = utc(runtime.clock())
     with runtime.service.session() as session:
         game = session.get(Game, game_id)
         if game is None or game.private:
-            raise NotFound("There is no such game.")
+            raise NotFound(T("There is no such game."))
         if game.status != "active":
-            raise NotAllowed("This game is over: there is nothing more to follow.")
+            raise NotAllowed(T("This game is over: there is nothing more to follow."))
         since = now - timedelta(days=1)
         asking = {"person": person, "client": (client or "")[:64]}
         for key, (setting, default) in LIMITS.items():
@@ -95,11 +114,7 @@ def ask(runtime: Runtime, game_id: Any, email: Any, every_turn: bool, client: st
                 )
             ).one()
             if made >= limit:
-                who = "this address" if key == "person" else "your network address"
-                raise TooMany(
-                    f"Games were followed from {who} {made} times in the last 24 hours, and "
-                    f"at most {limit} are allowed; please try again tomorrow."
-                )
+                raise TooMany(_too_many(key, made, limit))
         follower = GameFollower(
             game_id=game_id,
             email=email,
@@ -142,7 +157,7 @@ def follower_for(runtime: Runtime, follower_id: int, sign: str) -> GameFollower:
     if found is None or not hmac.compare_digest(
         signature(outbox.secret(runtime), follower_id, found.token_hash), sign
     ):
-        raise NotFound("This link is not valid (it may have been used to stop already).")
+        raise NotFound(T("This link is not valid (it may have been used to stop already)."))
     return found
 
 
@@ -156,7 +171,7 @@ def lapsed(runtime: Runtime, follower: GameFollower) -> bool:
 def confirm(runtime: Runtime, follower_id: int, sign: str) -> GameFollower:
     follower = follower_for(runtime, follower_id, sign)
     if lapsed(runtime, follower):
-        raise NotFound("This link has lapsed; ask again on the game's page.")
+        raise NotFound(T("This link has lapsed; ask again on the game's page."))
     with runtime.service.session() as session:
         session.exec(
             update(GameFollower)

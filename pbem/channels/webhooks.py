@@ -20,6 +20,7 @@ from pbem import channels
 from pbem.channels import safehttp
 from pbem.errors import BadInput, NotAllowed, NotFound, TooMany
 from pbem.games.context import Runtime
+from pbem.i18n import T
 from pbem.models import Game, GameWebhook
 from pbem.zones import utc
 
@@ -32,18 +33,18 @@ KINDS = {
 
 def _creator(game: Game | None, by: int | None) -> Game:
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(T("There is no such game."))
     if by is not None and (isinstance(by, bool) or by != game.creator_seat):
-        raise NotAllowed("Only the game's creator or the server's operator can do that.")
+        raise NotAllowed(T("Only the game's creator or the server's operator can do that."))
     if game.status != "active":
-        raise NotAllowed("This game is over.")
+        raise NotAllowed(T("This game is over."))
     return game
 
 
 def add(runtime: Runtime, game_id: str, kind: Any, url: Any, *, by: int | None) -> GameWebhook:
     """Adds a webhook to ``game_id`` (``by``: the creator's seat, None for the operator)."""
     if kind not in KINDS:
-        raise BadInput("Choose Discord, Slack or plain JSON.")
+        raise BadInput(T("Choose Discord, Slack or plain JSON."))
     allow = bool(runtime.config.get("notices", {}).get("allow_loopback", False))
     target = safehttp.check_url(url, allow_loopback=allow)
     safehttp.resolve(target, allow_loopback=allow)
@@ -54,7 +55,7 @@ def add(runtime: Runtime, game_id: str, kind: Any, url: Any, *, by: int | None) 
             select(func.count()).select_from(GameWebhook).where(GameWebhook.game_id == game_id)
         ).one()
         if count >= most:
-            raise TooMany(f"A game has at most {most} webhooks; remove one first.")
+            raise TooMany(T("A game has at most %(most)d webhooks; remove one first.", most=most))
         hook = GameWebhook(
             game_id=game_id, kind=kind, url=url.strip(), created_at=utc(runtime.clock())
         )
@@ -71,7 +72,7 @@ def remove(runtime: Runtime, game_id: str, hook_id: Any, *, by: int | None) -> N
         _creator(session.get(Game, game_id), by)
         hook = session.get(GameWebhook, number)
         if hook is None or hook.game_id != game_id:
-            raise NotFound("There is no such webhook in this game.")
+            raise NotFound(T("There is no such webhook in this game."))
         session.delete(hook)
         session.commit()
 

@@ -35,6 +35,7 @@ from pbem.eventlog.log import (
     keyed_state_hash,
     row_hash,
 )
+from pbem.i18n import T
 from pbem.models import Event, Game, Snapshot
 
 
@@ -81,10 +82,13 @@ def game_engine(game: Game) -> Engine:
     """
     try:
         return get_engine(game.engine, game.engine_version)
-    except KeyError as error:
+    except KeyError:
         raise Rejected(
-            f"{error.args[0]} This game was made with version {game.engine_version}; "
-            "it cannot go on here."
+            T(
+                "This server does not play this version of the game: it was made with "
+                "version %(version)s, and it cannot go on here.",
+                version=game.engine_version,
+            )
         ) from None
 
 
@@ -100,7 +104,7 @@ class EventStore:
     def game(self, session: Session, game_id: str) -> Game:
         game = session.get(Game, game_id) if isinstance(game_id, str) else None
         if game is None:
-            raise NotFound("There is no such game.")
+            raise NotFound(T("There is no such game."))
         return game
 
     def rows(
@@ -134,7 +138,7 @@ class EventStore:
     ) -> Any:
         """The engine state right after event ``seq`` (snapshot plus the events after it)."""
         if not 0 <= seq <= game.head_seq:
-            raise NotFound(f"This game has no event {seq}.")
+            raise NotFound(T("This game has no event %(seq)d.", seq=seq))
         upper = seq
         while True:
             start = self._snapshot_before(session, game, upper) if use_snapshots else None
@@ -264,7 +268,7 @@ class EventStore:
         session.rollback()
         fresh = session.get(Game, game_id)
         fresh_seq = fresh.head_seq if fresh is not None else expected_head
-        raise Conflict("The game moved on: someone else moved first.", fresh_seq) from None
+        raise Conflict(T("The game moved on: someone else moved first."), fresh_seq) from None
 
     @staticmethod
     def digest(seed: bytes, engine: Engine, state: Any) -> str:

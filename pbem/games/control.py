@@ -38,6 +38,7 @@ from pbem.games.notices import Notice
 from pbem.games.outcomes import MoveOutcome
 from pbem.games.policy import POLICY_FLOORS, check_policy
 from pbem.games.tables import SeatClock
+from pbem.i18n import T
 from pbem.models import Game, Seat
 from pbem.validate import is_game_id
 from pbem.zones import utc
@@ -54,10 +55,10 @@ def change_policy(
     game = _game(runtime, game_id)
     who = _who(game, by)
     if not isinstance(policy, dict):
-        raise BadInput("A deadline policy is a set of named settings.")
+        raise BadInput(T("A deadline policy is a set of named settings."))
     new = check_policy({**game.policy, **policy})
     if new == _checked_or_none(game.policy):
-        raise Rejected("That is the game's policy already; nothing was changed.")
+        raise Rejected(T("That is the game's policy already; nothing was changed."))
     now = utc(runtime.clock())
 
     def change(session: Session, fresh: Game) -> None:
@@ -77,13 +78,13 @@ def pause_game(runtime: Runtime, game_id: str, by: int | None = None) -> MoveOut
     game = _game(runtime, game_id)
     who = _who(game, by)
     if game.paused_at is not None:
-        raise Rejected("The game is paused already; nothing was changed.")
+        raise Rejected(T("The game is paused already; nothing was changed."))
     now = utc(runtime.clock())
 
     def change(session: Session, fresh: Game) -> None:
         _still_active(fresh)
         if fresh.paused_at is not None:
-            raise Rejected("The game is paused already; nothing was changed.")
+            raise Rejected(T("The game is paused already; nothing was changed."))
         fresh.paused_at = now
         session.add(fresh)
 
@@ -95,13 +96,13 @@ def resume_game(runtime: Runtime, game_id: str, by: int | None = None) -> MoveOu
     game = _game(runtime, game_id)
     who = _who(game, by)
     if game.paused_at is None:
-        raise Rejected("The game is not paused; nothing was changed.")
+        raise Rejected(T("The game is not paused; nothing was changed."))
     now = utc(runtime.clock())
 
     def change(session: Session, fresh: Game) -> None:
         _still_active(fresh)
         if fresh.paused_at is None:
-            raise Rejected("The game is not paused; nothing was changed.")
+            raise Rejected(T("The game is not paused; nothing was changed."))
         pause = max(now - utc(fresh.paused_at), timedelta(0))
         fresh.paused_at = None
         session.add(fresh)
@@ -120,16 +121,16 @@ def resume_game(runtime: Runtime, game_id: str, by: int | None = None) -> MoveOu
 
 def _game(runtime: Runtime, game_id: Any) -> Game:
     if not isinstance(game_id, str) or not is_game_id(game_id):
-        raise NotFound("There is no such game.")
+        raise NotFound(T("There is no such game."))
     game = runtime.service.game(game_id)
     if game.status != "active":
-        raise Rejected("This game is over; its settings cannot change any more.")
+        raise Rejected(T("This game is over; its settings cannot change any more."))
     return game
 
 
 def _still_active(game: Game) -> None:
     if game.status != "active":
-        raise Rejected("This game is over; its settings cannot change any more.")
+        raise Rejected(T("This game is over; its settings cannot change any more."))
 
 
 def _who(game: Game, by: int | None) -> str:
@@ -137,7 +138,7 @@ def _who(game: Game, by: int | None) -> str:
     if by is None:
         return "operator"
     if isinstance(by, bool) or not isinstance(by, int) or by != game.creator_seat:
-        raise NotAllowed("Only the game's creator or the server's operator can do that.")
+        raise NotAllowed(T("Only the game's creator or the server's operator can do that."))
     return "creator"
 
 

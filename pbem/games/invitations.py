@@ -45,6 +45,7 @@ from pbem.games.seat_links import is_lapsed, lapsed_message, lapses_at, offer_fo
 from pbem.games.seat_rules import Permission, count_request
 from pbem.games.tables import FormerPlayer, RetiredLink, SeatOffer
 from pbem.games.tokens import hash_token, new_token
+from pbem.i18n import T
 from pbem.models import Game, Seat
 from pbem.validate import (
     canonical_address,
@@ -135,7 +136,7 @@ def request_open_seat(
     person (the canonical address given) and per ``client`` (the web client's address;
     None from the command line), never per seat, so nobody can lock others out."""
     if not is_game_id(game_id):
-        raise NotFound("There is no such game.")
+        raise NotFound(T("There is no such game."))
     name, email = clean_name(name), clean_email(email)
     target = active_seat(runtime, game_id, seat)
     _not_a_player(runtime, game_id, email)
@@ -145,7 +146,7 @@ def request_open_seat(
         game = runtime.service.store.game(session, game_id)
         offer = session.get(SeatOffer, (game_id, target.seat))
         if offer is None or not offer.open:
-            raise NotAllowed("This seat is not open to new players.")
+            raise NotAllowed(T("This seat is not open to new players."))
         seat_rules.count_take(
             session, runtime, game_id, target.seat, canonical_address(email), client
         )
@@ -178,7 +179,7 @@ def take_seat(runtime: Runtime, token: str, name: Any = None) -> RescueOutcome:
     it. ``name`` may change the name the invitation gave."""
     found = offer_for_token(runtime, token)
     if found is None:
-        raise NotFound("This link is not valid (it may have been replaced).")
+        raise NotFound(T("This link is not valid (it may have been replaced)."))
     if is_lapsed(runtime, found):
         raise Gone(lapsed_message(runtime, found))
     name = clean_name(name) if name not in (None, "") else found.name
@@ -190,7 +191,7 @@ def take_seat(runtime: Runtime, token: str, name: Any = None) -> RescueOutcome:
     def change(session: Session, game: Game) -> None:
         offer = session.get(SeatOffer, (found.game_id, found.seat))
         if offer is None or offer.token_hash != token_hash:
-            raise Rejected("This invitation was replaced or used already.")
+            raise Rejected(T("This invitation was replaced or used already."))
         if is_lapsed(runtime, offer):
             raise Gone(lapsed_message(runtime, offer))
         row = locked_seat(session, found.game_id, found.seat)
@@ -253,24 +254,31 @@ def resend_invitation(runtime: Runtime, game_id: str, seat: Any, by: int | None)
     the seat was offered already, and stays offered to the same person."""
     target = active_seat(runtime, game_id, seat)
     if isinstance(by, bool) or (by is not None and not isinstance(by, int)):
-        raise BadInput("Only a player of this game can ask for that.")
+        raise BadInput(T("Only a player of this game can ask for that."))
     token = new_token()
     with runtime.service.session() as session:
         game = runtime.service.store.game(session, game_id)
         if by is not None and (game.creator_seat is None or by != game.creator_seat):
             raise NotAllowed(
-                "Only the game's creator (or the server's operator) can send an invitation again."
+                T(
+                    "Only the game's creator (or the server's operator) can send an invitation again."
+                )
             )
         offer = session.get(SeatOffer, (game_id, target.seat))
         if offer is None or not offer.email or not offer.token_hash:
             raise Rejected(
-                f"No invitation waits for {target.name}'s seat, so there is nothing to send "
-                "again. Nothing was changed."
+                T(
+                    "No invitation waits for %(name)s's seat, so there is nothing to send "
+                    "again. Nothing was changed.",
+                    name=target.name,
+                )
             )
         if offer.open:
             raise Rejected(
-                "This seat is open on the game's page: whoever asked for it can ask again "
-                "there. Nothing was changed."
+                T(
+                    "This seat is open on the game's page: whoever asked for it can ask again "
+                    "there. Nothing was changed."
+                )
             )
         if by is not None:  # the operator keeps every power
             count_request(session, runtime, game_id, target.seat, "resend")
@@ -325,8 +333,10 @@ def _not_the_holder(row: Seat, email: str) -> None:
     """Refuses ``email`` when the person behind it holds ``row``."""
     if row.email and same_person(row.email, email):
         raise NotAllowed(
-            "That address belongs to a player of this game, and a seat's link never "
-            "goes to another player of the same game."
+            T(
+                "That address belongs to a player of this game, and a seat's link never "
+                "goes to another player of the same game."
+            )
         )
 
 

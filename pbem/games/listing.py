@@ -13,6 +13,7 @@ from sqlmodel import col, select
 from engines import REGISTRY
 from pbem.bounds import is_count
 from pbem.errors import BadInput
+from pbem.i18n import T
 from pbem.models import Game, GameCount
 from pbem.validate import is_game_id
 
@@ -57,7 +58,7 @@ def check_listing_status(status: str | None) -> str | None:
     if status in (None, ""):
         return None
     if status not in LISTING_STATUSES:
-        raise BadInput("The status is active or finished.")
+        raise BadInput(T("The status is active or finished."))
     return status
 
 
@@ -65,7 +66,7 @@ def check_listing_engine(engine: str | None) -> str | None:
     if engine in (None, ""):
         return None
     if engine not in REGISTRY:
-        raise BadInput("There is no game of that name here.")
+        raise BadInput(T("There is no game of that name here."))
     return engine
 
 
@@ -77,7 +78,7 @@ def make_cursor(updated_at: datetime, game_id: str) -> str:
 
 def read_cursor(cursor: object) -> tuple[datetime, str]:
     """The (updated_at, game id) of a cursor; :class:`BadInput` for anything else."""
-    refusal = BadInput("This page link is not valid: start again from the first page.")
+    refusal = BadInput(T("This page link is not valid: start again from the first page."))
     if not isinstance(cursor, str) or not 8 <= len(cursor) <= 200:
         raise refusal
     try:
@@ -110,7 +111,7 @@ def list_games(
     status = check_listing_status(status)
     engine = check_listing_engine(engine)
     if not is_count(limit, 1, LISTING_PAGE_MAX):
-        raise BadInput(f"A page holds 1 to {LISTING_PAGE_MAX} games.")
+        raise BadInput(T("A page holds 1 to %(most)d games.", most=LISTING_PAGE_MAX))
     filters = [col(Game.private) == False]  # noqa: E712 - private games are never listed
     if engine:
         filters.append(col(Game.engine) == engine)

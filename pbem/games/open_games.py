@@ -39,7 +39,8 @@ from sqlmodel import Session, col, select
 
 from engines import REGISTRY, bot_levels_of, get_engine
 from engines.api import Engine, resolve_options
-from pbem.errors import BadInput, Gone, NotFound, PbemError, Rejected, TooMany
+from engines.text import Text
+from pbem.errors import BadInput, Gone, NotFound, PbemError, Rejected, TooMany, words
 from pbem.eventlog import chance as chance_mod
 from pbem.eventlog import contributions as contrib
 from pbem.games.admin_lines import policy_text
@@ -50,6 +51,7 @@ from pbem.games.seat_rules import again
 from pbem.games.service import SeatSpec
 from pbem.games.tables import SeatRequest
 from pbem.games.tokens import hash_token, new_token
+from pbem.i18n import T, current_language
 from pbem.models import Game, OpenGame, OpenSeat, PendingGame
 from pbem.validate import (
     canonical_address,
@@ -178,19 +180,24 @@ def create_open(
     draws it, marked so, when None). The joiners add theirs when they confirm."""
     engine = _engine(engine_slug)
     if not seats or seats[0] is None or seats[0].is_bot or not seats[0].email:
-        raise BadInput("The first seat is yours: it needs your name and email address.")
+        raise BadInput(T("The first seat is yours: it needs your name and email address."))
     if not any(spec is None for spec in seats):
-        raise BadInput("An open game needs at least one open seat.")
+        raise BadInput(T("An open game needs at least one open seat."))
     if not engine.min_seats <= len(seats) <= engine.max_seats:
         raise BadInput(
-            f"{engine.title} is for {engine.min_seats} to {engine.max_seats} players, "
-            f"not {len(seats)}."
+            T(
+                "%(title)s is for %(least)d to %(most)d players, not %(count)d.",
+                title=engine.title,
+                least=engine.min_seats,
+                most=engine.max_seats,
+                count=len(seats),
+            )
         )
     levels = bot_levels_of(engine)
     try:
         resolved = resolve_options(engine, options)
     except ValueError as error:
-        raise BadInput(str(error)) from None
+        raise BadInput(words(error)) from None
     checked = check_policy(policy)
     listed: list[dict[str, Any]] = []
     names: list[str] = []
@@ -203,14 +210,18 @@ def create_open(
         if spec.is_bot:
             if spec.bot_level not in levels:
                 raise BadInput(
-                    f"A bot plays {engine.title} at one of these levels: {', '.join(levels)}."
+                    T(
+                        "A bot plays %(title)s at one of these levels: %(levels)s.",
+                        title=engine.title,
+                        levels=", ".join(levels),
+                    )
                 )
             listed.append({"kind": "bot", "name": name, "level": spec.bot_level})
         else:
             email = clean_email(spec.email)
             for other in listed:
                 if other.get("email") and same_person(other["email"], email):
-                    raise BadInput("Each person at the table needs an address of their own.")
+                    raise BadInput(T("Each person at the table needs an address of their own."))
             person = {"kind": "person", "name": name, "email": email, "timezone": spec.timezone}
             if spec.language:
                 person["language"] = spec.language
@@ -223,14 +234,19 @@ def create_open(
         contribution or contrib.record(0, "creator", "server", chance_mod.new_contribution())
     )
     if contrib.problem(given, len(seats)):
-        raise BadInput(f"Your contribution is not valid: {contrib.problem(given, len(seats))}.")
+        raise BadInput(
+            T(
+                "Your contribution is not valid: %(problem)s.",
+                problem=contrib.problem(given, len(seats)),
+            )
+        )
     if pending is None:
         pending, _ = runtime.service.begin_game()
     runtime.service.pending_game(pending)  # still waiting (refused otherwise)
     with runtime.service.session() as session:
         game_id = pending
         if session.get(Game, game_id) or session.get(OpenGame, game_id):
-            raise Rejected("This game was listed already; nothing more was done.")
+            raise Rejected(T("This game was listed already; nothing more was done."))
         waiting = session.get(PendingGame, pending)
         waiting.contributions = [given]
         session.add(waiting)
@@ -267,7 +283,7 @@ def create_open(
 
 def _engine(slug: str) -> Engine:
     if not isinstance(slug, str) or slug not in REGISTRY:
-        raise BadInput("Choose one of the games offered.")
+        raise BadInput(T("Choose one of the games offered."))
     return get_engine(slug)
 
 
@@ -285,7 +301,7 @@ def _count(
     now = now_of(runtime)
     what = "create" if kind == "open_create" else "join"
     asking = {"requester": person[:320], "client": (client or "")[:64]}
-    for key, who in (("requester", "this address"), ("client", "your network address")):
+    for key in ("requester", "client"):
         if not asking[key]:
             continue
         allowed = int(limit(runtime, f"{what}s_{'address' if key == 'requester' else key}"))
@@ -302,12 +318,39 @@ def _count(
             )
         ]
         if len(made) >= allowed:
-            doing = "open games were made" if what == "create" else "seats were asked for"
-            raise TooMany(
-                f"Too many {doing} from {who} in the last 24 hours (at most {allowed}); "
-                f"{again(made, allowed, now)}"
-            )
+            raise TooMany(_too_many(what, key, allowed, again(made, allowed, now)))
     session.add(SeatRequest(game_id=game_id, seat=0, kind=kind, created_at=now, **asking))
+
+
+def _too_many(what: str, key: str, allowed: int, later: Text) -> Text:
+    """The refusal of one request too many of ``what`` (create, join) by ``key``."""
+    if what == "create" and key == "requester":
+        return T(
+            "Too many open games were made from this address in the last 24 hours (at most "
+            "%(most)d); %(again)s",
+            most=allowed,
+            again=later,
+        )
+    if what == "create":
+        return T(
+            "Too many open games were made from your network address in the last 24 hours "
+            "(at most %(most)d); %(again)s",
+            most=allowed,
+            again=later,
+        )
+    if key == "requester":
+        return T(
+            "Too many seats were asked for from this address in the last 24 hours (at most "
+            "%(most)d); %(again)s",
+            most=allowed,
+            again=later,
+        )
+    return T(
+        "Too many seats were asked for from your network address in the last 24 hours (at "
+        "most %(most)d); %(again)s",
+        most=allowed,
+        again=later,
+    )
 
 
 # Reading -------------------------------------------------------------------------
@@ -390,15 +433,15 @@ def list_open(
     at least ``seats_left`` free seats, and at the ``pace`` of :data:`PACES` ("none": no
     deadline; "3": a deadline of at most three days a move). A bad filter is named."""
     if engine and engine not in REGISTRY:
-        raise BadInput("There is no such game to filter by.")
+        raise BadInput(T("There is no such game to filter by."))
     try:
         least = int(seats_left) if seats_left not in (None, "") else 1
     except (TypeError, ValueError):
-        raise BadInput("Seats left is a whole number.") from None
+        raise BadInput(T("Seats left is a whole number.")) from None
     if not 1 <= least <= 10:
-        raise BadInput("Seats left is a whole number from 1 to 10.")
+        raise BadInput(T("Seats left is a whole number from 1 to 10."))
     if pace not in (None, "", *PACES):
-        raise BadInput("Choose a pace from the list.")
+        raise BadInput(T("Choose a pace from the list."))
     days = PACES.get(pace or "any")
     now = now_of(runtime)
     with runtime.service.reading() as session:
@@ -436,11 +479,11 @@ def _at_pace(listing: OpenListing, days: float | None) -> bool:
 def open_game(runtime: Runtime, game_id: str) -> OpenListing:
     """One open game as anyone may read it (started and cancelled ones too)."""
     if not is_game_id(game_id):
-        raise NotFound("There is no such open game.")
+        raise NotFound(T("There is no such open game."))
     with runtime.service.reading() as session:
         row = session.get(OpenGame, game_id)
         if row is None:
-            raise NotFound("There is no such open game.")
+            raise NotFound(T("There is no such open game."))
         return _listing(row, _holds(session, [game_id])[game_id], now_of(runtime))
 
 
@@ -452,13 +495,13 @@ def creator_game(runtime: Runtime, token: str) -> CreatorPage:
 
 def _by_creator(runtime: Runtime, token: str) -> OpenGame:
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
-        raise NotFound("This link is not valid.")
+        raise NotFound(T("This link is not valid."))
     with runtime.service.reading() as session:
         row = session.exec(
             select(OpenGame).where(OpenGame.creator_token_hash == hash_token(token))
         ).first()
     if row is None:
-        raise NotFound("This link is not valid.")
+        raise NotFound(T("This link is not valid."))
     return row
 
 
@@ -476,7 +519,7 @@ def join(
     """Holds the first free open seat of ``game_id`` for a stranger and mails the link
     to confirm to ``email`` only (see the module's docstring)."""
     if not is_game_id(game_id):
-        raise NotFound("There is no such open game.")
+        raise NotFound(T("There is no such open game."))
     name, email = clean_name(name), clean_email(email)
     person = canonical_address(email)
     now = now_of(runtime)
@@ -493,9 +536,9 @@ def join(
         ).rowcount
         row = session.get(OpenGame, game_id)
         if row is None:
-            raise NotFound("There is no such open game.")
+            raise NotFound(T("There is no such open game."))
         if row.status != "open" or still_open != 1:
-            raise Gone("This game has started (or was called off); it takes no more players.")
+            raise Gone(T("This game has started (or was called off); it takes no more players."))
         holds = _holds(session, [game_id])[game_id]
         live = {number: hold for number, hold in holds.items() if _live(hold, now)}
         at_table = [spec["email"] for spec in row.seats if spec.get("email")]
@@ -515,10 +558,13 @@ def join(
             lapsing = [utc(hold.expires_at) for hold in live.values() if hold.confirmed_at is None]
             if lapsing:
                 raise Rejected(
-                    "Every open seat is held for someone who has not confirmed yet. A held "
-                    f"seat frees up if it is not confirmed by {when(min(lapsing), 'UTC', now)}."
+                    T(
+                        "Every open seat is held for someone who has not confirmed yet. A held "
+                        "seat frees up if it is not confirmed by %(moment)s.",
+                        moment=when(min(lapsing), "UTC", now, language=current_language()),
+                    )
                 )
-            raise Rejected("This game is full: every seat is taken.")
+            raise Rejected(T("This game is full: every seat is taken."))
         taken = [spec.get("name", "") for spec in row.seats if spec.get("name")]
         check_name_free(name, taken + [hold.name for hold in live.values()])
         pending = session.exec(
@@ -530,9 +576,13 @@ def join(
         ).all()
         if len(pending) >= limit(runtime, "pending"):
             raise TooMany(
-                f"This address already waits to confirm {len(pending)} seats (at most "
-                f"{int(limit(runtime, 'pending'))} at once): confirm them from your mail, or "
-                "let them lapse, and ask again. Nothing was changed."
+                T(
+                    "This address already waits to confirm %(count)d seats (at most "
+                    "%(most)d at once): confirm them from your mail, or "
+                    "let them lapse, and ask again. Nothing was changed.",
+                    count=len(pending),
+                    most=int(limit(runtime, "pending")),
+                )
             )
         _count(session, runtime, "open_join", game_id, person, client)
         seat = free[0]
@@ -567,22 +617,24 @@ def join(
         try:
             session.commit()
         except IntegrityError:
-            raise Rejected("Someone took that seat a moment ago; please ask again.") from None
+            raise Rejected(T("Someone took that seat a moment ago; please ask again.")) from None
     return Joined(sent, token)
 
 
 def hold_for(runtime: Runtime, token: str) -> tuple[OpenSeat, OpenListing]:
     """The hold a confirmation link names, and its game (for the confirm page)."""
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
-        raise NotFound("This link is not valid.")
+        raise NotFound(T("This link is not valid."))
     with runtime.service.reading() as session:
         hold = session.exec(
             select(OpenSeat).where(OpenSeat.token_hash == hash_token(token))
         ).first()
     if hold is None:
         raise NotFound(
-            "This link is not valid any more: it lapsed and someone else took the seat, or "
-            "the game started without it. If the game still has an open seat, join again."
+            T(
+                "This link is not valid any more: it lapsed and someone else took the seat, or "
+                "the game started without it. If the game still has an open seat, join again."
+            )
         )
     return hold, open_game(runtime, hold.game_id)
 
@@ -600,17 +652,22 @@ def confirm(
     try:
         contribution = chance_mod.clean_contribution(contribution)
     except ValueError as error:
-        raise BadInput(f"Your contribution: {error}") from None
+        raise BadInput(T("Your contribution: %(problem)s", problem=words(error))) from None
     hold, listing = hold_for(runtime, token)
     now = now_of(runtime)
     if hold.confirmed_at is not None:
         return Confirmed(hold.game_id, _confirmed_words(listing), listing.status != "open")
     if listing.status != "open":
-        raise Gone("This game started without this seat's confirmation; it takes no more players.")
+        raise Gone(
+            T("This game started without this seat's confirmation; it takes no more players.")
+        )
     if utc(hold.expires_at) <= now:
         raise Gone(
-            f"This link lapsed at {when(utc(hold.expires_at), 'UTC')}: the seat was held for "
-            "you until then. If the game still has an open seat, you can join again."
+            T(
+                "This link lapsed at %(moment)s: the seat was held for "
+                "you until then. If the game still has an open seat, you can join again.",
+                moment=when(utc(hold.expires_at), "UTC", language=current_language()),
+            )
         )
     games, seats = OpenGame.__table__, OpenSeat.__table__
     with runtime.service.session() as session:
@@ -637,7 +694,7 @@ def confirm(
             listing = open_game(runtime, hold.game_id)
             if _confirmed(runtime, hold):
                 return Confirmed(hold.game_id, _confirmed_words(listing), listing.status != "open")
-            raise Gone("This hold was replaced or the game has started; nothing was changed.")
+            raise Gone(T("This hold was replaced or the game has started; nothing was changed."))
         row = session.get(OpenGame, hold.game_id)
         session.refresh(row)
         runtime.service.tell(
@@ -688,9 +745,9 @@ def start_with_bots(runtime: Runtime, token: str) -> bool:
     """The creator starts her game now: bots play the open seats nobody confirmed."""
     row = _by_creator(runtime, token)
     if row.status == "started":
-        raise Gone("This game has started already.")
+        raise Gone(T("This game has started already."))
     if row.status != "open":
-        raise Gone("This game was called off.")
+        raise Gone(T("This game was called off."))
     return _start(runtime, row.id, with_bots=True)
 
 
@@ -707,7 +764,7 @@ def cancel(runtime: Runtime, token: str) -> None:
         ).rowcount
         if called_off != 1:
             session.rollback()
-            raise Gone("This game has started or was called off already; nothing was changed.")
+            raise Gone(T("This game has started or was called off already; nothing was changed."))
         now = now_of(runtime)
         for hold in session.exec(select(OpenSeat).where(OpenSeat.game_id == row.id)):
             if _live(hold, now):

@@ -13,7 +13,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from engines.text import Text
 from pbem.errors import BadInput
+from pbem.i18n import T
 
 DEFAULT_POLICY = {
     "reminder_after_hours": 24,
@@ -57,24 +59,57 @@ _WORDS = {
 
 def _setting(key: str, value: Any) -> int | float:
     """One numeric setting, checked against its floor and ceiling."""
-    what, floor, ceiling = _WORDS[key]
     if isinstance(value, bool):
-        raise BadInput(f"{what} must be a number.")
+        raise BadInput(_not_a_number(key))
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise BadInput(f"{what} must be a number.") from None
+        raise BadInput(_not_a_number(key)) from None
     if (
         not math.isfinite(number)
         or number < 0
         or number > POLICY_LIMITS[key]
         or 0 < number < POLICY_FLOORS[key] - 1e-9
     ):
-        raise BadInput(f"{what} must be {floor} up to {ceiling}; {str(value)[:40]!r} is not.")
+        raise BadInput(_out_of_range(key, repr(str(value)[:40])))
     if number == 0:
         return 0
     number = max(number, POLICY_FLOORS[key])
     return int(number) if number == int(number) else number
+
+
+def _not_a_number(key: str) -> Text:
+    """The refusal of a setting that is not a number, whole in each language."""
+    return {
+        "reminder_after_hours": T("The first reminder (reminder_after_hours) must be a number."),
+        "reminder_every_hours": T(
+            "The time between reminders (reminder_every_hours) must be a number."
+        ),
+        "deadline_after_days": T("The deadline (deadline_after_days) must be a number."),
+    }[key]
+
+
+def _out_of_range(key: str, given: str) -> Text:
+    """The refusal of a setting out of its range, naming its floor and ceiling."""
+    return {
+        "reminder_after_hours": T(
+            "The first reminder (reminder_after_hours) must be 0 (no reminders) or from 1 "
+            "hour up to %(most)d hours (a year); %(given)s is not.",
+            most=24 * 365,
+            given=given,
+        ),
+        "reminder_every_hours": T(
+            "The time between reminders (reminder_every_hours) must be 0 (one reminder "
+            "only) or from 4 hours up to %(most)d hours (a year); %(given)s is not.",
+            most=24 * 365,
+            given=given,
+        ),
+        "deadline_after_days": T(
+            "The deadline (deadline_after_days) must be 0 (no deadline) or from 1 hour "
+            "(1/24 day, about 0.0417) up to 365 days; %(given)s is not.",
+            given=given,
+        ),
+    }[key]
 
 
 def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -84,10 +119,10 @@ def check_policy(policy: Mapping[str, Any] | None) -> dict[str, Any]:
     merged = dict(DEFAULT_POLICY)
     for key, value in dict(policy or {}).items():
         if key not in DEFAULT_POLICY:
-            raise BadInput(f"Unknown deadline setting {str(key)[:40]!r}.")
+            raise BadInput(T("Unknown deadline setting %(key)s.", key=repr(str(key)[:40])))
         merged[key] = value
     for key in POLICY_FLOORS:
         merged[key] = _setting(key, merged[key])
     if merged["at_deadline"] not in AT_DEADLINE:
-        raise BadInput("At the deadline: choose wait, bot_turn, bot_seat or replace.")
+        raise BadInput(T("At the deadline: choose wait, bot_turn, bot_seat or replace."))
     return merged

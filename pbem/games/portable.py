@@ -80,6 +80,7 @@ from pbem.games.policy import check_policy
 from pbem.games.record import write_record
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token, new_token
+from pbem.i18n import T
 from pbem.models import Game, GameSecret, Seat
 from pbem.validate import (
     canonical_address,
@@ -216,9 +217,9 @@ def export_chunks(
     with service.reading() as session:
         game = store.game(session, game_id)
         if seat is None and game.status != "finished" and not full:
-            raise Rejected("The full log is published when the game ends.")
+            raise Rejected(T("The full log is published when the game ends."))
         if seat is not None and not 0 <= seat < game.seat_count:
-            raise NotFound("There is no such seat in this game.")
+            raise NotFound(T("There is no such seat in this game."))
         seats = session.exec(
             select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat))
         ).all()

@@ -33,6 +33,7 @@ from pbem.games.context import Runtime
 from pbem.games.ratings import conservative, model
 from pbem.games.seat_rules import again
 from pbem.games.tables import SeatRequest
+from pbem.i18n import T
 from pbem.models import PlayerGame, Profile, Rating
 from pbem.zones import utc
 
@@ -82,10 +83,12 @@ def clean_handle(value: object) -> str:
     """The handle as asked, checked: :class:`BadInput` says what is wrong."""
     handle = str(value or "").strip()
     if not HANDLE.fullmatch(handle):
-        raise BadInput("A handle has 3 to 24 characters: letters, digits, '-' and '_' (no spaces).")
+        raise BadInput(
+            T("A handle has 3 to 24 characters: letters, digits, '-' and '_' (no spaces).")
+        )
     key = handle.lower()
     if key in RESERVED_WHOLE or any(_reserved(form) for form in (key, key.translate(LEET))):
-        raise BadInput("That handle is kept for the server's own use; please choose another.")
+        raise BadInput(T("That handle is kept for the server's own use; please choose another."))
     return handle
 
 
@@ -97,10 +100,7 @@ def profile_of(session: Session, person: str) -> Profile | None:
 
 
 def _count(session: Session, now: datetime, person: str, client: str | None) -> None:
-    for key, who, value in (
-        ("requester", "this address", person[:320]),
-        ("client", "your network address", (client or "")[:64]),
-    ):
+    for key, value in (("requester", person[:320]), ("client", (client or "")[:64])):
         if not value:
             continue
         allowed = LIMITS["address" if key == "requester" else "client"]
@@ -117,9 +117,23 @@ def _count(session: Session, now: datetime, person: str, client: str | None) -> 
             )
         ]
         if len(made) >= allowed:
+            later = again(made, allowed, now)
+            if key == "requester":
+                raise TooMany(
+                    T(
+                        "Too many changes to a handle from this address in the last 24 hours "
+                        "(at most %(most)d); %(again)s",
+                        most=allowed,
+                        again=later,
+                    )
+                )
             raise TooMany(
-                f"Too many changes to a handle from {who} in the last 24 hours (at most "
-                f"{allowed}); {again(made, allowed, now)}"
+                T(
+                    "Too many changes to a handle from your network address in the last 24 "
+                    "hours (at most %(most)d); %(again)s",
+                    most=allowed,
+                    again=later,
+                )
             )
     session.add(
         SeatRequest(
@@ -145,7 +159,7 @@ def claim(runtime: Runtime, person: str, handle: object, client: str | None = No
         mine = profile_of(session, person)
         if taken is not None and taken is not mine:
             if taken.freed_at is None or utc(taken.freed_at) > now:
-                raise Rejected("That handle is taken; please choose another.")
+                raise Rejected(T("That handle is taken; please choose another."))
         _count(session, now, person, client)
         if taken is not None and taken is not mine:
             session.delete(taken)
@@ -163,7 +177,7 @@ def claim(runtime: Runtime, person: str, handle: object, client: str | None = No
         try:
             session.commit()
         except IntegrityError:  # someone took it a moment ago
-            raise Rejected("That handle is taken; please choose another.") from None
+            raise Rejected(T("That handle is taken; please choose another.")) from None
     return handle
 
 
@@ -171,7 +185,7 @@ def set_hidden(runtime: Runtime, person: str, hidden: bool) -> None:
     with runtime.service.session() as session:
         mine = profile_of(session, person)
         if mine is None:
-            raise NotFound("This address has no profile.")
+            raise NotFound(T("This address has no profile."))
         mine.hidden = hidden
         session.add(mine)
         session.commit()
@@ -185,7 +199,7 @@ def delete(runtime: Runtime, person: str, client: str | None = None) -> None:
     with runtime.service.session() as session:
         mine = profile_of(session, person)
         if mine is None:
-            raise NotFound("This address has no profile.")
+            raise NotFound(T("This address has no profile."))
         _count(session, now, person, client)
         mine.person, mine.hidden, mine.freed_at = "", True, now + FREED_AFTER
         session.add(mine)
@@ -243,11 +257,11 @@ def public_profile(runtime: Runtime, handle: str) -> ProfilePage:
     """What ``/players/<handle>`` shows; :class:`NotFound` for a hidden, deleted or
     unknown handle (the same answer for each)."""
     if not isinstance(handle, str) or not HANDLE.fullmatch(handle):
-        raise NotFound("There is no such player.")
+        raise NotFound(T("There is no such player."))
     with runtime.service.reading() as session:
         profile = session.get(Profile, handle.lower())
         if profile is None or profile.hidden or profile.freed_at is not None:
-            raise NotFound("There is no such player.")
+            raise NotFound(T("There is no such player."))
         return _page(session, profile)
 
 

@@ -57,6 +57,7 @@ from pbem.games.seat_changes import (
 )
 from pbem.games.seat_rules import Permission, count_request
 from pbem.games.tokens import hash_token, new_token
+from pbem.i18n import T
 from pbem.models import Game, Seat
 from pbem.zones import utc
 
@@ -76,7 +77,9 @@ def hand_to_bot(
 
     levels = bot_levels_of(get_engine(runtime.service.game(game_id).engine))
     if level not in levels:
-        raise BadInput(f"A bot plays this game at one of these levels: {', '.join(levels)}.")
+        raise BadInput(
+            T("A bot plays this game at one of these levels: %(levels)s.", levels=", ".join(levels))
+        )
     target = active_seat(runtime, game_id, seat)
     if target.is_bot:
         return RescueOutcome(True, f"A bot already plays {target.name}'s seat.")
@@ -87,7 +90,7 @@ def hand_to_bot(
     def change(session: Session, game: Game) -> None:
         row = locked_seat(session, game_id, seat)
         if row.is_bot:
-            raise Rejected(f"A bot already plays {row.name}'s seat.")
+            raise Rejected(T("A bot already plays %(name)s's seat.", name=row.name))
         if permitted.by == "player":
             count_request(session, runtime, game_id, seat, "rescue")
         _bot_plays(session, row, level)
@@ -121,7 +124,7 @@ def leave_game(runtime: Runtime, game_id: str, seat: int, by: int | None) -> Res
     def change(session: Session, game: Game) -> None:
         row = locked_seat(session, game_id, seat)
         if not row.email:
-            raise Rejected("This seat has no player to leave it.")
+            raise Rejected(T("This seat has no player to leave it."))
         count_request(session, runtime, game_id, seat, "rescue")
         come_back = (
             f"The seat is open on the game's page, {page}; to come back, ask for it there "
@@ -170,7 +173,7 @@ def resign(runtime: Runtime, game_id: str, seat: int, by: int | None) -> RescueO
     target = active_seat(runtime, game_id, seat)
     game = runtime.service.game(game_id)
     meaning = resignation_of(get_engine(game.engine, game.engine_version))
-    paused = "The game is paused: nobody can resign until it goes on. Nothing was changed."
+    paused = T("The game is paused: nobody can resign until it goes on. Nothing was changed.")
     if game.paused_at is not None:
         raise Rejected(paused)
     permitted = permission(runtime, game_id, "resign", seat, by)
@@ -181,7 +184,7 @@ def resign(runtime: Runtime, game_id: str, seat: int, by: int | None) -> RescueO
     def change(session: Session, game: Game) -> None:
         row = locked_seat(session, game_id, seat)
         if not row.email or not row.token_hash:
-            raise Rejected("This seat has no player to resign it.")
+            raise Rejected(T("This seat has no player to resign it."))
         if game.paused_at is not None:
             raise Rejected(paused)
         count_request(session, runtime, game_id, seat, "rescue")
@@ -293,17 +296,17 @@ def reclaim(runtime: Runtime, game_id: str, seat: int, by: int | None = None) ->
     """A bot seat goes back to its player, with a fresh link mailed to them."""
     target = active_seat(runtime, game_id, seat)
     if not target.is_bot:
-        raise Rejected(f"{target.name}'s seat is not played by a bot.")
+        raise Rejected(T("%(name)s's seat is not played by a bot.", name=target.name))
     permitted = permission(runtime, game_id, "reclaim", seat, by)
     assert isinstance(permitted, Permission)
     if not target.email:
-        raise Rejected("This seat has no player to give it back to; it is open to new players.")
+        raise Rejected(T("This seat has no player to give it back to; it is open to new players."))
     token = new_token()
 
     def change(session: Session, game: Game) -> None:
         row = locked_seat(session, game_id, seat)
         if not row.is_bot or not row.email:
-            raise Rejected(f"{row.name}'s seat is not played by a bot.")
+            raise Rejected(T("%(name)s's seat is not played by a bot.", name=row.name))
         if permitted.by == "player":
             count_request(session, runtime, game_id, seat, "rescue")
         row.is_bot = False

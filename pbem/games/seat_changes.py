@@ -30,6 +30,7 @@ from pbem.games.notices import Notice
 from pbem.games.seat_rules import Permission, VoteCounted
 from pbem.games.tables import FormerPlayer, RetiredLink, SeatClock, SeatOffer
 from pbem.games.tokens import hash_token
+from pbem.i18n import T
 from pbem.models import Event, Game, Seat
 from pbem.zones import utc
 
@@ -51,21 +52,21 @@ Claim = Callable[[Session], None]
 
 def active_seat(runtime: Runtime, game_id: str, seat: Any) -> Seat:
     if isinstance(seat, bool) or not isinstance(seat, int):
-        raise BadInput("Name the seat by its number.")
+        raise BadInput(T("Name the seat by its number."))
     with runtime.service.session() as session:
         game = runtime.service.store.game(session, game_id)
         if game.status != "active":
-            raise Rejected("This game is over; its seats cannot change any more.")
+            raise Rejected(T("This game is over; its seats cannot change any more."))
         row = session.get(Seat, (game_id, seat)) if 0 <= seat < game.seat_count else None
         if row is None:
-            raise NotFound("There is no such seat in this game.")
+            raise NotFound(T("There is no such seat in this game."))
         return row
 
 
 def locked_seat(session: Session, game_id: str, seat: int) -> Seat:
     row = session.get(Seat, (game_id, seat))
     if row is None:
-        raise NotFound("There is no such seat in this game.")
+        raise NotFound(T("There is no such seat in this game."))
     return row
 
 

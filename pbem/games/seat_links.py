@@ -13,12 +13,14 @@ from typing import Any
 
 from sqlmodel import select
 
+from engines.text import Text
 from pbem import zones
 from pbem.errors import Gone, NotFound, NotTaken
 from pbem.games.context import Runtime
 from pbem.games.seat_changes import game_url
 from pbem.games.tables import RetiredLink, SeatOffer
 from pbem.games.tokens import hash_token
+from pbem.i18n import T, current_language
 from pbem.models import Seat
 from pbem.zones import utc
 
@@ -50,30 +52,38 @@ def is_lapsed(runtime: Runtime, offer: SeatOffer) -> bool:
     return lapses_at(runtime, offer) <= utc(runtime.clock())
 
 
-def lapsed_message(runtime: Runtime, offer: SeatOffer) -> str:
-    """What a lapsed link says: since when, why, and who can send a fresh one."""
+def lapsed_message(runtime: Runtime, offer: SeatOffer) -> Text:
+    """What a lapsed link says: since when, why, and who can send a fresh one (the time
+    in the language of the page or mail being written)."""
     limits = runtime.config.get("limits", {})
-    moment = zones.when(lapses_at(runtime, offer), "UTC")
+    moment = zones.when(lapses_at(runtime, offer), "UTC", language=current_language())
     page = game_url(runtime, offer.game_id)
     if offer.open:
         hours = float(limits.get("seat_request_hours", 48))
-        return (
-            f"This link lapsed on {moment}: a link to take an open seat works for {hours:g} "
-            f"hours after it is asked for. If the seat is still open on the game's page, "
-            f"{page}, you can ask for it again there."
+        return T(
+            "This link lapsed on %(moment)s: a link to take an open seat works for %(hours)s "
+            "hours after it is asked for. If the seat is still open on the game's page, "
+            "%(page)s, you can ask for it again there.",
+            moment=moment,
+            hours=format(hours, "g"),
+            page=page,
         )
     days = float(limits.get("invitation_days", 30))
     game = runtime.service.game(offer.game_id)
-    who = (
-        'The game\'s creator can send it again from their "Seats and deadlines" page, and '
-        "so can the server's operator"
-        if game.creator_seat is not None
-        else "The server's operator can send it again, and the other players can invite you "
-        "again by a vote"
-    )
-    return (
-        f"This invitation expired on {moment}: an invitation works for {days:g} days. "
-        f"{who}: ask them for a fresh link."
+    if game.creator_seat is not None:
+        return T(
+            "This invitation expired on %(moment)s: an invitation works for %(days)s days. "
+            'The game\'s creator can send it again from their "Seats and deadlines" page, and '
+            "so can the server's operator: ask them for a fresh link.",
+            moment=moment,
+            days=format(days, "g"),
+        )
+    return T(
+        "This invitation expired on %(moment)s: an invitation works for %(days)s days. "
+        "The server's operator can send it again, and the other players can invite you "
+        "again by a vote: ask them for a fresh link.",
+        moment=moment,
+        days=format(days, "g"),
     )
 
 
@@ -95,8 +105,10 @@ def holder_seat(runtime: Runtime, token: str) -> Seat:
             raise Gone(lapsed_message(runtime, offer)) from None
         if offer is not None:
             raise NotTaken(
-                "This seat is not yours until you take it: open the link and accept the "
-                "seat first. Nothing was done."
+                T(
+                    "This seat is not yours until you take it: open the link and accept the "
+                    "seat first. Nothing was done."
+                )
             ) from None
         retired = retired_for_token(runtime, token)
         if retired is not None:

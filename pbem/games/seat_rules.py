@@ -20,9 +20,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from engines.text import Text
 from pbem.errors import BadInput, NotAllowed, TooMany
 from pbem.games.context import Runtime
 from pbem.games.tables import FormerPlayer, RescueVote, SeatClock, SeatOffer, SeatRequest
+from pbem.i18n import T, current_language
 from pbem.models import Game, Seat
 from pbem.zones import utc, when
 
@@ -190,8 +192,11 @@ def permit(
     now = utc(runtime.clock())
     if is_resigned(session, game.id, target.seat):
         raise NotAllowed(
-            f"{target.name} resigned; a bot plays the seat to the end of the game, and "
-            "nothing about it can change any more."
+            T(
+                "%(name)s resigned; a bot plays the seat to the end of the game, and "
+                "nothing about it can change any more.",
+                name=target.name,
+            )
         )
     if deadline:
         # The sweep acts only on a deadline it has claimed, so the seat is past it.
@@ -203,24 +208,29 @@ def permit(
             raise NotAllowed(f"Only the seat's own player can {text}.")
         return Permission("operator")
     if isinstance(by, bool) or not isinstance(by, int) or not 0 <= by < game.seat_count:
-        raise BadInput("Only a player of this game can ask for that.")
+        raise BadInput(T("Only a player of this game can ask for that."))
     if by == target.seat:
         if may(action, "player") == NEVER:
             raise NotAllowed(
-                "The other players or the deadline decide about that for your seat, "
-                "and only while you are away."
+                T(
+                    "The other players or the deadline decide about that for your seat, "
+                    "and only while you are away."
+                )
             )
         return Permission("player")
     voter = session.get(Seat, (game.id, by))
     if voter is None or not is_holder(session, voter):
-        raise NotAllowed("Only a player who holds a seat of this game can vote.")
+        raise NotAllowed(T("Only a player who holds a seat of this game can vote."))
     if may(action, "vote") == NEVER:
-        raise NotAllowed(f"Only {target.name} can {text} for their own seat.")
+        raise NotAllowed(_only_their_own(action, target.name, text))
     why = absence_key(session, game, target, now)
     if why is None:
         raise NotAllowed(
-            f"{target.name} is present (their deadline has not passed), and nobody acts "
-            "against a present player."
+            T(
+                "%(name)s is present (their deadline has not passed), and nobody acts "
+                "against a present player.",
+                name=target.name,
+            )
         )
     eligible = [
         row.seat
@@ -229,8 +239,11 @@ def permit(
     ]
     if len(eligible) < 2:
         raise NotAllowed(
-            f"Fewer than two other players hold seats in this game, so only the deadline "
-            f"policy or {target.name} themself can move this seat."
+            T(
+                "Fewer than two other players hold seats in this game, so only the deadline "
+                "policy or %(name)s themself can move this seat.",
+                name=target.name,
+            )
         )
     needed = len(eligible) // 2 + 1
     key = f"{action}:{target.seat}:{why}:{detail}"[:400]
@@ -263,13 +276,27 @@ def count_request(session: Session, runtime: Runtime, game_id: str, seat: int, k
     )
     limit = PER_DAY[kind]
     if len(made) >= limit:
-        what = {
-            "vacation": "vacation requests",
-            "rescue": "requests about seats",
-            "resend": "invitations sent again for this seat",
-        }[kind]
+        later = again(made, limit, now)
         raise TooMany(
-            f"That makes too many {what} in a day (at most {limit}); {again(made, limit, now)}"
+            {
+                "vacation": T(
+                    "That makes too many vacation requests in a day (at most %(most)d); %(again)s",
+                    most=limit,
+                    again=later,
+                ),
+                "rescue": T(
+                    "That makes too many requests about seats in a day (at most %(most)d); "
+                    "%(again)s",
+                    most=limit,
+                    again=later,
+                ),
+                "resend": T(
+                    "That makes too many invitations sent again for this seat in a day (at "
+                    "most %(most)d); %(again)s",
+                    most=limit,
+                    again=later,
+                ),
+            }[kind]
         )
     session.add(SeatRequest(game_id=game_id, seat=seat, kind=kind, created_at=now))
 
@@ -299,10 +326,25 @@ def count_take(
             session, now, SeatRequest.kind == "take", getattr(SeatRequest, key) == asking[key]
         )
         if len(made) >= limit:
-            who = "this address" if key == "requester" else "your network address"
+            later = again(made, limit, now)
+            if key == "requester":
+                raise TooMany(
+                    T(
+                        "Seats were asked for from this address %(made)d times in the last 24 "
+                        "hours, and at most %(most)d are allowed; %(again)s",
+                        made=len(made),
+                        most=limit,
+                        again=later,
+                    )
+                )
             raise TooMany(
-                f"Seats were asked for from {who} {len(made)} times in the last 24 hours, "
-                f"and at most {limit} are allowed; {again(made, limit, now)}"
+                T(
+                    "Seats were asked for from your network address %(made)d times in the "
+                    "last 24 hours, and at most %(most)d are allowed; %(again)s",
+                    made=len(made),
+                    most=limit,
+                    again=later,
+                )
             )
     session.add(SeatRequest(game_id=game_id, seat=seat, kind="take", created_at=now, **asking))
 
@@ -321,11 +363,29 @@ def _made(session: Session, now: datetime, *where: Any) -> list[datetime]:
     ]
 
 
-def again(made: list[datetime], limit: int, now: datetime) -> str:
+def again(made: list[datetime], limit: int, now: datetime) -> Text:
     """When a request may be made again, in words: once enough of ``made`` (oldest
-    first) are more than a day old that fewer than ``limit`` remain."""
+    first) are more than a day old that fewer than ``limit`` remain (the time in the
+    language of the page or mail being written)."""
     moment = made[len(made) - limit] + timedelta(days=1)
-    return f"you can ask again from {when(moment, 'UTC', now)}. Nothing was changed."
+    return T(
+        "you can ask again from %(moment)s. Nothing was changed.",
+        moment=when(moment, "UTC", now, language=current_language()),
+    )
+
+
+def _only_their_own(action: str, name: str, text: str) -> str:
+    """The refusal of a vote on ``action``, which only the seat's own player may ask."""
+    sentences = {
+        "leave": T("Only %(name)s can leave the game for their own seat.", name=name),
+        "resign": T("Only %(name)s can resign for their own seat.", name=name),
+        "reclaim": T("Only %(name)s can take a bot seat back for their own seat.", name=name),
+        "vacation": T(
+            "Only %(name)s can pause the seat's deadlines for their own seat.", name=name
+        ),
+        "take": T("Only %(name)s can ask for an open seat for their own seat.", name=name),
+    }
+    return sentences.get(action) or f"Only {name} can {text} for their own seat."
 
 
 def clear_votes(session: Session, game_id: str, seat: int) -> None:

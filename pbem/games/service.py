@@ -48,7 +48,7 @@ from engines import REGISTRY, bot_levels_of, get_engine, is_slow_bot
 from engines import bot_move as engine_bot_move
 from engines.api import Engine, IllegalMove, Result, canonical_json, resolve_options
 from pbem.db import BATCH, Batch, KeptConnections, Prepared, for_reads, read_alone
-from pbem.errors import BadInput, Conflict, NotFound, Rejected
+from pbem.errors import BadInput, Conflict, NotFound, Rejected, words
 from pbem.eventlog import chance as chance_mod
 from pbem.eventlog import contributions as contrib
 from pbem.eventlog import roster as roster_mod
@@ -63,6 +63,7 @@ from pbem.games.outcomes import Listener, MoveOutcome, Transition
 from pbem.games.policy import check_policy
 from pbem.games.tables import SeatClock
 from pbem.games.tokens import hash_token, new_token
+from pbem.i18n import T
 from pbem.models import Event, Game, GameSecret, OpenGame, PendingGame, Seat
 from pbem.validate import check_unique_names, clean_name
 
@@ -375,7 +376,7 @@ class GameService:
             for entry in given:
                 problem = contrib.problem(entry, len(seats))
                 if problem:
-                    raise BadInput(f"A contribution is not valid: {problem}.")
+                    raise BadInput(T("A contribution is not valid: %(problem)s.", problem=problem))
             mix = chance_mod.mix_of([entry["sha256"] for entry in given])
         elif chance_scheme != 1 or contributions:
             raise ValueError("chance scheme 1 takes no contributions")
@@ -383,7 +384,7 @@ class GameService:
         try:
             state = engine.setup(len(seats), resolved, recording)
         except ValueError as error:
-            raise BadInput(str(error)) from None
+            raise BadInput(words(error)) from None
         digest = self.store.digest(seed, engine, state)
         payload = {
             "engine": engine.slug,
@@ -433,8 +434,10 @@ class GameService:
                 waiting = session.get(PendingGame, pending)
                 if waiting is None:
                     raise Rejected(
-                        "This game was made already (or its first step lapsed); nothing "
-                        "more was done."
+                        T(
+                            "This game was made already (or its first step lapsed); nothing "
+                            "more was done."
+                        )
                     )
                 session.delete(waiting)
                 session.flush()
@@ -482,33 +485,42 @@ class GameService:
         in two steps is checked before its seed is drawn): the engine, the resolved
         options and policy, the seats' names and the roster."""
         if engine_slug not in REGISTRY:
-            raise BadInput(f"There is no game called {engine_slug!r}.")
+            raise BadInput(T("There is no game called %(slug)s.", slug=repr(engine_slug)))
         try:
             engine = get_engine(engine_slug, version)
         except KeyError as error:
-            raise BadInput(str(error.args[0])) from None
+            raise BadInput(words(error)) from None
         levels = bot_levels_of(engine)
         for spec in seats:
             if spec.is_bot and spec.bot_level not in levels:
                 raise BadInput(
-                    f"A bot plays {engine.title} at one of these levels: {', '.join(levels)}."
+                    T(
+                        "A bot plays %(title)s at one of these levels: %(levels)s.",
+                        title=engine.title,
+                        levels=", ".join(levels),
+                    )
                 )
         if not engine.min_seats <= len(seats) <= engine.max_seats:
             raise BadInput(
-                f"{engine.title} is for {engine.min_seats} to {engine.max_seats} players, "
-                f"not {len(seats)}."
+                T(
+                    "%(title)s is for %(least)d to %(most)d players, not %(count)d.",
+                    title=engine.title,
+                    least=engine.min_seats,
+                    most=engine.max_seats,
+                    count=len(seats),
+                )
             )
         try:
             resolved = resolve_options(engine, options)
         except ValueError as error:
-            raise BadInput(str(error)) from None
+            raise BadInput(words(error)) from None
         policy = check_policy(policy)
         if creator_seat is not None and (
             isinstance(creator_seat, bool)
             or not isinstance(creator_seat, int)
             or not 0 <= creator_seat < len(seats)
         ):
-            raise BadInput("The game's creator must hold one of its seats.")
+            raise BadInput(T("The game's creator must hold one of its seats."))
         names = [
             clean_name(spec.name, required=False) or f"Player {index + 1}"
             for index, spec in enumerate(seats)
@@ -558,21 +570,25 @@ class GameService:
         after :data:`PENDING_LAPSES` unless ``lapses`` is false: an open game waits for
         its players as long as it is listed)."""
         if not isinstance(pending, str) or not 1 <= len(pending) <= 32:
-            raise BadInput("The form names no game waiting to be made.")
+            raise BadInput(T("The form names no game waiting to be made."))
         with self.reading() as session:
             row = session.get(PendingGame, pending)
         if row is None:
             if self.game_exists(pending):
-                raise Rejected("This game was made already; nothing more was done.")
+                raise Rejected(T("This game was made already; nothing more was done."))
             raise Rejected(
-                "This form is not one the server gave (or its first step lapsed): start "
-                "again from the lobby. Nothing was done."
+                T(
+                    "This form is not one the server gave (or its first step lapsed): start "
+                    "again from the lobby. Nothing was done."
+                )
             )
         created = row.created_at if row.created_at.tzinfo else row.created_at.replace(tzinfo=UTC)
         if lapses and self.clock() - created > PENDING_LAPSES:
             raise Rejected(
-                "This form waited too long (its first step lapsed): start again from the "
-                "lobby. Nothing was done."
+                T(
+                    "This form waited too long (its first step lapsed): start again from the "
+                    "lobby. Nothing was done."
+                )
             )
         return row
 
@@ -617,35 +633,41 @@ class GameService:
         try:
             value = chance_mod.clean_contribution(value)
         except ValueError as error:
-            raise BadInput(str(error)) from None
+            raise BadInput(words(error)) from None
         if by not in chance_mod.ROADS:
-            raise BadInput("A contribution comes by the browser, the command line or the server.")
+            raise BadInput(
+                T("A contribution comes by the browser, the command line or the server.")
+            )
         entry = contrib.record(seat, "player", by, value)
         payload = {key: entry[key] for key in ("role", "by", "sha256", "contribution")}
         with self.reading() as session:
             holder = session.get(Seat, (game_id, seat)) if isinstance(seat, int) else None
         if holder is None:
-            raise NotFound("There is no such seat.")
+            raise NotFound(T("There is no such seat."))
         payload["name"] = holder.name
 
         def change(session: Session, game: Game) -> None:
             row = session.get(Seat, (game_id, seat))
             secret = session.get(GameSecret, game_id)
             if row is None:
-                raise NotFound("There is no such seat.")
+                raise NotFound(T("There is no such seat."))
             if secret is None or secret.mix is None:
                 raise Rejected(
-                    "This game draws from its seed alone (it was made before contributions); "
-                    "nothing was done."
+                    T(
+                        "This game draws from its seed alone (it was made before contributions); "
+                        "nothing was done."
+                    )
                 )
             if game.status != "active":
-                raise Rejected("This game is over; its draws are all made. Nothing was done.")
+                raise Rejected(T("This game is over; its draws are all made. Nothing was done."))
             if row.is_bot:
-                raise Rejected("A bot's seat gives no contribution.")
+                raise Rejected(T("A bot's seat gives no contribution."))
             if row.contributed:
                 raise Rejected(
-                    "This seat has given its contribution already (a seat gives one); "
-                    "nothing was done."
+                    T(
+                        "This seat has given its contribution already (a seat gives one); "
+                        "nothing was done."
+                    )
                 )
             row.contributed = True
             secret.mix = chance_mod.mix_with(secret.mix, entry["sha256"])
@@ -792,11 +814,11 @@ class GameService:
     def seat_for_token(self, token: str) -> Seat:
         """The seat a link token opens; a forged or revoked token is simply not found."""
         if not isinstance(token, str) or not 20 <= len(token) <= 100:
-            raise NotFound("This link is not valid (it may have been replaced).")
+            raise NotFound(T("This link is not valid (it may have been replaced)."))
         with self.reading() as session:
             seat = session.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
             if seat is None:
-                raise NotFound("This link is not valid (it may have been replaced).")
+                raise NotFound(T("This link is not valid (it may have been replaced)."))
             return seat
 
     def rotate_token(self, game_id: str, seat: int) -> str:
@@ -805,7 +827,7 @@ class GameService:
         with self.session() as session:
             row = session.get(Seat, (game_id, seat))
             if row is None:
-                raise NotFound("There is no such seat.")
+                raise NotFound(T("There is no such seat."))
             row.token_hash = hash_token(token)
             session.add(row)
             session.commit()
@@ -837,9 +859,9 @@ class GameService:
         its batch, :func:`pbem.db.write`).
         """
         if not isinstance(move, Mapping) or not isinstance(move.get("type"), str):
-            raise BadInput('A move must be a JSON object with a "type".')
+            raise BadInput(T('A move must be a JSON object with a "type".'))
         if isinstance(expected_seq, bool) or not isinstance(expected_seq, int):
-            raise BadInput("The move must say which event it was based on (a whole number).")
+            raise BadInput(T("The move must say which event it was based on (a whole number)."))
         with self.connections.connect() as connection:
             connection.begin()
             # The ORM session works on the move's own connection and transaction (it
@@ -890,20 +912,20 @@ class GameService:
             )
             if duplicate is not None:
                 return duplicate
-            raise Conflict("The game moved on since this page was shown.", game.head_seq)
+            raise Conflict(T("The game moved on since this page was shown."), game.head_seq)
         if game.status != "active":
-            raise Rejected("This game is over; no more moves can be made.")
+            raise Rejected(T("This game is over; no more moves can be made."))
         if game.paused_at is not None:
-            raise Rejected("The game is paused; no moves until it is resumed. Nothing was done.")
+            raise Rejected(T("The game is paused; no moves until it is resumed. Nothing was done."))
         if not 0 <= seat < game.seat_count:
-            raise NotFound("There is no such seat in this game.")
+            raise NotFound(T("There is no such seat in this game."))
         if game.head_state is not None:
             state = engine.load(game.head_state)
         else:
             state = self.store.state_at(session, game, engine, game.head_seq)
         due = engine.to_move(state)
         if seat not in due:
-            raise Rejected("It is not your turn.")
+            raise Rejected(T("It is not your turn."))
         seq = game.head_seq + 1
         recording_seed = open_seed(self.secret_key, game_id, loaded.seed)
         recording = chance_mod.RecordingChance(recording_seed, game_id, seq, loaded.mix)
@@ -984,17 +1006,17 @@ class GameService:
         found = _HEAD_SEQ.rows(connection, {"game_id": game_id})
         connection.rollback()
         fresh = found[0][0] if found else expected_head
-        raise Conflict("The game moved on: someone else moved first.", fresh) from None
+        raise Conflict(T("The game moved on: someone else moved first."), fresh) from None
 
     def load_for_move(self, connection: Connection, game_id: str) -> LoadedGame:
         """The game row, its stored seed, its seats and their clocks in one query (the
         game's JSON columns ride on seat 0's row only, so a large head state is read once):
         what a move reads. :class:`NotFound` when there is no such game."""
         if not isinstance(game_id, str):
-            raise NotFound("There is no such game.")
+            raise NotFound(T("There is no such game."))
         found = _MOVE_READ.rows(connection, {"game_id": game_id}, repeated=_SEED_AT)
         if not found:
-            raise NotFound("There is no such game.")
+            raise NotFound(T("There is no such game."))
         first = found[0]
         game = GameRow(*first[:_SEED_AT])
         seats, clocks = [], {}
@@ -1090,7 +1112,7 @@ class GameService:
         with self.session() as session:
             head = self.store.head(session, game_id)
             if expected_seq is not None and expected_seq != head.seq:
-                raise Conflict("The game moved on since this page was shown.", head.seq)
+                raise Conflict(T("The game moved on since this page was shown."), head.seq)
             check_roster_change(head.game.seat_count, kind, seat, payload)
             state = head.state
             if kind == "take_back":
@@ -1279,7 +1301,7 @@ class GameService:
     def _seed(self, session: Session, game_id: str) -> bytes:
         secret = session.get(GameSecret, game_id)
         if secret is None:
-            raise NotFound("There is no such game.")
+            raise NotFound(T("There is no such game."))
         return open_seed(self.secret_key, game_id, secret.seed)
 
     def _reveal_row(
@@ -1398,4 +1420,6 @@ def check_roster_change(
     try:
         roster_mod.apply(placeholder, {"kind": kind, "seat": seat, "payload": payload})
     except roster_mod.RosterError as error:
-        raise BadInput(f"This change cannot be recorded: {error}.") from None
+        raise BadInput(
+            T("This change cannot be recorded: %(problem)s.", problem=words(error))
+        ) from None

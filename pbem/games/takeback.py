@@ -20,6 +20,7 @@ from pbem.eventlog.log import TAKE_BACK_WINDOW
 from pbem.eventlog.store import game_engine
 from pbem.games.outcomes import MoveOutcome
 from pbem.games.service import GameService
+from pbem.i18n import T
 
 
 def target_in(
@@ -69,8 +70,10 @@ def take_back(service: GameService, game_id: str, seat: int, expected_seq: int) 
     target = take_back_target(service, game_id, seat)
     if target is None:
         raise Rejected(
-            "That move can no longer be taken back: another player has had a turn "
-            "or something was drawn since."
+            T(
+                "That move can no longer be taken back: another player has had a turn "
+                "or something was drawn since."
+            )
         )
     return service.append_admin(
         game_id, "take_back", seat, {"to_seq": target}, actor="seat", expected_seq=expected_seq

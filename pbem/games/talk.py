@@ -53,7 +53,7 @@ from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
 from pbem.eventlog.talk_events import commitment
 from pbem.games.context import Runtime
 from pbem.games.notices import Notice
-from pbem.i18n import N_
+from pbem.i18n import N_, T
 from pbem.models import Event, Game, Seat
 
 KIND = TALK_KIND
@@ -78,17 +78,21 @@ def clean_text(text: Any) -> str:
     """A message as it is kept: line breaks normalised, trimmed; refused (BadInput) when
     empty, longer than :data:`MAX_CHARS` or holding control characters."""
     if not isinstance(text, str):
-        raise BadInput("A message must be text.")
+        raise BadInput(T("A message must be text."))
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text:
-        raise BadInput("The message is empty. Nothing was sent.")
+        raise BadInput(T("The message is empty. Nothing was sent."))
     if len(text) > MAX_CHARS:
         raise BadInput(
-            f"A message may be at most {MAX_CHARS:,} characters long; this one has "
-            f"{len(text):,}. Nothing was sent."
+            T(
+                "A message may be at most %(most)d characters long; this one has "
+                "%(length)d. Nothing was sent.",
+                most=MAX_CHARS,
+                length=len(text),
+            )
         )
     if CONTROL.search(text):
-        raise BadInput("The message holds control characters. Nothing was sent.")
+        raise BadInput(T("The message holds control characters. Nothing was sent."))
     return text
 
 
@@ -266,16 +270,22 @@ def recipient_seat(text: str, names: list[str], sender: int) -> int:
     found = [seat for seat, name in enumerate(names) if " ".join(name.split()).casefold() == wanted]
     if not found:
         raise BadInput(
-            f"There is no player called {text.strip()!r} in this game. Nothing was sent."
+            T(
+                "There is no player called %(name)s in this game. Nothing was sent.",
+                name=repr(text.strip()),
+            )
         )
     if found == [sender]:
-        raise BadInput("A private note to yourself goes nowhere. Nothing was sent.")
+        raise BadInput(T("A private note to yourself goes nowhere. Nothing was sent."))
     others = [seat for seat in found if seat != sender]
     if len(others) > 1:
         # Names are unique in a game; an older game may still share one: never guess.
         raise BadInput(
-            f"More than one player of this game is called {text.strip()!r}, so the note "
-            "could go to the wrong one. Nothing was sent."
+            T(
+                "More than one player of this game is called %(name)s, so the note "
+                "could go to the wrong one. Nothing was sent.",
+                name=repr(text.strip()),
+            )
         )
     return others[0]
 
@@ -296,8 +306,11 @@ def count(session: Session, runtime: Runtime, game_id: str, seat: int) -> None:
     ).one()
     if made >= PER_HOUR:
         raise TooMany(
-            f"That makes too many messages in an hour (at most {PER_HOUR}); "
-            "wait a while and try again. Nothing was sent."
+            T(
+                "That makes too many messages in an hour (at most %(most)d); "
+                "wait a while and try again. Nothing was sent.",
+                most=PER_HOUR,
+            )
         )
     session.add(SeatRequest(game_id=game_id, seat=seat, kind=KIND, created_at=now))
 
@@ -313,14 +326,14 @@ def post(runtime: Runtime, game_id: str, seat: int, to: int | None, text: Any, v
             session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.seat)))
         )
     if not seats:
-        raise NotFound("There is no such game.")
+        raise NotFound(T("There is no such game."))
     if not 0 <= seat < len(seats):
-        raise NotFound("There is no such seat in this game.")
+        raise NotFound(T("There is no such seat in this game."))
     if to is not None:
         if isinstance(to, bool) or not isinstance(to, int) or not 0 <= to < len(seats):
-            raise BadInput("There is no such player in this game. Nothing was sent.")
+            raise BadInput(T("There is no such player in this game. Nothing was sent."))
         if to == seat:
-            raise BadInput("A private note to yourself goes nowhere. Nothing was sent.")
+            raise BadInput(T("A private note to yourself goes nowhere. Nothing was sent."))
     payload = new_payload(to, text)
 
     def change(session: Session, game: Any) -> None:

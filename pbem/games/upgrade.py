@@ -21,6 +21,7 @@ from pbem.eventlog.log import (
 )
 from pbem.eventlog.store import game_engine
 from pbem.eventlog.verify import verify_rows
+from pbem.i18n import T
 from pbem.models import Event
 
 if TYPE_CHECKING:
@@ -159,7 +160,7 @@ def upgrade_engine(
     with service.session() as session:
         head = service.store.head(session, game_id)
         if head.game.engine_version != check.from_version:
-            raise Conflict("The game's engine version changed meanwhile.", head.seq)
+            raise Conflict(T("The game's engine version changed meanwhile."), head.seq)
         new_engine = get_engine(head.game.engine, check.to_version)
         state = carry_over(head.engine, new_engine, head.state)
         row = service.store.new_row(

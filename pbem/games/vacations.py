@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from engines.text import Text
 from pbem import zones
 from pbem.errors import BadInput, Rejected
 from pbem.games.context import Runtime
@@ -27,6 +28,7 @@ from pbem.games.seat_changes import (
 )
 from pbem.games.seat_rules import Permission, count_request
 from pbem.games.tables import SeatClock
+from pbem.i18n import T, Tn
 from pbem.models import Game
 from pbem.zones import utc
 
@@ -35,7 +37,7 @@ WHOLE_DAYS = re.compile(r"[0-9]{1,4}")
 
 def vacation_days(days: Any, cap: int) -> int:
     """``days`` as a whole number of days from 1 to ``cap``, or :class:`BadInput`."""
-    sentence = f"A vacation lasts whole days: give a number from 1 to {cap}."
+    sentence = T("A vacation lasts whole days: give a number from 1 to %(cap)d.", cap=cap)
     if isinstance(days, bool):
         raise BadInput(sentence)
     if isinstance(days, str) and WHOLE_DAYS.fullmatch(days.strip()):
@@ -63,9 +65,7 @@ def start_vacation(
         clock = seat_clock(session, game_id, seat)
         left = cap - clock.vacation_days_used
         if days > left + 1e-9:
-            raise Rejected(
-                f"This game allows {cap:g} days of vacation per seat; {time_left(left)} left."
-            )
+            raise Rejected(allowance_left(cap, left))
         count_request(session, runtime, game_id, seat, "vacation")
         clock.vacation_days_used += days
         clock.paused_until = until
@@ -98,7 +98,7 @@ def end_vacation(runtime: Runtime, game_id: str, seat: int, by: int | None = Non
     permitted = permission(runtime, game_id, "vacation", seat, seat if by is None else by)
     assert isinstance(permitted, Permission)
     now = utc(runtime.clock())
-    away = "You are not on vacation in this game; nothing was changed."
+    away = T("You are not on vacation in this game; nothing was changed.")
 
     def change(session: Session, game: Game) -> None:
         clock = seat_clock(session, game_id, seat)
@@ -170,6 +170,31 @@ def time_left(days: float) -> str:
         if count
     ]
     return " and ".join(parts) or "nothing is"
+
+
+def allowance_left(cap: float, days: float) -> Text:
+    """The refusal of a vacation longer than what is left of the allowance ``cap``."""
+    hours = max(round(days * 24), 0)
+    whole, rest = divmod(hours, 24)
+    if not hours:
+        return T(
+            "This game allows %(cap)s days of vacation per seat; nothing is left.",
+            cap=format(cap, "g"),
+        )
+    days_part = Tn("%(num)d day", "%(num)d days", whole)
+    hours_part = Tn("%(num)d hour", "%(num)d hours", rest)
+    if whole and rest:
+        return T(
+            "This game allows %(cap)s days of vacation per seat; %(days)s and %(hours)s left.",
+            cap=format(cap, "g"),
+            days=days_part,
+            hours=hours_part,
+        )
+    return T(
+        "This game allows %(cap)s days of vacation per seat; %(left)s left.",
+        cap=format(cap, "g"),
+        left=days_part if whole else hours_part,
+    )
 
 
 def _iso(moment: datetime) -> str:

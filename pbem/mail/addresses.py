@@ -19,6 +19,7 @@ from sqlmodel import col, select
 from pbem.errors import BadInput, NotFound, Rejected, TooMany
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatRequest
+from pbem.i18n import T
 from pbem.mail import seat_mails
 from pbem.mail.inbound.bounces import bouncing
 from pbem.models import Game, Seat
@@ -47,16 +48,16 @@ def change_address(runtime: Runtime, game_id: str, seat_number: int, value: Any)
         seat = session.get(Seat, (game_id, seat_number))
         game = session.get(Game, game_id)
         if seat is None or game is None or not seat.email or seat.is_bot:
-            raise NotFound("This seat has no player whose address could change.")
+            raise NotFound(T("This seat has no player whose address could change."))
         if not bouncing(session, [seat.email]):
-            raise Rejected("Mail to your address works, so there is nothing to change here.")
+            raise Rejected(T("Mail to your address works, so there is nothing to change here."))
         if address.strip().lower() == seat.email.strip().lower():
-            raise BadInput("That is the address whose mail bounces; give another one.")
+            raise BadInput(T("That is the address whose mail bounces; give another one."))
         others = session.exec(
             select(Seat.email).where(Seat.game_id == game_id, Seat.seat != seat_number)
         ).all()
         if any(same_person(address, other) for other in others):
-            raise Rejected("That address belongs to another player of this game.")
+            raise Rejected(T("That address belongs to another player of this game."))
         made = session.exec(
             select(func.count(col(SeatRequest.id))).where(
                 SeatRequest.game_id == game_id,
@@ -67,7 +68,10 @@ def change_address(runtime: Runtime, game_id: str, seat_number: int, value: Any)
         ).one()
         if made >= PER_DAY:
             raise TooMany(
-                f"A seat's address may change at most {PER_DAY} times a day; try again tomorrow."
+                T(
+                    "A seat's address may change at most %(most)d times a day; try again tomorrow.",
+                    most=PER_DAY,
+                )
             )
         session.add(SeatRequest(game_id=game_id, seat=seat_number, kind=KIND, created_at=now))
         seat.email = address

@@ -38,6 +38,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem import bounds
 from pbem.errors import PbemError
+from pbem.i18n import localize
 
 CSP = "; ".join(
     [
@@ -180,7 +181,8 @@ def forget_database_failures() -> None:
 def error_answer(status: int, message: str, **extra: Any):
     """The error in the shape of the request: JSON under ``/api/``, else the error page."""
     if request.path.startswith("/api/"):
-        return jsonify({"error": {"status": status, "message": message, **extra}}), status
+        said = localize(message)  # a refusal in the page's language, as pages show it
+        return jsonify({"error": {"status": status, "message": said, **extra}}), status
     return render_template("error.html", message=message, status=status), status
 
 

@@ -16,6 +16,7 @@ from pbem.games import open_games
 from pbem.games.listing import LISTING_STATUSES, GamePage
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.games.service import SeatSpec
+from pbem.i18n import T
 from pbem.validate import clean_email, clean_name, clean_title
 from pbem.web.present import runtime
 
@@ -93,7 +94,7 @@ def zone_from(form) -> str:
     try:
         return zones.clean_zone(form.get("timezone", "UTC") or "UTC")
     except BadInput as error:
-        raise BadInput(f"Your time zone: {error.message}") from None
+        raise BadInput(T("Your time zone: %(problem)s", problem=error.message)) from None
 
 
 OPEN_WORD = "open"
@@ -135,7 +136,9 @@ def seats_from(form) -> list[SeatSpec | None]:
             spoken = form.get(f"seat_language_{index}", "").strip()
             language = i18n.clean_language(spoken) if spoken else None
         except BadInput as error:
-            raise BadInput(f"Seat {index + 1}: {error.message}") from None
+            raise BadInput(
+                T("Seat %(number)d: %(problem)s", number=index + 1, problem=error.message)
+            ) from None
         name = name or clean_name(email.split("@")[0][:60])
         seats.append(SeatSpec(name, email, timezone=zone, language=language))
     return seats

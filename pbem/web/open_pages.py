@@ -18,6 +18,7 @@ from engines import REGISTRY
 from pbem import zones
 from pbem.errors import BadInput, PbemError
 from pbem.games import open_games
+from pbem.i18n import T
 from pbem.web.lobby import product_engines
 from pbem.web.present import runtime
 from pbem.zones import utc
@@ -88,7 +89,7 @@ def join(game_id: str):
         try:
             zone = zones.clean_zone(request.form.get("timezone", "") or "UTC")
         except BadInput as error:
-            raise BadInput(f"Your time zone: {error.message}") from None
+            raise BadInput(T("Your time zone: %(problem)s", problem=error.message)) from None
         joined = open_games.join(
             runtime(),
             game_id,

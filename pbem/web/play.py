@@ -32,6 +32,7 @@ from pbem.games import invitations, names, seat_links, talk, vacations
 from pbem.games.portable import export_chunks, export_record
 from pbem.games.tables import SeatClock
 from pbem.games.takeback import take_back, target_in
+from pbem.i18n import localize
 from pbem.links import base_url
 from pbem.mail import addresses, budget
 from pbem.mail.inbound.bounces import flag_bouncing_players
@@ -272,7 +273,7 @@ def change_address(token: str):
     except (BadInput, Rejected, NotFound, TooMany) as error:
         html, status = render_page(
             seat,
-            gettext("Your address was not changed: %(reason)s", reason=error.message),
+            gettext("Your address was not changed: %(reason)s", reason=localize(error.message)),
             error.status,
         )
         return with_deadline(csrf.fill(html), seat), status
@@ -365,7 +366,7 @@ def refused(seat: Seat, error: PbemError):
             "The game moved on while this page was open. Nothing was applied; here is the fresh page."
         )
     else:
-        message = gettext("That move was not made: %(reason)s", reason=error.message)
+        message = gettext("That move was not made: %(reason)s", reason=localize(error.message))
     html, status = render_page(seat, message, error.status)
     return with_deadline(html, seat), status
 
@@ -439,10 +440,10 @@ def contribute(token: str):
         outcome = service.contribute(seat.game_id, seat.seat, value, "browser", actor="web")
     except (BadInput, Conflict, Rejected) as error:
         if wants_json:
-            return {"error": error.message}, error.status
+            return {"error": localize(error.message)}, error.status
         html, status = render_page(
             seat,
-            gettext("Your contribution was not added: %(reason)s", reason=error.message),
+            gettext("Your contribution was not added: %(reason)s", reason=localize(error.message)),
             error.status,
         )
         return with_deadline(csrf.fill(html), seat), status
@@ -551,7 +552,7 @@ def say(token: str):
     try:
         talk.post(runtime(), seat.game_id, seat.seat, to, request.form.get("text", ""), via="web")
     except (BadInput, Rejected, NotFound, TooMany) as error:
-        message = gettext("Your message was not sent: %(reason)s", reason=error.message)
+        message = gettext("Your message was not sent: %(reason)s", reason=localize(error.message))
         if back == "play.talk_page":
             return talk_page(token, message, error.status)
         html, status = render_page(seat, message, error.status)

@@ -16,6 +16,7 @@ from flask_limiter.util import get_remote_address
 from engines import REGISTRY
 from pbem.errors import NotFound, PbemError
 from pbem.games import profiles, ratings
+from pbem.i18n import localize
 from pbem.mail.games_link import holder_of
 from pbem.web.present import runtime
 
@@ -74,5 +75,5 @@ def change(token: str):
     except PbemError as error:
         if error.status == 404:
             raise
-        flash(error.message)
+        flash(localize(error.message))
     return redirect(url_for("mygames.page", token=token, _anchor="profile"), code=303)

@@ -168,7 +168,8 @@ def test_an_unknown_language_is_refused_and_changes_nothing(runtime, client):
     path = settings_path(runtime, created.game_id, 1)
     refused = save_settings(client, path, language="klingon", notify="none")
     assert refused.status_code == 400
-    assert "Choose one of the offered languages" in refused.text
+    # The seat's page speaks French, and so does its refusal.
+    assert "Choisissez l&#39;une des langues proposées" in refused.text
     row = seat_row(runtime, created.game_id, 1)
     assert (row.language, row.notify) == ("fr", "every_turn")
 

@@ -18,8 +18,8 @@ LAYERS = (
     # leaves
     "errors",
     "bounds",
-    "validate",
     "i18n",
+    "validate",
     "zones",
     "words",
     "seal",

@@ -29,6 +29,7 @@ from pbem.db import Prepared, write
 from pbem.games import clocks
 from pbem.games.context import Runtime
 from pbem.games.outcomes import Listener, Transition
+from pbem.i18n import localize
 from pbem.mail import deferred, outbox
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound.records import Reply, write_record
@@ -253,7 +254,7 @@ def _write_answer(
         context={
             "headline": said or _headline(applied, refusal),
             "applied": applied,
-            "refusal": refusal,
+            "refusal": localize(refusal, seat.language),
             "next_up": next_up,
             "newcomer": False,
         },

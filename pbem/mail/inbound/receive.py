@@ -52,6 +52,7 @@ from pbem.games import names
 from pbem.games import talk as talk_mod
 from pbem.games.context import Runtime
 from pbem.games.outcomes import Listener
+from pbem.i18n import T
 from pbem.mail import outbox
 from pbem.mail.inbound import bounces, commands, moves, tags
 from pbem.mail.inbound import message as msg
@@ -330,7 +331,10 @@ def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
     if answered and not refusal:  # (a last line refused rolled its listener's writes back)
         return Taken(EX_OK, outcome, "; ".join(applied), applied, recorded=True)
     if refusal and not applied:
-        refusal += ' To write to the table instead, start your reply with "say:".'
+        refusal = T(
+            '%(refusal)s To write to the table instead, start your reply with "say:".',
+            refusal=refusal,
+        )
     detail = refusal or "; ".join(applied)
     answer(runtime, reply, applied, refusal, outcome=outcome, detail=detail, fresh=bool(applied))
     return Taken(EX_OK, outcome, detail, applied, recorded=True)
@@ -466,7 +470,7 @@ def _apply_line(
                 continue
             return "", f'"{line}" was not applied: the game moved on meanwhile; try again.'
         except PbemError as error:
-            return "", f'"{line}" was not applied: {error.message}'
+            return "", T('"%(line)s" was not applied: %(reason)s', line=line, reason=error.message)
         return label, ""
     return "", ""
 
