@@ -49,9 +49,7 @@ def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> S
     if state.phase == OVER:
         raise IllegalMove(T("The game is over: no more moves."))
     if seat not in to_move(state):
-        raise IllegalMove(
-            T("It is not your turn: %(who)s is to move.", who=f"{{seat:{state.turn}}}")
-        )
+        raise IllegalMove(T("It is not your turn: %(who)s is to move.", who=who(state.turn)))
     if move["type"] != state.step:
         raise IllegalMove(wrong_step(state, seat, move["type"]))
     if state.step == TRADE:
@@ -240,6 +238,11 @@ def apply_cash(state: State, seat: int, move: Mapping[str, Any]) -> State:
         coins=replace_at(state.coins, seat, state.coins[seat] + coins),
     )
     return end_profit_turn(state)
+
+
+def who(seat: int) -> str:
+    """A seat as text names it: a placeholder the server fills ("{seat:2}")."""
+    return "{seat:" + str(seat) + "}"
 
 
 def describe_card(card: str) -> str:
