@@ -473,10 +473,11 @@ def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
         if item["thing"] in GOODS_NAMES:
             name = GOODS_NAMES[item["thing"]]
             parts.append(
-                T(
-                    "%(goods)s pile of %(count)d pays %(paid)s",
+                Tn(
+                    "%(goods)s pile of %(num)d pays %(paid)s",
+                    "%(goods)s pile of %(num)d pays %(paid)s",
+                    item["count"],
                     goods=name,
-                    count=item["count"],
                     paid=paid,
                 )
             )
