@@ -92,19 +92,27 @@ from engines.mercatores import bot, bot_normal, changes, mail_grammar, rules, vi
 from engines.mercatores import notation as notation_mod
 from engines.mercatores.data import INVESTMENT_END_CARDS, MAX_PLAYERS, MIN_PLAYERS
 from engines.mercatores.state import State, dump_state, load_state
+from engines.mercatores.words import T
 
 FOLDER = Path(__file__).resolve().parent
 
 FIRST_PLAYER = Option(
     name="first_player",
     default="seat_order",
-    help=(
+    help=T(
         "Who starts: the first seat, a seat drawn at random when the game is set up, "
         "or the seat you name."
     ),
     choices=("seat_order", "1", "2", "3", "4", "random"),
-    label="First player",
-    choice_labels=("The first seat", "Seat 1", "Seat 2", "Seat 3", "Seat 4", "Drawn at random"),
+    label=T("First player"),
+    choice_labels=(
+        T("The first seat"),
+        T("Seat %(number)d", number=1),
+        T("Seat %(number)d", number=2),
+        T("Seat %(number)d", number=3),
+        T("Seat %(number)d", number=4),
+        T("Drawn at random"),
+    ),
 )
 
 
@@ -114,6 +122,7 @@ class Mercatores:
     templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
     static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
     written_forms = mail_grammar.WRITTEN_FORMS  # moves written out in a reply by mail
+    translations_folder = str(FOLDER / "translations")  # its own catalogue (engines.api)
     versions = (1, 2)
     # "hard" searches (bot_hard): one hard seat finished above a normal seat in 53.7% of
     # 3-player and 60.0% of 4-player pairings (75 games each). Its moves are slow: the server plays them after the
@@ -130,13 +139,13 @@ class Mercatores:
             Option(
                 name="end_cards",
                 default=INVESTMENT_END_CARDS,
-                help=(
+                help=T(
                     "How many cards in one player's resources end the investment phase. "
                     "15 is the standard game; a lower count makes a shorter game, which "
                     "may suit four players."
                 ),
                 choices=(10, 11, 12, 13, 14, 15),
-                label="Cards that end the investment phase",
+                label=T("Cards that end the investment phase"),
             ),
         ) + ((FIRST_PLAYER,) if version >= 2 else ())
 

@@ -10,38 +10,40 @@ the lowest. Card ids are stable: goods ``corn-01`` .. ``coffee-08``, specials ``
 
 from __future__ import annotations
 
+from engines.mercatores.words import T
+
 GOODS: tuple[dict, ...] = (
     {
         "id": "corn",
-        "name": "Corn",
+        "name": T("Corn"),
         "count": 16,
         "table": ((4, 1), (6, 2), (8, 3)),
         "ships": (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2),
     },
     {
         "id": "cotton",
-        "name": "Cotton",
+        "name": T("Cotton"),
         "count": 14,
         "table": ((3, 1), (5, 2), (7, 3)),
         "ships": (0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2),
     },
     {
         "id": "tobacco",
-        "name": "Tobacco",
+        "name": T("Tobacco"),
         "count": 12,
         "table": ((3, 1), (5, 2), (7, 3)),
         "ships": (0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 2),
     },
     {
         "id": "cocoa",
-        "name": "Cocoa",
+        "name": T("Cocoa"),
         "count": 10,
         "table": ((2, 1), (4, 2), (5, 3)),
         "ships": (0, 0, 0, 0, 1, 1, 1, 1, 1, 2),
     },
     {
         "id": "coffee",
-        "name": "Coffee",
+        "name": T("Coffee"),
         "count": 8,
         "table": ((2, 1), (3, 2), (4, 3)),
         "ships": (0, 0, 0, 0, 1, 1, 1, 1),
@@ -85,16 +87,18 @@ GOODS_TABLES: dict[str, tuple[tuple[int, int], ...]] = {
     goods["id"]: goods["table"] for goods in GOODS
 }
 
-ARROW_NAMES = {"self": "own", "left": "left", "right": "right"}
-SEAT_NAMES = ("Red", "Blue", "Green", "Yellow")
+# A Quay's arrows as its card names them: "Quay (own + left)".
+ARROW_NAMES = {"self": T("own"), "left": T("left"), "right": T("right")}
+SEAT_NAMES = (T("Red"), T("Blue"), T("Green"), T("Yellow"))
 
 
 def _special_name(special: dict) -> str:
     if special["kind"] == "warehouse":
-        return "Warehouse"
+        return T("Warehouse")
     if special["kind"] == "quay":
-        return "Quay (" + " + ".join(ARROW_NAMES[arrow] for arrow in special["arrows"]) + ")"
-    return f"Trade Route: {GOODS_NAMES[special['goods']]}"
+        first, second = (ARROW_NAMES[arrow] for arrow in special["arrows"])
+        return T("Quay (%(first)s + %(second)s)", first=first, second=second)
+    return T("Trade Route: %(goods)s", goods=GOODS_NAMES[special["goods"]])
 
 
 def _cards() -> dict[str, dict]:

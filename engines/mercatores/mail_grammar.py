@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import re
 
+from engines.mercatores.words import T
+
 SHIPS = re.compile(r"\(\s*(no|\d+)\s+ships?\s*\)")
 
+# The written forms stay English (what a reply must say): parameters of the sentence.
 WRITTEN_FORMS = {
-    "trade": (
-        'A trade can also be written out: "trade Corn (1 ship) for Corn (no ships), '
-        'Cotton (2 ships)" (the card you give, then the cards you take).'
+    "trade": T(
+        'A trade can also be written out: "%(example)s" (the card you give, then the cards '
+        "you take).",
+        example="trade Corn (1 ship) for Corn (no ships), Cotton (2 ships)",
     ),
-    "load": 'A load can also be written out: "load Corn (1 ship), Corn (2 ships)".',
+    "load": T(
+        'A load can also be written out: "%(example)s".',
+        example="load Corn (1 ship), Corn (2 ships)",
+    ),
 }
 
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from engines.api import MalformedMove, article
+from engines.api import MalformedMove
 from engines.mercatores.data import (
     CARDS,
     GOODS_KINDS,
@@ -28,6 +28,7 @@ from engines.mercatores.state import (
     ordered,
 )
 from engines.mercatores.turns import may_empty_hand, to_move
+from engines.mercatores.words import T
 
 LOAD_WAYS = ("one_kind", "two_kinds", "special")
 
@@ -163,15 +164,20 @@ SHAPES: dict[str, dict[str, type]] = {
     "tax": {"card": str},
 }
 CASH_FIELDS = {"type", "pile", "special", "opponent"}
+# The ways of loading, as a move names them (machine words, not translated).
+WAYS = T(
+    "%(first)s, %(second)s or %(third)s", first="one_kind", second="two_kinds", third="special"
+)
+# Every move type (trade, load, tax, cash) begins with a consonant: "a trade move".
 FIELD_WORDS = {
-    "give": "a card id",
-    "take": "a list of card ids",
-    "way": "one_kind, two_kinds or special",
-    "cards": "a list of card ids",
-    "card": "a card id",
-    "pile": "the name of a goods kind, such as corn",
-    "special": "a card id",
-    "opponent": "a seat number",
+    "give": T("a card id"),
+    "take": T("a list of card ids"),
+    "way": WAYS,
+    "cards": T("a list of card ids"),
+    "card": T("a card id"),
+    "pile": T("the name of a goods kind, such as %(example)s", example="corn"),
+    "special": T("a card id"),
+    "opponent": T("a seat number"),
 }
 
 
@@ -184,29 +190,45 @@ def check_field(move: Mapping[str, Any], name: str, kind: type) -> None:
     else:
         ok = isinstance(value, kind)
     if not ok:
-        wanted = FIELD_WORDS[name]
-        raise MalformedMove(f"The field {name!r} of {article(move['type'])} move must be {wanted}.")
+        raise MalformedMove(
+            T(
+                "The field %(field)s of a %(kind)s move must be %(wanted)s.",
+                field=repr(name),
+                kind=move["type"],
+                wanted=FIELD_WORDS[name],
+            )
+        )
 
 
 def check_shape(move: Any) -> None:
     """Rejects anything that is not a well-formed move of this game."""
     if not isinstance(move, Mapping):
-        raise MalformedMove("A move must be a JSON object with a 'type'.")
+        raise MalformedMove(T("A move must be a JSON object with a %(field)s.", field="'type'"))
     kind = move.get("type")
     if kind not in ("trade", "load", "tax", "cash"):
-        raise MalformedMove(f"Mercatores has no move of type {kind!r}.")
+        raise MalformedMove(T("Mercatores has no move of type %(kind)s.", kind=repr(kind)))
     if kind == "cash":
         extra = sorted(set(move) - CASH_FIELDS)
         if extra:
-            raise MalformedMove(f"A cash move has no field {extra[0]!r}.")
+            raise MalformedMove(
+                T("A %(kind)s move has no field %(field)s.", kind=kind, field=repr(extra[0]))
+            )
         if ("pile" in move) == ("special" in move):
-            raise MalformedMove("Cash in exactly one thing: name a 'pile' or a 'special' card.")
+            raise MalformedMove(
+                T(
+                    "Cash in exactly one thing: name a %(pile)s or a %(special)s card.",
+                    pile="'pile'",
+                    special="'special'",
+                )
+            )
         if "pile" in move:
             if "opponent" in move:
-                raise MalformedMove("Only a Trade Route names an opponent.")
+                raise MalformedMove(T("Only a Trade Route names an opponent."))
             check_field(move, "pile", str)
             if move["pile"] not in GOODS_NAMES:
-                raise MalformedMove(f"There are no goods called {move['pile']!r}.")
+                raise MalformedMove(
+                    T("There are no goods called %(name)s.", name=repr(move["pile"]))
+                )
             return
         check_field(move, "special", str)
         if "opponent" in move:
@@ -216,18 +238,22 @@ def check_shape(move: Any) -> None:
     fields = SHAPES[kind]
     extra = sorted(set(move) - set(fields) - {"type"})
     if extra:
-        raise MalformedMove(f"{article(kind).capitalize()} move has no field {extra[0]!r}.")
+        raise MalformedMove(
+            T("A %(kind)s move has no field %(field)s.", kind=kind, field=repr(extra[0]))
+        )
     for name, field_type in fields.items():
         if name not in move:
-            raise MalformedMove(f"{article(kind).capitalize()} move needs the field {name!r}.")
+            raise MalformedMove(
+                T("A %(kind)s move needs the field %(field)s.", kind=kind, field=repr(name))
+            )
         check_field(move, name, field_type)
     named = {"trade": lambda: [move["give"], *move["take"]], "load": lambda: move["cards"]}
     check_cards(move, named.get(kind, lambda: [move["card"]])())
     if kind == "load" and move["way"] not in LOAD_WAYS:
-        raise MalformedMove("The way of loading must be one_kind, two_kinds or special.")
+        raise MalformedMove(T("The way of loading must be %(ways)s.", ways=WAYS))
 
 
 def check_cards(move: Mapping[str, Any], cards: list[str]) -> None:
     for card in cards:
         if card not in CARDS:
-            raise MalformedMove(f"There is no card called {card!r}.")
+            raise MalformedMove(T("There is no card called %(card)s.", card=repr(card)))

@@ -38,6 +38,7 @@ from engines.mercatores.turns import (
     setup,
     to_move,
 )
+from engines.mercatores.words import T, Tn
 
 __all__ = ["apply", "legal_moves", "result", "setup", "to_move"]
 
@@ -46,9 +47,9 @@ def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> S
     """The next state after ``seat``'s ``move``; ``IllegalMove`` says why a move is refused."""
     check_shape(move)
     if state.phase == OVER:
-        raise IllegalMove("The game is over: no more moves.")
+        raise IllegalMove(T("The game is over: no more moves."))
     if seat not in to_move(state):
-        raise IllegalMove(f"It is not your turn: {{seat:{state.turn}}} is to move.")
+        raise IllegalMove(T("It is not your turn: %(who)s is to move.", who=who(state.turn)))
     if move["type"] != state.step:
         raise IllegalMove(wrong_step(state, seat, move["type"]))
     if state.step == TRADE:
@@ -61,10 +62,10 @@ def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> S
 
 
 WRONG_STEP = {
-    TRADE: "First trade: put one card from your hand into the market and take cards from it.",
-    LOAD: "Now load: play cards from your hand to your resources.",
-    TAX: "First pay the tax: discard one goods card from your resources.",
-    CASH: "Now cash in one goods pile or one special card.",
+    TRADE: T("First trade: put one card from your hand into the market and take cards from it."),
+    LOAD: T("Now load: play cards from your hand to your resources."),
+    TAX: T("First pay the tax: discard one goods card from your resources."),
+    CASH: T("Now cash in one goods pile or one special card."),
 }
 
 
@@ -72,12 +73,17 @@ def wrong_step(state: State, seat: int, kind: str) -> str:
     """Why a move of this type is not the one expected now."""
     if kind == TAX and state.step == CASH:
         if seat == state.unloading:
-            return "You hold the Unloading card, so you pay no tax: " + WRONG_STEP[CASH].lower()
-        return "You owe no more tax this turn: " + WRONG_STEP[CASH].lower()
+            return T(
+                "You hold the Unloading card, so you pay no tax: "
+                "now cash in one goods pile or one special card."
+            )
+        return T("You owe no more tax this turn: now cash in one goods pile or one special card.")
     if kind in (TAX, CASH) and state.phase == INVESTMENT:
-        return "Taxes and cash-ins belong to the profit phase. " + WRONG_STEP[state.step]
+        return T(
+            "Taxes and cash-ins belong to the profit phase. %(step)s", step=WRONG_STEP[state.step]
+        )
     if kind in (TRADE, LOAD) and state.phase == PROFIT:
-        return "The investment phase is over. " + WRONG_STEP[state.step]
+        return T("The investment phase is over. %(step)s", step=WRONG_STEP[state.step])
     return WRONG_STEP[state.step]
 
 
@@ -86,23 +92,43 @@ def apply_trade(state: State, seat: int, move: Mapping[str, Any], chance: Chance
     hand = state.hands[seat]
     give, take = move["give"], move["take"]
     if give not in hand:
-        raise IllegalMove(f"You do not hold {describe_card(give)} in your hand.")
+        raise IllegalMove(T("You do not hold %(card)s in your hand.", card=describe_card(give)))
     if give in take:
-        raise IllegalMove("You may not take back the card you have just put into the market.")
+        raise IllegalMove(T("You may not take back the card you have just put into the market."))
     if len(set(take)) != len(take):
-        raise IllegalMove("You cannot take the same card twice.")
+        raise IllegalMove(T("You cannot take the same card twice."))
     for card in take:
         if card not in state.market:
-            raise IllegalMove(f"{describe_card(card)} is not in the market.")
+            raise IllegalMove(T("%(card)s is not in the market.", card=describe_card(card)))
     wanted = take_count(state, give)
     if len(take) != wanted:
-        given = "a goods card" if give in GOODS_OF else "a special card"
         if wanted < (2 if give in GOODS_OF else 3):
-            what = {0: "no card: take nothing", 1: "one card: take it"}.get(
-                wanted, f"{wanted} cards: take all of them"
+            if wanted == 0:
+                raise IllegalMove(T("The market holds only no card: take nothing."))
+            if wanted == 1:
+                raise IllegalMove(T("The market holds only one card: take it."))
+            raise IllegalMove(
+                Tn(
+                    "The market holds only %(num)d card: take all of them.",
+                    "The market holds only %(num)d cards: take all of them.",
+                    wanted,
+                )
             )
-            raise IllegalMove(f"The market holds only {what}.")
-        raise IllegalMove(f"After giving {given} you take exactly {wanted} cards from the market.")
+        if give in GOODS_OF:
+            raise IllegalMove(
+                Tn(
+                    "After giving a goods card you take exactly %(num)d card from the market.",
+                    "After giving a goods card you take exactly %(num)d cards from the market.",
+                    wanted,
+                )
+            )
+        raise IllegalMove(
+            Tn(
+                "After giving a special card you take exactly %(num)d card from the market.",
+                "After giving a special card you take exactly %(num)d cards from the market.",
+                wanted,
+            )
+        )
     new_hand = ordered(without(hand, [give]) + tuple(take))
     state = replace(
         state,
@@ -121,25 +147,30 @@ def apply_load(state: State, seat: int, move: Mapping[str, Any], chance: Chance)
     hand = state.hands[seat]
     cards, way = move["cards"], move["way"]
     if not cards:
-        raise IllegalMove("Load at least one card from your hand.")
+        raise IllegalMove(T("Load at least one card from your hand."))
     if len(set(cards)) != len(cards):
-        raise IllegalMove("You cannot load the same card twice.")
+        raise IllegalMove(T("You cannot load the same card twice."))
     for card in cards:
         if card not in hand:
-            raise IllegalMove(f"You do not hold {describe_card(card)} in your hand.")
+            raise IllegalMove(T("You do not hold %(card)s in your hand.", card=describe_card(card)))
     kinds = [GOODS_OF.get(card) for card in cards]
     if way == "one_kind" and (None in kinds or len(set(kinds)) != 1):
-        raise IllegalMove("Loading one kind of goods means goods cards of a single kind only.")
+        raise IllegalMove(T("Loading one kind of goods means goods cards of a single kind only."))
     if way == "two_kinds" and (len(cards) != 2 or None in kinds or kinds[0] == kinds[1]):
-        raise IllegalMove("Loading two different goods means exactly two goods cards of two kinds.")
+        raise IllegalMove(
+            T("Loading two different goods means exactly two goods cards of two kinds.")
+        )
     if way == "special" and (len(cards) != 1 or kinds[0] is not None):
-        raise IllegalMove("Loading a special card means exactly one special card.")
+        raise IllegalMove(T("Loading a special card means exactly one special card."))
     new_hand = without(hand, cards)
     resources = ordered(state.resources[seat] + tuple(cards))
     if not new_hand and not may_empty_hand(state, seat, len(resources)):
         raise IllegalMove(
-            "Keep at least one card in your hand: only the turn that brings your resources "
-            f"to {state.end_cards} cards, or a turn after the end was triggered, may empty it."
+            T(
+                "Keep at least one card in your hand: only the turn that brings your resources "
+                "to %(count)d cards, or a turn after the end was triggered, may empty it.",
+                count=state.end_cards,
+            )
         )
     state = replace(
         state,
@@ -153,9 +184,9 @@ def apply_tax(state: State, seat: int, move: Mapping[str, Any]) -> State:
     """Rules 'Profit phase', tax: one goods card from resources, not a pile."""
     card = move["card"]
     if card not in state.resources[seat]:
-        raise IllegalMove(f"{describe_card(card)} is not in your resources.")
+        raise IllegalMove(T("%(card)s is not in your resources.", card=describe_card(card)))
     if card not in GOODS_OF:
-        raise IllegalMove("The tax is paid with a goods card, not a special card.")
+        raise IllegalMove(T("The tax is paid with a goods card, not a special card."))
     resources = without(state.resources[seat], [card])
     state = replace(
         state,
@@ -174,27 +205,31 @@ def apply_cash(state: State, seat: int, move: Mapping[str, Any]) -> State:
     if "pile" in move:
         gone = pile(own, move["pile"])
         if not gone:
-            raise IllegalMove(f"You have no {GOODS_NAMES[move['pile']]} in your resources.")
+            raise IllegalMove(
+                T("You have no %(goods)s in your resources.", goods=GOODS_NAMES[move["pile"]])
+            )
     else:
         card = move["special"]
         if card not in own:
-            raise IllegalMove(f"{describe_card(card)} is not in your resources.")
+            raise IllegalMove(T("%(card)s is not in your resources.", card=describe_card(card)))
         if card in GOODS_OF:
-            raise IllegalMove("Cash in goods as a whole pile: name the pile, not one card.")
+            raise IllegalMove(T("Cash in goods as a whole pile: name the pile, not one card."))
         if CARDS[card]["kind"] == "trade_route":
             opponent = move.get("opponent")
             if opponent is None:
-                raise IllegalMove("Name the opponent whose goods your Trade Route counts.")
+                raise IllegalMove(T("Name the opponent whose goods your Trade Route counts."))
             if not 0 <= opponent < state.seats or opponent == seat:
-                raise IllegalMove("The opponent must be one of the other players.")
+                raise IllegalMove(T("The opponent must be one of the other players."))
         elif "opponent" in move:
-            raise IllegalMove("Only a Trade Route names an opponent.")
+            raise IllegalMove(T("Only a Trade Route names an opponent."))
         gone = [card]
     _, coins = cash_value(state, seat, move)
     if coins == 0 and state.rules_version >= 2 and something_pays(state, seat):
         raise IllegalMove(
-            "This pays nothing while something else of yours would pay: a pile or special "
-            "card may be discarded for nothing only when nothing would pay."
+            T(
+                "This pays nothing while something else of yours would pay: a pile or special "
+                "card may be discarded for nothing only when nothing would pay."
+            )
         )
     state = replace(
         state,
@@ -205,5 +240,10 @@ def apply_cash(state: State, seat: int, move: Mapping[str, Any]) -> State:
     return end_profit_turn(state)
 
 
+def who(seat: int) -> str:
+    """A seat as text names it: a placeholder the server fills ("{seat:2}")."""
+    return "{seat:" + str(seat) + "}"
+
+
 def describe_card(card: str) -> str:
-    return f"{CARDS[card]['name']} ({card})"
+    return T("%(card)s (%(id)s)", card=CARDS[card]["name"], id=card)

@@ -20,6 +20,7 @@ from engines.mercatores.state import (
     right_of,
     ships,
 )
+from engines.mercatores.words import T
 
 
 def pays(table: tuple[tuple[int, int], ...], count: int) -> int:
@@ -77,9 +78,9 @@ def result(state: State) -> Result | None:
     best = max(totals)
     winners = tuple(seat for seat, total in enumerate(totals) if total == best)
     if len(winners) == 1:
-        reason = f"most coins ({best})"
+        reason = T("most coins (%(best)d)", best=best)
     else:
-        reason = f"most coins ({best} each); the tie stands"
+        reason = T("most coins (%(best)d each); the tie stands", best=best)
     breakdown = {
         "seats": [
             {
@@ -91,7 +92,7 @@ def result(state: State) -> Result | None:
         ]
     }
     table = ScoreTable(
-        ("Coins", "Captain", "Total"),
+        (T("Coins"), T("Captain"), T("Total")),
         tuple((row["coins"], row["captain"], row["total"]) for row in breakdown["seats"]),
         deciding=2,
     )

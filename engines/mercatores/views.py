@@ -46,8 +46,9 @@ from engines.mercatores.state import (
     replace_at,
     ships,
 )
+from engines.mercatores.words import T, Tn, coins, count_of, joined, listing
 
-STEP_WORDS = {TRADE: "trade", LOAD: "load", TAX: "tax", CASH: "cash in"}
+STEP_WORDS = {TRADE: T("trade"), LOAD: T("load"), TAX: T("tax"), CASH: T("cash in")}
 
 
 def card_label(card: str) -> str:
@@ -56,13 +57,9 @@ def card_label(card: str) -> str:
     if info["kind"] != "goods":
         return info["name"]
     count = info["ships"]
-    return f"{info['name']} ({'no' if count == 0 else count} ship{'' if count == 1 else 's'})"
-
-
-def listing(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    if not count:
+        return T("%(goods)s (no ships)", goods=info["name"])
+    return Tn("%(goods)s (%(num)d ship)", "%(goods)s (%(num)d ships)", count, goods=info["name"])
 
 
 def own_words(view: Mapping[str, Any]) -> list[str]:
@@ -71,14 +68,18 @@ def own_words(view: Mapping[str, Any]) -> list[str]:
     if "hand" not in view:
         return []
     hand = [CARDS[card]["name"] for card in view["hand"]]
-    return [f"Your hand: {', '.join(hand) if hand else 'empty'}."]
+    if not hand:
+        return [T("Your hand: empty.")]
+    return [T("Your hand: %(cards)s.", cards=joined(hand, ", "))]
 
 
 def phase_text(state: State) -> str:
     if state.phase == OVER:
-        return "Game over"
-    stage = "Investment" if state.phase == INVESTMENT else "Profit"
-    return f"{stage} round {state.round} — {STEP_WORDS[state.step]}"
+        return T("Game over")
+    step = STEP_WORDS[state.step]
+    if state.phase == INVESTMENT:
+        return T("Investment round %(round)d — %(step)s", round=state.round, step=step)
+    return T("Profit round %(round)d — %(step)s", round=state.round, step=step)
 
 
 def score_line(state: State, seat: int | None) -> list[int]:
@@ -89,9 +90,10 @@ def score_line(state: State, seat: int | None) -> list[int]:
 def turn_line(state: State) -> tuple[str, str]:
     """The round and the step the history groups events by ("Profit round 2", "load")."""
     if state.phase == OVER:
-        return "Game over", ""
-    stage = "Investment" if state.phase == INVESTMENT else "Profit"
-    return f"{stage} round {state.round}", STEP_WORDS[state.step]
+        return T("Game over"), ""
+    if state.phase == INVESTMENT:
+        return T("Investment round %(round)d", round=state.round), STEP_WORDS[state.step]
+    return T("Profit round %(round)d", round=state.round), STEP_WORDS[state.step]
 
 
 def phase_line(state: State) -> tuple[str, list[str]]:
@@ -162,21 +164,30 @@ def describe(
     kind = move["type"]
     if kind == "trade":
         lines = [
-            f"{name} puts {card_label(move['give'])} into the market and takes "
-            f"{listing([card_label(card) for card in move['take']]) or 'nothing'}."
+            T(
+                "%(who)s puts %(give)s into the market and takes %(take)s.",
+                who=name,
+                give=card_label(move["give"]),
+                take=listing([card_label(card) for card in move["take"]]) or T("nothing"),
+            )
         ]
         if after.step == LOAD and after.turn == seat and after.phase == INVESTMENT:
             return lines
-        lines.append(f"{name} has no card left to load.")
+        lines.append(T("%(who)s has no card left to load.", who=name))
         return lines + investment_turn_end(before, seat, after)
     if kind == "load":
         lines = [
-            f"{name} loads {listing([card_label(card) for card in move['cards']])} "
-            f"({plural(len(before.resources[seat]) + len(move['cards']), 'card')} in resources)."
+            Tn(
+                "%(who)s loads %(cards)s (%(num)d card in resources).",
+                "%(who)s loads %(cards)s (%(num)d cards in resources).",
+                len(before.resources[seat]) + len(move["cards"]),
+                who=name,
+                cards=listing([card_label(card) for card in move["cards"]]),
+            )
         ]
         return lines + investment_turn_end(before, seat, after)
     if kind == "tax":
-        lines = [f"{name} pays tax with {card_label(move['card'])}."]
+        lines = [T("%(who)s pays tax with %(card)s.", who=name, card=card_label(move["card"]))]
     else:
         lines = [cash_line(before, seat, move)]
     return lines + profit_turn_end(before, after)
@@ -190,45 +201,72 @@ def who(seat: int) -> str:
 
 def cash_line(state: State, seat: int, move: Mapping[str, Any]) -> str:
     name = who(seat)
-    count, coins = cash_value(state, seat, move)
-    paid = coins_text(coins)
+    count, paid = cash_value(state, seat, move)
+    paid = coins(paid)
     if "pile" in move:
-        goods = GOODS_NAMES[move["pile"]]
-        return f"{name} cashes in their {goods} pile of {plural(count, 'card')} for {paid}."
+        return Tn(
+            "%(who)s cashes in their %(goods)s pile of %(num)d card for %(paid)s.",
+            "%(who)s cashes in their %(goods)s pile of %(num)d cards for %(paid)s.",
+            count,
+            who=name,
+            goods=GOODS_NAMES[move["pile"]],
+            paid=paid,
+        )
     info = CARDS[move["special"]]
     if info["kind"] == "warehouse":
-        counted = f"{count or 'no'} kind{'' if count == 1 else 's'} of goods"
+        counted = (
+            Tn("%(num)d kind of goods", "%(num)d kinds of goods", count)
+            if count
+            else T("no kinds of goods")
+        )
     elif info["kind"] == "quay":
-        counted = f"{count or 'no'} ship{'' if count == 1 else 's'}"
+        counted = Tn("%(num)d ship", "%(num)d ships", count) if count else T("no ships")
     else:
         goods = GOODS_NAMES[info["goods"]]
         own = len(pile(state.resources[seat], info["goods"]))
         other = who(move["opponent"])
         if not count:
-            counted = f"neither they nor {other} hold {goods} cards"
+            counted = T("neither they nor %(other)s hold %(goods)s cards", other=other, goods=goods)
         else:
-            counted = (
-                f"{own} of their own and {count - own} of {other} "
-                f"make {plural(count, goods + ' card')}"
+            counted = Tn(
+                "%(own)d of their own and %(theirs)d of %(other)s make %(num)d %(goods)s card",
+                "%(own)d of their own and %(theirs)d of %(other)s make %(num)d %(goods)s cards",
+                count,
+                own=own,
+                theirs=count - own,
+                other=other,
+                goods=goods,
             )
-    return f"{name} cashes in {info['name']}: {counted}, for {paid}."
+    return T(
+        "%(who)s cashes in %(card)s: %(counted)s, for %(paid)s.",
+        who=name,
+        card=info["name"],
+        counted=counted,
+        paid=paid,
+    )
 
 
 def investment_turn_end(before: State, seat: int, after: State) -> list[str]:
     lines = []
     drawn = ordered(set(before.deck) - set(after.deck))
     if drawn:
-        lines.append(f"Refill: the market gets {listing([card_label(card) for card in drawn])}.")
+        cards = listing([card_label(card) for card in drawn])
+        lines.append(T("Refill: the market gets %(cards)s.", cards=cards))
     if before.end != END_BY_CARDS and after.end == END_BY_CARDS:
-        count = len(after.resources[seat])
         lines.append(
-            f"{who(seat)} has {plural(count, 'card')} in resources and takes the Captain and "
-            "the Unloading card: every other player takes one more turn."
+            Tn(
+                "%(who)s has %(num)d card in resources and takes the Captain and the "
+                "Unloading card: every other player takes one more turn.",
+                "%(who)s has %(num)d cards in resources and takes the Captain and the "
+                "Unloading card: every other player takes one more turn.",
+                len(after.resources[seat]),
+                who=who(seat),
+            )
         )
     elif not before.end and after.end == END_BY_DECK:
-        lines.append("The deck is empty: the investment phase ends with this round.")
+        lines.append(T("The deck is empty: the investment phase ends with this round."))
     if after.phase != INVESTMENT:
-        lines.append("The investment phase is over: hands and market are discarded.")
+        lines.append(T("The investment phase is over: hands and market are discarded."))
         if before.captain is None:
             lines.append(captain_by_count(after))
         lines += round_start_lines(after)
@@ -241,13 +279,24 @@ def captain_by_count(state: State) -> str:
     best = [who(seat) for seat, count in enumerate(counts) if count == max(counts)]
     captain = who(state.captain)
     if len(best) == 1:
-        return (
-            f"{captain} has the most cards in resources and takes the Captain and Unloading card."
+        return T(
+            "%(who)s has the most cards in resources and takes the Captain and Unloading card.",
+            who=captain,
         )
-    return (
-        f"{listing(best)} hold the most cards in resources ({max(counts)}); the tie goes to "
-        f"{captain}, first in {'seat' if state.first == 0 else 'turn'} order, who takes "
-        "the Captain and the Unloading card."
+    if state.first == 0:
+        return T(
+            "%(players)s hold the most cards in resources (%(count)d); the tie goes to "
+            "%(who)s, first in seat order, who takes the Captain and the Unloading card.",
+            players=listing(best),
+            count=max(counts),
+            who=captain,
+        )
+    return T(
+        "%(players)s hold the most cards in resources (%(count)d); the tie goes to "
+        "%(who)s, first in turn order, who takes the Captain and the Unloading card.",
+        players=listing(best),
+        count=max(counts),
+        who=captain,
     )
 
 
@@ -255,7 +304,7 @@ def profit_turn_end(before: State, after: State) -> list[str]:
     if after.phase == OVER:
         return round_start_lines(after)
     if after.round != before.round:
-        return [f"The Unloading card passes to {who(after.unloading)}."] + (
+        return [T("The Unloading card passes to %(who)s.", who=who(after.unloading))] + (
             round_start_lines(after)
         )
     return []
@@ -266,20 +315,67 @@ def round_start_lines(state: State) -> list[str]:
         winners = result(state).winners
         best = max(scores(state))
         names = listing([who(seat) for seat in winners])
-        won = (
-            f"{names} wins with {plural(best, 'coin')}"
-            if len(winners) == 1
-            else (f"{names} share the win with {plural(best, 'coin')} each")
-        )
-        if state.captain in winners:  # rules 'End of the game': the Captain counts 2 coins
-            holder = "" if len(winners) == 1 else f" for {who(state.captain)}"
-            won += f" (the Captain's {CAPTAIN_VALUE} included{holder})"
-        return [f"Every player's resources are empty: the game is over. {won}."]
-    opener = f"Profit round {state.round}: {who(state.turn)} starts"
+        # rules 'End of the game': the Captain counts 2 coins
+        captain = state.captain in winners
+        if len(winners) == 1 and not captain:
+            line = Tn(
+                "Every player's resources are empty: the game is over. "
+                "%(winner)s wins with %(num)d coin.",
+                "Every player's resources are empty: the game is over. "
+                "%(winner)s wins with %(num)d coins.",
+                best,
+                winner=names,
+            )
+        elif len(winners) == 1:
+            line = Tn(
+                "Every player's resources are empty: the game is over. "
+                "%(winner)s wins with %(num)d coin (the Captain's %(captain)d included).",
+                "Every player's resources are empty: the game is over. "
+                "%(winner)s wins with %(num)d coins (the Captain's %(captain)d included).",
+                best,
+                winner=names,
+                captain=CAPTAIN_VALUE,
+            )
+        elif not captain:
+            line = Tn(
+                "Every player's resources are empty: the game is over. "
+                "%(winners)s share the win with %(num)d coin each.",
+                "Every player's resources are empty: the game is over. "
+                "%(winners)s share the win with %(num)d coins each.",
+                best,
+                winners=names,
+            )
+        else:
+            line = Tn(
+                "Every player's resources are empty: the game is over. "
+                "%(winners)s share the win with %(num)d coin each "
+                "(the Captain's %(captain)d included for %(holder)s).",
+                "Every player's resources are empty: the game is over. "
+                "%(winners)s share the win with %(num)d coins each "
+                "(the Captain's %(captain)d included for %(holder)s).",
+                best,
+                winners=names,
+                captain=CAPTAIN_VALUE,
+                holder=who(state.captain),
+            )
+        return [line]
     if state.turn != state.round_start:
-        holder = who(state.round_start)
-        return [f"{opener}, since {holder} holds the Unloading card but has no resources left."]
-    return [f"{opener} with the Unloading card."]
+        return [
+            T(
+                "Profit round %(round)d: %(who)s starts, since %(holder)s holds the "
+                "Unloading card but has no resources left.",
+                round=state.round,
+                who=who(state.turn),
+                holder=who(state.round_start),
+            )
+        ]
+    return [
+        T(
+            "Profit round %(round)d: %(who)s starts with the Unloading card.",
+            round=state.round,
+            who=who(state.turn),
+        )
+    ]
 
 
 # ---------------------------------------------------------------- previews
@@ -337,43 +433,63 @@ def previews(state: State, seat: int) -> dict[str, list[dict]]:
     return found
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def coins_text(coins: int) -> str:
-    return plural(coins, "coin") if coins else "nothing"
-
-
 def counted(found: Mapping[str, Any], *, partner: bool = False) -> str:
     """What a pile or special card counts: "6 Corn cards", "3 kinds of goods", "9 ships"."""
     thing, count = found["thing"], found["count"]
     if thing in GOODS_NAMES:
-        return plural(count, f"{GOODS_NAMES[thing]} card")
+        return count_of(count, GOODS_NAMES[thing])
     info = CARDS[thing]
     if info["kind"] == "warehouse":
-        return f"{count} kind{'' if count == 1 else 's'} of goods"
+        return Tn("%(num)d kind of goods", "%(num)d kinds of goods", count)
     if info["kind"] == "quay":
-        return plural(count, "ship")
-    goods = plural(count, f"{GOODS_NAMES[info['goods']]} card")
+        return Tn("%(num)d ship", "%(num)d ships", count)
+    goods = GOODS_NAMES[info["goods"]]
     if partner:  # a load's preview names the opponent it counts with
-        return f"{goods} together with {who(found['opponent'])}"
-    return f"{goods} (yours and theirs)"
+        return Tn(
+            "%(num)d %(goods)s card together with %(who)s",
+            "%(num)d %(goods)s cards together with %(who)s",
+            count,
+            goods=goods,
+            who=who(found["opponent"]),
+        )
+    return Tn(
+        "%(num)d %(goods)s card (yours and theirs)",
+        "%(num)d %(goods)s cards (yours and theirs)",
+        count,
+        goods=goods,
+    )
 
 
 def preview_text(move: Mapping[str, Any], found: list[dict]) -> str:
     """A preview in words: a cash-in pays now; a load says what it would pay right after."""
     if move["type"] == "cash":
-        verb = "pays" if found[0]["count"] == 1 else "pay"
-        return f"{counted(found[0])} {verb} {coins_text(found[0]['coins'])}"
+        paid = coins(found[0]["coins"])
+        if found[0]["count"] == 1:
+            return T("%(counted)s pays %(paid)s", counted=counted(found[0]), paid=paid)
+        return T("%(counted)s pay %(paid)s", counted=counted(found[0]), paid=paid)
     parts = []
     for item in found:
+        paid = coins(item["coins"])
         if item["thing"] in GOODS_NAMES:
             name = GOODS_NAMES[item["thing"]]
-            parts.append(f"{name} pile of {item['count']} pays {coins_text(item['coins'])}")
+            parts.append(
+                Tn(
+                    "%(goods)s pile of %(num)d pays %(paid)s",
+                    "%(goods)s pile of %(num)d pays %(paid)s",
+                    item["count"],
+                    goods=name,
+                    paid=paid,
+                )
+            )
         else:
-            parts.append(f"counts {counted(item, partner=True)}, pays {coins_text(item['coins'])}")
-    return "; ".join(parts) + " now"
+            parts.append(
+                T(
+                    "counts %(counted)s, pays %(paid)s",
+                    counted=counted(item, partner=True),
+                    paid=paid,
+                )
+            )
+    return T("%(paid)s now", paid=joined(parts, "; "))
 
 
 # ---------------------------------------------------------------- labels
@@ -385,41 +501,45 @@ def move_label(move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -
     label = base_label(move)
     found = (view or {}).get("previews", {}).get(move_key(move)) if view else None
     if found:
-        label += ": " + preview_text(move, found)
+        return T("%(label)s: %(preview)s", label=label, preview=preview_text(move, found))
     return label
 
 
 def base_label(move: Mapping[str, Any]) -> str:
     kind = move.get("type")
     if kind == "trade":
-        take = listing([card_label(card) for card in move["take"]]) or "nothing"
-        return f"Give {card_label(move['give'])}, take {take}"
+        take = listing([card_label(card) for card in move["take"]]) or T("nothing")
+        return T("Give %(give)s, take %(take)s", give=card_label(move["give"]), take=take)
     if kind == "load":
-        return "Load " + listing([card_label(card) for card in move["cards"]])
+        return T("Load %(cards)s", cards=listing([card_label(card) for card in move["cards"]]))
     if kind == "tax":
-        return f"Pay tax with {card_label(move['card'])}"
+        return T("Pay tax with %(card)s", card=card_label(move["card"]))
     if kind == "cash" and "pile" in move:
-        return f"Cash in the {GOODS_NAMES[move['pile']]} pile"
+        return T("Cash in the %(goods)s pile", goods=GOODS_NAMES[move["pile"]])
     if kind == "cash":
-        label = f"Cash in {CARDS[move['special']]['name']}"
+        card = CARDS[move["special"]]["name"]
         if "opponent" in move:
-            label += f" with {who(move['opponent'])}"
-        return label
+            return T("Cash in %(card)s with %(who)s", card=card, who=who(move["opponent"]))
+        return T("Cash in %(card)s", card=card)
     return str(kind)
 
 
 # ---------------------------------------------------------------- rules reference
 
-WHOSE = {"self": "yours", "left": "your left neighbour's", "right": "your right neighbour's"}
+QUAY_COUNTS = {
+    ("self", "left"): T("ship symbols in yours and your left neighbour's"),
+    ("self", "right"): T("ship symbols in yours and your right neighbour's"),
+    ("left", "right"): T("ship symbols in your left neighbour's and your right neighbour's"),
+}
 
 
 def special_counts(special: dict) -> str:
     """What a special card counts, in words (rules 'Special cards count')."""
     if special["kind"] == "warehouse":
-        return "different goods kinds in your resources"
+        return T("different goods kinds in your resources")
     if special["kind"] == "quay":
-        return "ship symbols in " + " and ".join(WHOSE[arrow] for arrow in special["arrows"])
-    return f"{GOODS_NAMES[special['goods']]} cards: yours plus one opponent's"
+        return QUAY_COUNTS[tuple(special["arrows"])]
+    return T("%(goods)s cards: yours plus one opponent's", goods=GOODS_NAMES[special["goods"]])
 
 
 def rules_reference() -> dict:
@@ -477,10 +597,10 @@ RULE_SECTIONS = {
 
 
 KIND_NAMES = {
-    "trade": "Trade",
-    "load": "Load",
-    "tax": "Tax",
-    "cash": "Cash in",
+    "trade": T("Trade"),
+    "load": T("Load"),
+    "tax": T("Tax"),
+    "cash": T("Cash in"),
 }
 
 
