@@ -185,6 +185,7 @@ def deadline_mail(runtime, number: int, name: str, late: str, policy: str) -> di
         name,
         game=game_row(policy={**POLICY, "at_deadline": policy}),
         late="your turn" if mine else f"{late}'s turn",
+        late_name=late,
         outcome=render.deadline_outcome(policy, late, mine),
     )
 
