@@ -237,3 +237,14 @@ def test_a_refusal_is_mailed_in_the_players_language_and_recorded_in_english():
         assert answers._headline(["a", "b", "c", "d", "e"], "") == (
             "twoich 5 ruchów zostało wykonanych"
         )
+
+
+def test_who_won_is_told_in_the_readers_language():
+    from pbem.mail.game_over import winners_headline
+
+    with i18n.speaking("de"):
+        assert winners_headline(["Anna"]) == "Anna gewinnt."
+        assert winners_headline(["Anna", "Ben"]) == "Anna und Ben teilen sich den Sieg."
+    with i18n.speaking("fr"):
+        assert winners_headline(["Anna", "Ben"]) == "Anna et Ben se partagent la victoire."
+    assert winners_headline(["Anna"]) == "Anna wins."

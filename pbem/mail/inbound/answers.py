@@ -231,10 +231,11 @@ def _write_answer(
     with i18n.speaking(seat.language):
         if result is not None:
             from pbem.games import results
+            from pbem.mail.game_over import winners_headline
 
-            standing = results.standings(result, names) or {"headline": ""}
-            over = gettext("The game is over.")
-            next_up = f"{over} {standing['headline']}".strip()
+            standing = results.standings(result, names) or {"rows": []}
+            winners = [row["name"] for row in standing["rows"] if row["winner"]]
+            next_up = f"{gettext('The game is over.')} {winners_headline(winners)}".strip()
         elif paused:
             next_up = gettext("The game is paused.")
         elif listed:
