@@ -248,3 +248,45 @@ def test_who_won_is_told_in_the_readers_language():
     with i18n.speaking("fr"):
         assert winners_headline(["Anna", "Ben"]) == "Anna et Ben se partagent la victoire."
     assert winners_headline(["Anna"]) == "Anna wins."
+
+
+def test_a_reply_by_mail_is_answered_in_the_seats_language(sqlite_db, tmp_path):
+    """A German seat's reply that names no move: the answer says why in German; the
+    reply's record keeps it in English (for the operator)."""
+    from sqlmodel import select
+
+    from pbem.games.service import SeatSpec
+    from pbem.mail.dispatch import build_message
+    from pbem.mail.inbound.receive import take
+    from pbem.mail.models import InboundMessage, Mail
+    from tests.mail.conftest import as_sent
+    from tests.mail.inbound_helpers import reply_runtime, reply_to
+
+    runtime = reply_runtime(sqlite_db, tmp_path, Clock(), None)
+    specs = [
+        SeatSpec("Anna", "anna@example.org", language="de"),
+        SeatSpec("Ben", "ben@example.org"),
+    ]
+    runtime.service.create_game("pig", specs, {"target": 30})
+
+    def mails_to_anna(kind: str) -> list:
+        with Session(runtime.db) as session:
+            rows = session.exec(
+                select(Mail).where(Mail.recipient == "anna@example.org", Mail.kind == kind)
+            ).all()
+            return as_sent(runtime, list(rows))
+
+    [invitation] = mails_to_anna("invitation")
+    taken = take(
+        runtime, reply_to(build_message(runtime, invitation), ["xyzzy"], "anna@example.org")
+    )
+    assert taken.outcome == "refused"
+    assert taken.detail.startswith('"xyzzy" is not a move: write a move\'s number')
+    [answer] = mails_to_anna("answer")
+    assert answer.subject.endswith(": deine Antwort wurde nicht ausgeführt")
+    assert "„xyzzy“ ist kein Zug: Schreib die Nummer eines Zugs" in answer.body_text
+    assert 'beginne deine Antwort mit "say:".' in answer.body_text
+    assert "Es wurde nichts ausgeführt: " in answer.body_text
+    with Session(runtime.db) as session:
+        [record] = session.exec(select(InboundMessage)).all()
+    assert "is not a move" in record.detail
