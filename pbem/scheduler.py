@@ -50,7 +50,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select, update
 
-from pbem import links, zones
+from pbem import i18n, links, zones
 from pbem.channels import deliver
 from pbem.errors import PbemError
 from pbem.eventlog import audit
@@ -302,9 +302,16 @@ def _deadline_mails(
             "deadline",
             key,
             late="your turn" if mine else f"{late.name}'s turn",
-            outcome=render.deadline_outcome(policy, late.name, mine),
+            late_name=late.name,
+            outcome=_in_language(seat, render.deadline_outcome, policy, late.name, mine),
             **(moves if mine else {}),
         )
+
+
+def _in_language(seat: Seat, words: Any, *arguments: Any) -> str:
+    """``words(*arguments)`` in the language of ``seat``'s mails."""
+    with i18n.speaking(seat.language):
+        return words(*arguments)
 
 
 def _bot_turn(runtime: Runtime, clock: SeatClock) -> None:
@@ -434,14 +441,15 @@ def _digests(runtime: Runtime, now: datetime) -> int:
                 continue
             first = _newest_seat(entries) if entries else said[address][0]
             games = []
+            language = i18n.known(first.language) or i18n.DEFAULT
             for seat, game, clock in waiting:
                 token = seat_mails.seat_token(session, runtime, seat)
                 games.append(
                     {
                         "title": game.title,
                         "phase": game.phase,
-                        "since": zones.when(clock.turn_since, seat.timezone),
-                        "deadline": zones.when(clock.deadline_at, seat.timezone, now),
+                        "since": zones.when(clock.turn_since, seat.timezone, None, language),
+                        "deadline": zones.when(clock.deadline_at, seat.timezone, now, language),
                         "link": links.play_url(runtime.config, token) if token else "",
                     }
                 )
@@ -458,6 +466,7 @@ def _digests(runtime: Runtime, now: datetime) -> int:
                     "games": games,
                     "settings": settings,
                     "talk": talk_entries,
+                    "language": language,
                 },
                 unsubscribe=settings,
             )

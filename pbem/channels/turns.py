@@ -23,11 +23,12 @@ from typing import Any
 from sqlalchemy import text
 from sqlmodel import Session, col, select, update
 
-from pbem import links
+from pbem import i18n, links
 from pbem.games.clocks import turn_goes_on, turns_begun
 from pbem.games.context import Runtime
 from pbem.games.outcomes import Transition
 from pbem.games.results import standings
+from pbem.i18n import N_
 from pbem.mail.listener import quiet_window
 from pbem.models import NoticeDelivery, Seat
 from pbem.words import join_names
@@ -113,12 +114,13 @@ def on_transition(runtime: Runtime, session: Session, transition: Transition) ->
         _deliver(session, "webhook", number, game.id, None, facts, at, key, now=now, replaces=True)
     for number, seat in found["push"]:
         if seat in newly_due and seat in seats and not seats[seat].is_bot:
-            push = {
-                "event": "your_turn",
-                "title": f"{game.title}: your turn",
-                "text": f"It is your turn in {game.title}.",
-                "upto": game.head_seq,
-            }
+            with i18n.speaking(seats[seat].language):  # as the seat's turn mail says it
+                push = {
+                    "event": "your_turn",
+                    "title": i18n.gettext(N_("{title}: your turn")).format(title=game.title),
+                    "text": i18n.gettext(N_("It is your turn in %(title)s."), title=game.title),
+                    "upto": game.head_seq,
+                }
             _deliver(session, "push", number, game.id, seat, push, at, key, now=now, replaces=True)
     if found["follower"]:
         from pbem.channels import follow

@@ -11,20 +11,27 @@ from typing import Any
 
 from pbem import zones
 
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogues (:func:`pbem.i18n.N_`; this module imports
+    nothing of pbem's but zones): a notice's headline, translated where a mail shows it."""
+    return message
+
+
 HEADLINES = {
-    "seat_to_bot": "A bot takes over a seat",
-    "seat_replaced": "A new player takes over a seat",
-    "seat_reclaimed": "A player is back",
-    "vacation": "A player is on vacation",
-    "vacation_ended": "A player is back from vacation",
-    "policy_changed": "The deadline policy changes",
-    "game_paused": "The game is paused",
-    "game_resumed": "The game goes on",
-    "seat_offered": "A seat is offered to a new player",
-    "seat_left": "A player leaves the game",
-    "seat_taken": "A new player takes a seat",
-    "seat_resigned": "A player resigns",
-    "contribution": "A player adds to the dice",
+    "seat_to_bot": N_("A bot takes over a seat"),
+    "seat_replaced": N_("A new player takes over a seat"),
+    "seat_reclaimed": N_("A player is back"),
+    "vacation": N_("A player is on vacation"),
+    "vacation_ended": N_("A player is back from vacation"),
+    "policy_changed": N_("The deadline policy changes"),
+    "game_paused": N_("The game is paused"),
+    "game_resumed": N_("The game goes on"),
+    "seat_offered": N_("A seat is offered to a new player"),
+    "seat_left": N_("A player leaves the game"),
+    "seat_taken": N_("A new player takes a seat"),
+    "seat_resigned": N_("A player resigns"),
+    "contribution": N_("A player adds to the dice"),
 }
 
 # How a contribution to the draws reached the server (pbem.eventlog.contributions).

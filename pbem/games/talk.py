@@ -47,7 +47,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from pbem import zones
+from pbem import i18n, zones
 from pbem.errors import BadInput, NotFound, TooMany
 from pbem.eventlog.log import SEALED, TALK_KIND, timestamp
 from pbem.eventlog.talk_events import commitment
@@ -419,16 +419,17 @@ def digest_entries(session: Session, now: Any) -> dict[str, tuple[Any, list[dict
         found[seat.seat] = seat.name
     found_by: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
     for seat in sorted(seats, key=lambda row: (row.created_at, row.game_id)):
-        lines = [
-            history_line(
-                {"kind": KIND, "seat": event.seat, "payload": event.payload},
-                names[seat.game_id],
-                seat.seat,
-            )
-            for event in rows.get(seat.game_id, [])
-            if event.seat != seat.seat
-            and may_read({"seat": event.seat, "payload": event.payload}, seat.seat)
-        ]
+        with i18n.speaking(seat.language):  # the lines of the seat's own digest
+            lines = [
+                history_line(
+                    {"kind": KIND, "seat": event.seat, "payload": event.payload},
+                    names[seat.game_id],
+                    seat.seat,
+                )
+                for event in rows.get(seat.game_id, [])
+                if event.seat != seat.seat
+                and may_read({"seat": event.seat, "payload": event.payload}, seat.seat)
+            ]
         if not lines:
             continue
         address = seat.email.lower()

@@ -16,10 +16,11 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import col, select
 
+from pbem import i18n
 from pbem.errors import BadInput, NotFound, Rejected, TooMany
 from pbem.games.context import Runtime
 from pbem.games.tables import SeatRequest
-from pbem.i18n import T
+from pbem.i18n import N_, T
 from pbem.mail import seat_mails
 from pbem.mail.inbound.bounces import bouncing
 from pbem.models import Game, Seat
@@ -76,6 +77,15 @@ def change_address(runtime: Runtime, game_id: str, seat_number: int, value: Any)
         session.add(SeatRequest(game_id=game_id, seat=seat_number, kind=KIND, created_at=now))
         seat.email = address
         session.add(seat)
+        with i18n.speaking(seat.language):  # the notice's lines in the seat's language
+            lines = [
+                i18n.gettext(
+                    "Mail to your former address bounced, so you gave %(address)s on your "
+                    "seat's page: mail about this game comes here from now on.",
+                    address=address,
+                ),
+                i18n.gettext("If you did not ask for this, you can ignore this mail."),
+            ]
         seat_mails.mail_seat(
             session,
             runtime,
@@ -83,12 +93,8 @@ def change_address(runtime: Runtime, game_id: str, seat_number: int, value: Any)
             seat,
             "notice",
             f"address:{game_id}:{seat_number}:{now:%Y%m%d%H%M%S%f}",
-            headline="Your address for this game changed",
-            lines=[
-                f"Mail to your former address bounced, so you gave {address} on your seat's "
-                "page: mail about this game comes here from now on.",
-                "If you did not ask for this, you can ignore this mail.",
-            ],
+            headline=N_("Your address for this game changed"),
+            lines=lines,
         )
         session.commit()
     return address

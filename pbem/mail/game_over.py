@@ -10,14 +10,17 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from pbem import i18n
 from pbem.games import results, seat_rules
 from pbem.games.context import Runtime
 from pbem.games.outcomes import Transition
 from pbem.games.tables import FormerPlayer
 from pbem.mail.history import HISTORY_LIMIT, history, since_last_move
 from pbem.mail.models import Mail
+from pbem.mail.outbox import address_language
 from pbem.mail.seat_mails import mail_former, mail_seat
 from pbem.models import Game, Seat
+from pbem.words import join_names
 
 
 def game_over_mails(
@@ -35,10 +38,18 @@ def game_over_mails(
         "",
     )
     resigned = seat_rules.resigned_seats(session, game.id)
-    over = game_over_context(
-        game,
-        [seats[n].name + (" (resigned)" if n in resigned else "") for n in sorted(seats)],
-    )
+
+    def over(language: str | None) -> dict[str, Any]:
+        """The result in ``language`` (who won and who resigned, in its words)."""
+        with i18n.speaking(language):
+            names = [
+                i18n.gettext("%(name)s (resigned)", name=seats[n].name)
+                if n in resigned
+                else seats[n].name
+                for n in sorted(seats)
+            ]
+            return game_over_context(game, names)
+
     told = set()
     for number, seat in seats.items():
         key = f"game_over:{game.id}:{number}"
@@ -56,7 +67,7 @@ def game_over_mails(
             bot_seat_too=True,
             lines=since_last_move(session, runtime, game, transition.engine, seat),
             seed=seed,
-            **over,
+            **over(seat.language),
         ):
             told.add(seat.email.lower())
     formers = session.exec(
@@ -85,7 +96,7 @@ def game_over_mails(
             resigned=former.reason == "resigned",
             lines=history(session, runtime, game, transition.engine, None, start)[0],
             seed=seed,
-            **over,
+            **over(address_language(session, former.email)),
         )
 
 
@@ -93,7 +104,8 @@ def game_over_context(game: Game, names: list[str]) -> dict[str, Any]:
     """The result as the game-over mail shows it (:func:`pbem.games.results.standings`):
     ``headline`` ("Anna wins."), ``reason`` (a sentence that names no one) and
     ``standings``, winners first: each row's ``rank``, ``name``, ``winner`` and
-    ``score`` (its figures as text, "Coins: 14, Goods: 3")."""
+    ``score`` (its figures as text, "Coins: 14, Goods: 3"); the headline in the spoken
+    language (:func:`winners_headline`)."""
     standing = results.standings(game.result, names) or {
         "headline": "",
         "reason": "",
@@ -112,4 +124,18 @@ def game_over_context(game: Game, names: list[str]) -> dict[str, Any]:
         }
         for row in standing["rows"]
     ]
-    return {"headline": standing["headline"], "reason": standing["reason"], "standings": rows}
+    headline = winners_headline([row["name"] for row in standing["rows"] if row["winner"]])
+    return {"headline": headline, "reason": standing["reason"], "standings": rows}
+
+
+def winners_headline(winners: list[str]) -> str:
+    """Who won, in the spoken language: "Anna wins.", "Anna and Ben share the win."
+    (:func:`pbem.games.results.standings` says it in English)."""
+    if not winners:
+        return ""
+    return i18n.ngettext(
+        "%(names)s wins.",
+        "%(names)s share the win.",
+        len(winners),
+        names=join_names(winners, i18n.spoken()),
+    )

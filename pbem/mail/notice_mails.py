@@ -24,9 +24,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from pbem import links, zones
+from pbem import i18n, links, zones
 from pbem.games.context import Runtime
 from pbem.games.notices import Notice
+from pbem.i18n import gettext
 from pbem.mail import open_mails, outbox, seat_mails
 from pbem.models import Game, Seat
 
@@ -118,22 +119,33 @@ def _seat_left(runtime: Runtime, session: Session, game: Game, notice: Notice) -
 
 
 def _seat_offered(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
-    until = zones.when(notice.facts["lapses_at"], "UTC")
+    language = outbox.address_language(session, notice.address)
+    with i18n.speaking(language):
+        until = zones.when(notice.facts["lapses_at"], "UTC", None, language)
+        headline = gettext("A seat is offered to you")
+        lines = [
+            gettext(
+                "You are invited to take over %(name)s's seat in %(title)s.",
+                name=notice.facts["holder"],
+                title=game.title,
+            ),
+            gettext(
+                "Open the link and accept the seat to play it; nothing happens until you "
+                "do. Keep the link to yourself: once you accept, it is your seat."
+            ),
+            gettext("The link works until %(when)s.", when=until),
+        ]
     _to_address(
         runtime,
         session,
         game,
         notice,
-        "A seat is offered to you",
-        [
-            f"You are invited to take over {notice.facts['holder']}'s seat in {game.title}.",
-            "Open the link and accept the seat to play it; nothing happens until you "
-            "do. Keep the link to yourself: once you accept, it is your seat.",
-            f"The link works until {until}.",
-        ],
+        headline,
+        lines,
         link=links.play_url(runtime.config, notice.facts["token"]),
         newcomer=True,
         commitment=game.commitment,
+        language=language,
     )
 
 

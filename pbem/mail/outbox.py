@@ -14,9 +14,9 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
-from pbem import links, receipts
+from pbem import i18n, links, receipts
 from pbem.games.context import Runtime
 from pbem.mail import games_link, render
 from pbem.mail.models import Mail
@@ -51,16 +51,36 @@ def enqueue(
 ) -> Mail:
     """Renders a mail and adds it to the outbox in the open transaction.
 
+    A context without ``language`` is written in the recipient's
+    (:func:`address_language`).
     Links to a seat or its settings are stored sealed (:func:`render.seal_links`): the
     outbox row opens nothing; the dispatcher opens them as it sends (:func:`pbem.mail.deferred.opened`).
     The footer's link to the recipient's games is the address's own (``my_games``),
     except in a refusal to someone who holds no seat (:data:`NO_GAMES_LINK`)."""
     if kind not in NO_GAMES_LINK:
         context = {"my_games": games_link.address_link(runtime, session, recipient), **context}
+    if "language" not in context:
+        context = {**context, "language": address_language(session, recipient)}
     subject, text, html, unsubscribe = sealed_render(runtime, kind, context, unsubscribe)
     mail = new_mail(runtime, kind, key, recipient, subject, text, html, unsubscribe, game_id, seat)
     session.add(mail)
     return mail
+
+
+def address_language(session: Session, address: str) -> str:
+    """The language of a mail to ``address`` that no seat's context names: that of the
+    address's newest seat with a language chosen, else English (a stranger's, too)."""
+    from pbem.models import Seat
+
+    if not address:
+        return i18n.DEFAULT
+    chosen = session.exec(
+        select(Seat.language)
+        .where(func.lower(Seat.email) == address.strip().lower(), col(Seat.language).is_not(None))
+        .order_by(col(Seat.created_at).desc())
+        .limit(1)
+    ).first()
+    return i18n.known(chosen) or i18n.DEFAULT
 
 
 def sealed_render(

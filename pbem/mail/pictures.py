@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from html import escape, unescape
 from typing import TYPE_CHECKING
 
+from pbem import i18n
+
 if TYPE_CHECKING:
     from pbem.games.context import Runtime
     from pbem.mail.models import Mail
@@ -42,6 +44,8 @@ ALT_CHARS = 900
 
 HTML_SLOT = re.compile(r"<!--pbem-board:(\d+)(?: (\S+))? ?-->")
 TEXT_SLOT = re.compile(r"\[pbem-board:(\d+)\]\n?")
+# The language a mail is written in, as its HTML part names it (templates/email/_layout.html).
+LANGUAGE = re.compile(r"<html lang=\"([a-z]{2})\"")
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,21 @@ def fill(
     link = unescape(in_html[2]) if in_html and in_html[2] else ""
     if found is None:
         return text, html, None
+    # The board is told in the mail's language (its HTML part names it).
+    language = LANGUAGE.search(html)
+    with i18n.speaking(language[1] if language else None):
+        return _filled(runtime, mail, text, html, found, link, png)
+
+
+def _filled(
+    runtime: Runtime,
+    mail: Mail,
+    text: str,
+    html: str,
+    found: re.Match,
+    link: str,
+    png: bool,
+) -> tuple[str, str, Image | None]:
     picture = None
     draw = runtime.extras.get(HOOK)
     if draw is not None and mail.kind in KINDS and mail.game_id:
@@ -110,20 +129,33 @@ def fill(
 def part_text(part: str, link: str = "") -> str:
     """What a picture of part of the board shows, and where the whole is (HTML, with
     ``link`` a link to it)."""
-    page = f'<a href="{escape(link)}">the game\'s page</a>' if link else "the game's page"
-    return f"The picture shows the part of the board {escape(part)}; the whole board is on {page}."
+    words = i18n.gettext("the game's page")
+    page = (
+        f'<a href="{escape(link)}">{escape(words, quote=False)}</a>'
+        if link
+        else escape(words, quote=False)
+    )
+    return i18n.gettext(
+        "The picture shows the part of the board %(part)s; the whole board is on %(page)s.",
+        part=escape(part),
+        page=page,
+    )
 
 
 def alt_text(words: list[str], part: str = "") -> str:
     """The picture's text alternative: what part of the board it shows (when a part),
     then the position in words, shortened to a few sentences (the full list follows the
     picture for whoever wants it)."""
-    said = "The board: " + "; ".join(word.rstrip(".") for word in words) + "."
+    said = i18n.gettext(
+        "The board: %(words)s.", words="; ".join(word.rstrip(".") for word in words)
+    )
     if part:
-        said = (
-            f"The picture shows the part of the board {part}; the whole board is on the "
-            f"game's page (the link under the picture). {said}"
+        shows = i18n.gettext(
+            "The picture shows the part of the board %(part)s; the whole board is on the "
+            "game's page (the link under the picture).",
+            part=part,
         )
+        said = f"{shows} {said}"
     if len(said) > ALT_CHARS:
         said = said[: ALT_CHARS - 1].rsplit(" ", 1)[0] + "…"
     return said
@@ -133,7 +165,7 @@ def text_words(words: list[str]) -> str:
     """The position in the plain part: a heading and a line for each fact."""
     if not words:
         return ""
-    return "The board now:\n" + "".join(f"  {word}\n" for word in words) + "\n"
+    return i18n.gettext("The board now:") + "\n" + "".join(f"  {word}\n" for word in words) + "\n"
 
 
 def html_block(picture: Picture, image: Image | None, link: str = "") -> str:
@@ -155,7 +187,7 @@ def html_block(picture: Picture, image: Image | None, link: str = "") -> str:
     if picture.words:
         items = "".join(f"<li>{escape(word)}</li>" for word in picture.words)
         parts.append(
-            '<p style="margin:0.6em 0 0.2em">Where the game stands:</p>'
+            f'<p style="margin:0.6em 0 0.2em">{escape(i18n.gettext("Where the game stands:"), quote=False)}</p>'
             f'<ul style="margin:0 0 1em;padding-left:1.2em">{items}</ul>'
         )
     return "\n".join(parts)

@@ -33,22 +33,24 @@ SUBJECTS = {
     "invitation": N_("{title}: you are invited to play"),
     "your_turn": N_("{title}: your turn"),
     "reminder": N_("{title}: reminder, it is still your turn"),
-    "deadline": "{title}: the deadline has passed",
-    "game_over": "{title}: the game is over",
-    "digest": "Your games waiting for you ({count})",
-    "notice": "{title}: {headline}",
-    "seat_link": "{title}: your link to the game",
-    "answer": "{title}: {headline}",
-    "answer_stranger": "Your mail was not applied",
-    "answer_gone": "Your mail was not applied: that game is not here any more",
-    "games_link": "Your games: a new link",
-    "talk": "{title}: {sender_name} {talk_verb}",
-    "talk_digest": "Table talk in your games",
+    "deadline": N_("{title}: the deadline has passed"),
+    "game_over": N_("{title}: the game is over"),
+    "digest": N_("Your games waiting for you ({count})"),
+    "notice": N_("{title}: {headline}"),
+    "seat_link": N_("{title}: your link to the game"),
+    "answer": N_("{title}: {headline}"),
+    "answer_stranger": N_("Your mail was not applied"),
+    "answer_gone": N_("Your mail was not applied: that game is not here any more"),
+    "games_link": N_("Your games: a new link"),
+    "talk": N_("{title}: {sender_name} said to the table"),
+    "talk_digest": N_("Table talk in your games"),
     "open": "{subject}",
-    "follow_confirm": "{title}: confirm that you follow this game",
-    "follow_turn": "{title}: {whose} to play",
-    "follow_result": "{title}: the game is over",
+    "follow_confirm": N_("{title}: confirm that you follow this game"),
+    "follow_turn": N_("{title}: {whose} to play"),
+    "follow_result": N_("{title}: the game is over"),
 }
+# The subject of a private note of table talk (a ``talk`` mail with ``private``).
+PRIVATE_TALK = N_("{title}: {sender_name} wrote to you privately")
 
 # Keys a template may read that not every caller sets (every other key a template
 # names must be in its context: the environment's undefined is strict).
@@ -125,6 +127,9 @@ def render(kind: str, context: dict[str, Any]) -> tuple[str, str, str]:
     ``language``."""
     context = {**OPTIONAL, **context}
     with i18n.speaking(context["language"]):
+        if kind == "notice" and context.get("headline"):
+            # A notice's headline is a phrase of the catalogues (pbem.games.admin_lines).
+            context["headline"] = i18n.gettext(context["headline"])
         text = environment().get_template(f"{kind}.txt").render(**context)
         html = environment().get_template(f"{kind}.html").render(**context)
     return subject(kind, context), text, html
@@ -133,7 +138,8 @@ def render(kind: str, context: dict[str, Any]) -> tuple[str, str, str]:
 def subject(kind: str, context: dict[str, Any]) -> str:
     """The subject of a mail of ``kind``, in the context's ``language`` (English without)."""
     with i18n.speaking(context.get("language")):
-        return i18n.gettext(SUBJECTS[kind]).format(**context)[:300]
+        chosen = PRIVATE_TALK if kind == "talk" and context.get("private") else SUBJECTS[kind]
+        return (i18n.gettext(chosen) if chosen != "{subject}" else chosen).format(**context)[:300]
 
 
 # Words -------------------------------------------------------------------------------
@@ -213,31 +219,42 @@ YOUR_DEADLINE_WORDS = {
 
 DEADLINE_OUTCOMES = {
     "wait": (
-        "The game waits for you; reminders go on.",
-        "The game waits for {name}; reminders go on.",
+        N_("The game waits for you; reminders go on."),
+        N_("The game waits for %(name)s; reminders go on."),
     ),
     "bot_turn": (
-        "A bot plays this one turn for you. Your seat is still yours: your next turn comes "
-        "by mail as usual, and you play it from your link.",
-        "A bot plays this one turn for {name}. {name} keeps the seat and plays the next "
-        "turn as usual.",
+        N_(
+            "A bot plays this one turn for you. Your seat is still yours: your next turn "
+            "comes by mail as usual, and you play it from your link."
+        ),
+        N_(
+            "A bot plays this one turn for %(name)s. %(name)s keeps the seat and plays the "
+            "next turn as usual."
+        ),
     ),
     "bot_seat": (
-        "A bot takes over your seat; you can take it back from your link at any time.",
-        "A bot takes over {name}'s seat; {name} can take it back from their link at any time.",
+        N_("A bot takes over your seat; you can take it back from your link at any time."),
+        N_(
+            "A bot takes over %(name)s's seat; %(name)s can take it back from their link at "
+            "any time."
+        ),
     ),
     "replace": (
-        "Your seat is open for a new player on the game's page; your old link no longer works.",
-        "{name}'s seat is open for a new player on the game's page; the old link no longer works.",
+        N_("Your seat is open for a new player on the game's page; your old link no longer works."),
+        N_(
+            "%(name)s's seat is open for a new player on the game's page; the old link no "
+            "longer works."
+        ),
     ),
 }
 
 
 def deadline_outcome(policy: str, late_name: str, mine: bool) -> str:
     """What happens now that ``late_name``'s deadline passed under the ``at_deadline``
-    policy, told to the late player (``mine``) or to another player."""
+    policy, told to the late player (``mine``) or to another player, in the spoken
+    language."""
     to_late, to_others = DEADLINE_OUTCOMES[policy]
-    return to_late if mine else to_others.format(name=late_name)
+    return i18n.gettext(to_late) if mine else i18n.gettext(to_others, name=late_name)
 
 
 def at_your_deadline(policy: Any) -> str:

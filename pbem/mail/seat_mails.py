@@ -17,7 +17,7 @@ from pbem.games.tables import SeatLink
 from pbem.games.tokens import hash_token
 from pbem.mail import render
 from pbem.mail.models import Mail
-from pbem.mail.outbox import enqueue, secret
+from pbem.mail.outbox import address_language, enqueue, secret
 from pbem.models import Event, Game, Seat
 from pbem.zones import utc
 
@@ -157,10 +157,13 @@ def mail_former(
     """Writes a mail of ``kind`` (``game_over``, ``notice``) to a former player of the
     game (a :class:`~pbem.games.tables.FormerPlayer`: someone who held a seat and was
     replaced or left): no link, no settings, ``former=True``, ``seat_name`` (the name
-    the seat has now) and ``until`` (when they left, in their time zone)."""
+    the seat has now) and ``until`` (when they left, in their time zone), in the
+    language of their address (:func:`pbem.mail.outbox.address_language`)."""
     if not former.email:
         return None
+    language = address_language(session, former.email)
     context = {
+        "language": language,
         "title": game.title,
         "game_name": render.engine_title(game.engine),
         "game_id": game.id,
@@ -168,7 +171,7 @@ def mail_former(
         "name": former.name,
         "seat": former.seat,
         "seat_name": seat_name or former.name,
-        "until": zones.when(former.left_at, former.timezone),
+        "until": zones.when(former.left_at, former.timezone, None, language),
         "link": "",
         "settings": "",
         "head_hash": game.head_hash,

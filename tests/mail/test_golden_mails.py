@@ -185,6 +185,7 @@ def deadline_mail(runtime, number: int, name: str, late: str, policy: str) -> di
         name,
         game=game_row(policy={**POLICY, "at_deadline": policy}),
         late="your turn" if mine else f"{late}'s turn",
+        late_name=late,
         outcome=render.deadline_outcome(policy, late, mine),
     )
 
@@ -735,7 +736,7 @@ def test_the_cases_cover_every_kind_and_the_folder_holds_nothing_else(runtime):
     recipients = {name.split("__")[1].split("_")[0] for name in NAMES}
     assert recipients == {"player", "other", "former", "newcomer"}
     if not UPDATE:
-        on_disk = {path.name for path in GOLDEN.iterdir()}
+        on_disk = {path.name for path in GOLDEN.iterdir() if path.is_file()}
         assert on_disk == {f"{name}.{ext}" for name in NAMES for ext in ("txt", "html")}
 
 
@@ -795,3 +796,82 @@ def test_the_former_players_mail_is_what_mail_former_writes(runtime):
     assert deferred.opened(runtime, mail)[0] == expected
     assert "You held a seat in Friday at Anna's until Sat 28 Nov 2026, 04:30 EST" in expected
     assert "in the result below it is Zoe's seat" in expected
+
+
+# Each title's turn mail in each language but English, from a real game of the title
+# (fixed seed, each seat's first legal move until Anna is due again after the others
+# moved): ``golden/<language>/your_turn__<title>.txt`` and ``.html``. The lines and the
+# phase are the engine's, as the dispatcher renders them (pbem.mail.deferred), in the
+# mail's language. ``PBEM_UPDATE_GOLDEN=1`` rewrites these too.
+LANGUAGES = ("de", "pl", "fr")
+TITLES = ("mare_balticum", "mercatores", "mare_nostrum")
+
+
+class TitleBoard(board_picture.Pictures):
+    """The board of the real game behind a title's golden turn mail."""
+
+    def __init__(self, runtime, game_id: str) -> None:
+        super().__init__(runtime)
+        self.real = game_id
+
+    def __call__(self, game_id, seat, seq):
+        return super().__call__(self.real, seat, self.runtime.service.head(self.real).seq)
+
+
+def title_turn(runtime, slug: str, language: str) -> dict:
+    """The context of Anna's turn mail in a real game of ``slug``, in ``language``."""
+    from pbem import i18n
+    from pbem.games import names
+    from pbem.mail.history import history, history_start
+
+    service = runtime.service
+    seats = [SeatSpec(name, f"{name.lower()}@example.org") for name in ("Anna", "Zoe", "Cleo")]
+    # A fixed id too: the server's draws for a seat come from the seed and the id.
+    game_id = service.create_game(
+        slug, seats, {}, seed=f"golden-{slug}".encode(), game_id=f"g{slug[:8]}"[:10]
+    ).game_id
+    others_moved, anna_moved = set(), False
+    for _ in range(80):
+        head = service.head(game_id)
+        due = sorted(head.engine.to_move(head.state))
+        if due == [0] and anna_moved and others_moved:
+            break
+        seat = next((number for number in due if number != 0), due[0])
+        move = head.engine.legal_moves(head.state, seat)[0]
+        service.submit_move(game_id, seat, move, head.seq)
+        anna_moved = anna_moved or seat == 0
+        if anna_moved and seat != 0:
+            others_moved.add(seat)
+    runtime.extras[pictures.HOOK] = TitleBoard(runtime, game_id)
+    with Session(runtime.db) as session, i18n.speaking(language):
+        game = session.get(Game, game_id)
+        anna = session.get(Seat, (game_id, 0))
+        engine = service.head(game_id).engine
+        lines, state = history(
+            session, runtime, game, engine, 0, history_start(game, anna), zone="Europe/Berlin"
+        )
+        phase, marks = names.phase_line(engine, state)
+        phase = names.fill(phase, ["Anna", "Zoe", "Cleo"], marks)
+    row = seat_row(0, "Anna")
+    row.language = language
+    settings = f"{BASE}/mail/settings/{GAME_ID}/0/sIgNaTuRe0123456789abcd"
+    context = seat_mails.seat_context(
+        runtime, game_row(engine=slug, phase=phase), row, TOKEN, settings, DEADLINE
+    )
+    context.update(lines=lines, others=[], phase=phase)
+    return {"context": context, "recipient": "anna@example.org", "settings": settings}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("slug", TITLES)
+def test_each_titles_turn_mail_in_each_language(runtime, slug, language):
+    message = message_of(runtime, "your_turn", title_turn(runtime, slug, language))
+    text, html = golden_text(message), golden_html(message)
+    for suffix, content in (("txt", text), ("html", html)):
+        path = GOLDEN / language / f"your_turn__{slug}.{suffix}"
+        if UPDATE:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(content.encode())
+        assert path.read_bytes() == content.encode(), f"{language}/{path.name} differs"
+    assert_reads_right(text, html)
+    assert f'<html lang="{language}">' in html

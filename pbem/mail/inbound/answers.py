@@ -25,11 +25,12 @@ from sqlalchemy import bindparam, or_
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from pbem import i18n
 from pbem.db import Prepared, write
 from pbem.games import clocks
 from pbem.games.context import Runtime
 from pbem.games.outcomes import Listener, Transition
-from pbem.i18n import localize
+from pbem.i18n import gettext, localize, ngettext
 from pbem.mail import deferred, outbox
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound.records import Reply, write_record
@@ -227,20 +228,28 @@ def _write_answer(
     the game's when it is over."""
     seat = reply.seat
     listed = result is None and seat.seat in due
-    if result is not None:
-        from pbem.games import results
+    with i18n.speaking(seat.language):
+        if result is not None:
+            from pbem.games import results
+            from pbem.mail.game_over import winners_headline
 
-        standing = results.standings(result, names) or {"headline": ""}
-        next_up = f"The game is over. {standing['headline']}".strip()
-    elif paused:
-        next_up = "The game is paused."
-    elif listed:
-        next_up = "It is your turn" + (" again." if applied else ".")
-    else:
-        waiting = [names[number] for number in sorted(due) if number != seat.seat]
-        next_up = f"Waiting for {join_names(waiting)}." if waiting else ""
-    if said:
-        next_up = f"{said[0].upper()}{said[1:]}. {next_up}".strip()
+            standing = results.standings(result, names) or {"rows": []}
+            winners = [row["name"] for row in standing["rows"] if row["winner"]]
+            next_up = f"{gettext('The game is over.')} {winners_headline(winners)}".strip()
+        elif paused:
+            next_up = gettext("The game is paused.")
+        elif listed:
+            next_up = gettext("It is your turn again.") if applied else gettext("It is your turn.")
+        else:
+            waiting = [names[number] for number in sorted(due) if number != seat.seat]
+            next_up = (
+                gettext("Waiting for %(names)s.", names=join_names(waiting, i18n.spoken()))
+                if waiting
+                else ""
+            )
+        if said:
+            next_up = f"{said[0].upper()}{said[1:]}. {next_up}".strip()
+        headline = said or _headline(applied, refusal)
     deferred.defer_seat_mail(
         session,
         runtime,
@@ -252,7 +261,7 @@ def _write_answer(
         others=[],
         deadline=None,
         context={
-            "headline": said or _headline(applied, refusal),
+            "headline": headline,
             "applied": applied,
             "refusal": localize(refusal, seat.language),
             "next_up": next_up,
@@ -278,9 +287,15 @@ def _write_answer(
 
 
 def _headline(applied: list[str], refusal: str) -> str:
+    """What the answer says in its subject, in the spoken language."""
     if applied and refusal:
-        count = len(applied)
-        return f"{count} move{'s' if count != 1 else ''} made, then one refused"
+        return ngettext(
+            "%(num)d move made, then one refused",
+            "%(num)d moves made, then one refused",
+            len(applied),
+        )
     if applied:
-        return "your move was made" if len(applied) == 1 else f"your {len(applied)} moves were made"
-    return "your reply was not applied"
+        if len(applied) == 1:
+            return gettext("your move was made")
+        return ngettext("your %(num)d move was made", "your %(num)d moves were made", len(applied))
+    return gettext("your reply was not applied")

@@ -30,10 +30,11 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 
-from pbem import links
+from pbem import i18n, links
 from pbem.errors import PbemError
 from pbem.games import open_games
 from pbem.games.context import Runtime
+from pbem.i18n import N_, gettext, ngettext
 from pbem.mail import outbox, seat_mails
 from pbem.mail.inbound import message as msg
 from pbem.mail.inbound import tags
@@ -43,7 +44,7 @@ from pbem.models import Game, Seat
 from pbem.zones import utc
 
 COMMANDS = ("HELP", "LIST", "OPEN", "JOIN")
-HELP_SUBJECT = "What you can ask for by mail"
+HELP_SUBJECT = N_("What you can ask for by mail")
 LISTED = 20  # games an answer lists at most
 FAILED = re.compile(r"\b(spf|dkim|dmarc)\s*=\s*(fail|softfail|permerror)\b", re.IGNORECASE)
 
@@ -97,8 +98,9 @@ def take(runtime: Runtime, message: EmailMessage, key: str, sender: str) -> tupl
             _add_record(runtime, session, key, sender, "command", f"{word}{HELD}")
             session.commit()
             return "command", f"{word}{HELD}"
-        headline, lines, link_rows = ANSWERS[word](runtime, session, sender)
-        _answer(runtime, session, key, sender, word, headline, lines, link_rows)
+        with i18n.speaking(outbox.address_language(session, sender)):
+            headline, lines, link_rows = ANSWERS[word](runtime, session, sender)
+            _answer(runtime, session, key, sender, word, headline, lines, link_rows)
         _add_record(runtime, session, key, sender, "command", word)
         try:
             session.commit()
@@ -109,21 +111,26 @@ def take(runtime: Runtime, message: EmailMessage, key: str, sender: str) -> tupl
 
 def _help(runtime: Runtime, session: Any, sender: str) -> tuple[str, list[str], list]:
     local = tags.reply_address_config(runtime.config)
-    here = f"{local[0]}@{local[1]}" if local else "this address"
+    here = f"{local[0]}@{local[1]}" if local else gettext("this address")
     return (
-        f"Write one of these words as the first line of a mail to {here}:",
+        gettext("Write one of these words as the first line of a mail to %(here)s:", here=here),
         [
-            "HELP: this list.",
-            "LIST: your running games, each with your link to it (to your address only).",
-            "OPEN: the games looking for players.",
-            "JOIN and a game's id (and your name, if you like), e.g. JOIN k3x9m2p7qa Ann: "
-            "asks for a seat in that open game; we mail you a link to confirm it.",
-            "(Each command is answered once a day at most. To play a move, reply to your "
-            "game's own mail instead.)",
+            gettext("HELP: this list."),
+            gettext("LIST: your running games, each with your link to it (to your address only)."),
+            gettext("OPEN: the games looking for players."),
+            gettext(
+                "JOIN and a game's id (and your name, if you like), e.g. %(example)s: asks "
+                "for a seat in that open game; we mail you a link to confirm it.",
+                example="JOIN k3x9m2p7qa Ann",
+            ),
+            gettext(
+                "(Each command is answered once a day at most. To play a move, reply to "
+                "your game's own mail instead.)"
+            ),
         ],
         [
-            ("Games looking for players", f"{links.base_url(runtime.config)}/open"),
-            ("Start a game", f"{links.base_url(runtime.config)}/"),
+            (gettext("Games looking for players"), f"{links.base_url(runtime.config)}/open"),
+            (gettext("Start a game"), f"{links.base_url(runtime.config)}/"),
         ],
     )
 
@@ -140,23 +147,31 @@ def _list(runtime: Runtime, session: Any, sender: str) -> tuple[str, list[str], 
     for seat, game in found:
         token = seat_mails.seat_token(session, runtime, seat)
         due = seat.seat in (game.to_move or []) and not seat.is_bot
-        label = f"{game.title}{': your turn' if due else ''}"
+        label = gettext("%(title)s: your turn", title=game.title) if due else game.title
         rows.append((label, links.play_url(runtime.config, token) if token else ""))
     if not rows:
         return (
-            "You have no running game on this server with this address.",
-            ["Games looking for players are listed on the web (below), or answer OPEN."],
-            [("Games looking for players", f"{links.base_url(runtime.config)}/open")],
+            gettext("You have no running game on this server with this address."),
+            [
+                gettext(
+                    "Games looking for players are listed on the web (below), or answer %(word)s.",
+                    word="OPEN",
+                )
+            ],
+            [(gettext("Games looking for players"), f"{links.base_url(runtime.config)}/open")],
         )
-    lines = ["Each link opens your own seat: keep them to yourself."]
+    lines = [gettext("Each link opens your own seat: keep them to yourself.")]
     missing = [label for label, link in rows if not link]
     if missing:
         lines.append(
-            "For these the server keeps no link it may mail (ask for a new one from the game's "
-            f"page): {', '.join(missing)}."
+            gettext(
+                "For these the server keeps no link it may mail (ask for a new one from the "
+                "game's page): %(titles)s.",
+                titles=", ".join(missing),
+            )
         )
     return (
-        f"Your running games ({len(rows)}).",
+        gettext("Your running games (%(count)s).", count=len(rows)),
         lines,
         [(label, link) for label, link in rows if link],
     )
@@ -166,18 +181,30 @@ def _open(runtime: Runtime, session: Any, sender: str) -> tuple[str, list[str], 
     games = open_games.list_open(runtime, limit_to=LISTED)
     if not games:
         return (
-            "No game is looking for players right now.",
-            ["You can start one with open seats on the web."],
-            [("Start a game", f"{links.base_url(runtime.config)}/")],
+            gettext("No game is looking for players right now."),
+            [gettext("You can start one with open seats on the web.")],
+            [(gettext("Start a game"), f"{links.base_url(runtime.config)}/")],
         )
     lines = [
-        f"{game.title} ({game.engine_title}), id {game.id}: {game.seats_left} of "
-        f"{len(game.seats)} seats left; {game.policy}."
+        ngettext(
+            "%(title)s (%(game)s), id %(id)s: %(left)s of %(num)d seat left; %(policy)s.",
+            "%(title)s (%(game)s), id %(id)s: %(left)s of %(num)d seats left; %(policy)s.",
+            len(game.seats),
+            title=game.title,
+            game=game.engine_title,
+            id=game.id,
+            left=game.seats_left,
+            policy=game.policy,
+        )
         for game in games
     ]
-    lines.append("To ask for a seat, answer JOIN and the game's id, or open its page.")
+    lines.append(
+        gettext(
+            "To ask for a seat, answer %(word)s and the game's id, or open its page.", word="JOIN"
+        )
+    )
     return (
-        f"Games looking for players ({len(games)}).",
+        gettext("Games looking for players (%(count)s).", count=len(games)),
         lines,
         [(game.title, links.open_url(runtime.config, game.id)) for game in games],
     )
@@ -208,16 +235,25 @@ def _join(
         joined = open_games.join(runtime, game_id, name, sender)
     except PbemError as error:
         with runtime.service.session() as session:
-            _answer(
-                runtime,
-                session,
-                key,
-                sender,
-                "JOIN",
-                "Your JOIN was not applied.",
-                [error.message, "Answer OPEN for the games looking for players."],
-                [("Games looking for players", f"{links.base_url(runtime.config)}/open")],
-            )
+            with i18n.speaking(outbox.address_language(session, sender)):
+                _answer(
+                    runtime,
+                    session,
+                    key,
+                    sender,
+                    "JOIN",
+                    gettext("Your %(word)s was not applied.", word="JOIN"),
+                    [
+                        error.message,
+                        gettext("Answer %(word)s for the games looking for players.", word="OPEN"),
+                    ],
+                    [
+                        (
+                            gettext("Games looking for players"),
+                            f"{links.base_url(runtime.config)}/open",
+                        )
+                    ],
+                )
             row = session.get(InboundMessage, key)
             row.detail = f"JOIN {game_id}: {error.message}"[:500]
             session.add(row)
@@ -244,7 +280,7 @@ def _answer(
         key=f"command:{word}:{key[:32]}",
         recipient=sender,
         context=answer_context(
-            headline, lines, link_rows, subject=HELP_SUBJECT if word == "HELP" else ""
+            headline, lines, link_rows, subject=gettext(HELP_SUBJECT) if word == "HELP" else ""
         ),
     )
 
@@ -253,7 +289,7 @@ def answer_context(
     headline: str, lines: list[str], link_rows: list, subject: str = ""
 ) -> dict[str, Any]:
     """What the ``open`` mail answering a command says (no greeting by name: the sender
-    may be anyone)."""
+    may be anyone), in the spoken language (the caller's :func:`pbem.i18n.speaking`)."""
     subject = subject or headline.rstrip(".:")
     return {
         "subject": subject,
@@ -262,12 +298,13 @@ def answer_context(
         "headline": headline,
         "lines": lines,
         "links": link_rows,
+        "language": i18n.spoken(),
     }
 
 
 def help_answer(runtime: Runtime) -> dict[str, Any]:
     """The HELP answer's context."""
-    return answer_context(*_help(runtime, None, ""), subject=HELP_SUBJECT)
+    return answer_context(*_help(runtime, None, ""), subject=gettext(HELP_SUBJECT))
 
 
 def _taken_before(session: Any, key: str) -> bool:

@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engines import REGISTRY
+from pbem import i18n
 from pbem.games import names
+from pbem.i18n import N_
 
 GROUP_OVER = 12
 CODE = re.compile(r"^#?(\d{1,4})[.)]?$")
@@ -124,11 +126,17 @@ def written_key(engine: Any, text: str) -> tuple | None:
 
 
 class Unreadable(ValueError):
-    """A line that names no move: ``reason`` says why, fit for the player."""
+    """A line that names no move: ``reason`` says why, fit for the player (in English,
+    for the reply's record); :meth:`said` in the spoken language, for the answer."""
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, message: str, **params: Any):
+        self.message, self.params = message, params
+        self.reason = message % params if params else message
+        super().__init__(self.reason)
+
+    def said(self) -> str:
+        """The reason in the spoken language (:func:`pbem.i18n.speaking`)."""
+        return i18n.gettext(self.message, **self.params)
 
 
 def resolve(
@@ -149,18 +157,27 @@ def resolve(
             if entry.code == number:
                 return dict(entry.move)
         if not mail_list:
-            raise Unreadable(f'"{text}" is a number, but the mail you replied to lists no moves.')
+            raise Unreadable(
+                N_('"%(line)s" is a number, but the mail you replied to lists no moves.'),
+                line=text,
+            )
         raise Unreadable(
-            f"There is no move number {number} in the mail you replied to "
-            f"(it lists 1 to {len(mail_list)})."
+            N_(
+                "There is no move number %(number)s in the mail you replied to (it lists 1 "
+                "to %(last)s)."
+            ),
+            number=number,
+            last=len(mail_list),
         )
     if text.startswith("{"):
         try:
             move = json.loads(text)
         except ValueError:
-            raise Unreadable(f'"{_short(text)}" looks like JSON but cannot be read.') from None
+            raise Unreadable(
+                N_('"%(line)s" looks like JSON but cannot be read.'), line=_short(text)
+            ) from None
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise Unreadable('A move in JSON must be an object with a "type".')
+            raise Unreadable(N_('A move in JSON must be an object with a "type".'))
         return move
     wanted = " ".join(text.casefold().rstrip(".").split())
     current = labelled(engine, state, seat, seat_names, bare=True)
@@ -172,10 +189,13 @@ def resolve(
         for _, base, move in current:
             if written_key(engine, base) == key:
                 return dict(move)
-        raise Unreadable(f'"{_short(text)}" is not one of your legal moves now.')
+        raise Unreadable(N_('"%(line)s" is not one of your legal moves now.'), line=_short(text))
     raise Unreadable(
-        f'"{_short(text)}" is not a move: write a move\'s number from the list, '
-        "its name as the list shows it, or its JSON."
+        N_(
+            '"%(line)s" is not a move: write a move\'s number from the list, its name as '
+            "the list shows it, or its JSON."
+        ),
+        line=_short(text),
     )
 
 

@@ -45,6 +45,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import col, select
 
 from engines.api import Engine
+from pbem import i18n
 from pbem.errors import Conflict, PbemError
 from pbem.eventlog.roster import SEAT_KINDS
 from pbem.eventlog.store import game_engine
@@ -52,7 +53,7 @@ from pbem.games import names
 from pbem.games import talk as talk_mod
 from pbem.games.context import Runtime
 from pbem.games.outcomes import Listener
-from pbem.i18n import T
+from pbem.i18n import N_
 from pbem.mail import outbox
 from pbem.mail.inbound import bounces, commands, moves, tags
 from pbem.mail.inbound import message as msg
@@ -282,34 +283,39 @@ def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
         return talked
     if seat.is_bot:
         return _refuse(
-            runtime, reply, "A bot plays this seat now; take it back from your link first."
+            runtime, reply, N_("A bot plays this seat now; take it back from your link first.")
         )
     if game.status != "active":
-        return _refuse(runtime, reply, "This game is over; no more moves can be made.")
+        return _refuse(runtime, reply, N_("This game is over; no more moves can be made."))
     if game.paused_at is not None:
-        return _refuse(runtime, reply, "The game is paused; no moves until it is resumed.")
+        return _refuse(runtime, reply, N_("The game is paused; no moves until it is resumed."))
     if _older_turn(runtime, reply):
         return _refuse(
             runtime,
             reply,
-            f"You replied to the mail of event {reply.tag.seq}, and that turn is over: the "
-            "game has moved on since. Here is where it stands now.",
+            N_(
+                "You replied to the mail of event %(seq)s, and that turn is over: the game "
+                "has moved on since. Here is where it stands now."
+            ),
             outcome="older_turn",
+            seq=reply.tag.seq,
         )
     if not seat.due:
-        return _refuse(runtime, reply, "It is not your turn.")
+        return _refuse(runtime, reply, N_("It is not your turn."))
     if not lines:
         return _refuse(
             runtime,
             reply,
-            "Your reply names no move: write a move's number, its name or its written "
-            "form on the first line.",
+            N_(
+                "Your reply names no move: write a move's number, its name or its written "
+                "form on the first line."
+            ),
         )
     engine, head_state = _head(runtime, reply)
     mail_state = _mail_state(runtime, reply, engine, head_state)
     mail_list = moves.numbered(engine, mail_state, seat.seat, reply.seat_names)
     applied: list[str] = []
-    refusal = ""
+    refusal, theirs = "", ""  # why a line was refused: in English (the record), in theirs
     answered: list[bool] = []  # the answer went with the last move (:func:`answer_listener`)
     head: tuple[Any, Any, Any] | None = (engine, head_state, reply.loaded)
     # The bots wait for the reply's last line, then answer at once.
@@ -322,7 +328,7 @@ def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
                     return []
                 return [answer_listener(runtime, reply, [*applied, label], answered)]
 
-            label, refusal = _apply_line(runtime, reply, line, mail_list, head, listeners)
+            label, refusal, theirs = _apply_line(runtime, reply, line, mail_list, head, listeners)
             head = None  # the load is used by the first move; later lines read the new head
             if refusal:
                 break
@@ -331,12 +337,11 @@ def _reply(runtime: Runtime, message: EmailMessage, reply: Reply) -> Taken:
     if answered and not refusal:  # (a last line refused rolled its listener's writes back)
         return Taken(EX_OK, outcome, "; ".join(applied), applied, recorded=True)
     if refusal and not applied:
-        refusal = T(
-            '%(refusal)s To write to the table instead, start your reply with "say:".',
-            refusal=refusal,
-        )
+        say = N_("To write to the table instead, start your reply with %(keyword)s.")
+        refusal += " " + say % {"keyword": '"say:"'}
+        theirs += " " + _theirs(reply, say, keyword='"say:"')
     detail = refusal or "; ".join(applied)
-    answer(runtime, reply, applied, refusal, outcome=outcome, detail=detail, fresh=bool(applied))
+    answer(runtime, reply, applied, theirs, outcome=outcome, detail=detail, fresh=bool(applied))
     return Taken(EX_OK, outcome, detail, applied, recorded=True)
 
 
@@ -364,18 +369,23 @@ def _talk(runtime: Runtime, message: EmailMessage, lines: list[str], reply: Repl
         try:
             to = talk_mod.recipient_seat(addressed[1], seat_names, reply.seat.seat)
         except PbemError as error:
-            return _refuse(runtime, reply, error.message)
+            return _refuse(runtime, reply, "%(why)s", why=error.message)
         text = TO_NAME.sub("", text, count=1)
     elif _moving(runtime, reply) or _names_a_move(runtime, first, reply):
         return None
     try:
         posted = talk_mod.post(runtime, reply.tag.game_id, reply.seat.seat, to, text, via="mail")
     except PbemError as error:
-        return _refuse(runtime, reply, error.message)
+        return _refuse(runtime, reply, "%(why)s", why=error.message)
     where = "to the table" if to is None else f"to {seat_names[to]} alone"
     detail = f"a message {where}"
     reply.loaded.game.head_seq = posted.seq  # the answer names the game after the talk
-    answer(runtime, reply, [], "", said=f"your message went {where}", outcome="talk", detail=detail)
+    said = (
+        _theirs(reply, N_("your message went to the table"))
+        if to is None
+        else _theirs(reply, N_("your message went to %(name)s alone"), name=seat_names[to])
+    )
+    answer(runtime, reply, [], "", said=said, outcome="talk", detail=detail)
     return Taken(EX_OK, "talk", detail, recorded=True)
 
 
@@ -425,7 +435,8 @@ def _apply_line(
     head: tuple[Any, Any, Any] | None,
     listeners: Callable[[str], list[Listener]],
 ) -> tuple[str, str]:
-    """Makes the move one line names: (its label, "") or ("", why not). ``head``: the
+    """Makes the move one line names: (its label, "", "") or ("", why not, why not in the
+    player's language: :func:`_theirs`). ``head``: the
     engine, the state and the load the reply read (the move then reads nothing), or
     None to read the head. ``listeners(label)``: the move's own listeners. A move that
     lost the race with another seat's (the game moved on between reading and writing)
@@ -441,7 +452,9 @@ def _apply_line(
             engine, state, loaded = fresh.engine, fresh.state, None
             status, seq = fresh.game.status, fresh.seq
         if status != "active" or seat not in engine.to_move(state):
-            return "", f'"{line}" was not applied: it is no longer your turn.'
+            return _not_applied(
+                reply, N_('"%(line)s" was not applied: it is no longer your turn.'), line=line
+            )
         try:
             move = moves.resolve(line, mail_list, engine, state, seat, seat_names)
             view = engine.view(state, seat)
@@ -464,17 +477,57 @@ def _apply_line(
                 listeners=listeners(label),
             )
         except moves.Unreadable as error:
-            return "", error.reason
+            return _not_applied(reply, error.message, **error.params)
         except Conflict:
             if attempt == 1:
                 continue
-            return "", f'"{line}" was not applied: the game moved on meanwhile; try again.'
+            return _not_applied(
+                reply,
+                N_('"%(line)s" was not applied: the game moved on meanwhile; try again.'),
+                line=line,
+            )
         except PbemError as error:
-            return "", T('"%(line)s" was not applied: %(reason)s', line=line, reason=error.message)
-        return label, ""
-    return "", ""
+            return _not_applied(
+                reply, N_('"%(line)s" was not applied: %(why)s'), line=line, why=error.message
+            )
+        return label, "", ""
+    return "", "", ""
 
 
-def _refuse(runtime: Runtime, reply: Reply, reason: str, outcome: str = "refused") -> Taken:
-    answered = answer(runtime, reply, [], reason, outcome=outcome, detail=reason, note_held=True)
+def _theirs(reply: Reply, message: str, **params: Any) -> str:
+    """``message`` (marked N_) in the language of the reply's seat, its parameters filled."""
+    with i18n.speaking(reply.seat.language) as language:
+        # A parameter that is a message of the catalogues itself (an error's), when the
+        # server has a way to translate one (pbem.i18n.localize), in the same language.
+        localize = getattr(i18n, "localize", None)
+        if localize is not None:
+            params = {
+                name: localize(value, language)
+                if isinstance(value, str) and type(value) is not str
+                else value
+                for name, value in params.items()
+            }
+        return i18n.gettext(message, **params)
+
+
+def _not_applied(reply: Reply, message: str, **params: Any) -> tuple[str, str, str]:
+    """A line refused: no label, why in English (the record) and in the player's words."""
+    return "", message % params if params else message, _theirs(reply, message, **params)
+
+
+def _refuse(
+    runtime: Runtime, reply: Reply, message: str, outcome: str = "refused", **params: Any
+) -> Taken:
+    """Refuses the reply: ``message`` (marked N_, filled with ``params``) is recorded in
+    English and mailed in the player's language."""
+    reason = message % params if params else message
+    answered = answer(
+        runtime,
+        reply,
+        [],
+        _theirs(reply, message, **params),
+        outcome=outcome,
+        detail=reason,
+        note_held=True,
+    )
     return Taken(EX_OK, outcome, reason + ("" if answered else HELD), recorded=True)
