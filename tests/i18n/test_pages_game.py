@@ -7,6 +7,7 @@ lines and view fields, taken out before looking."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -56,22 +57,22 @@ def new_game(runtime, language: str | None = None, target: int = 30):
     return runtime.service.create_game("pig", specs, {"target": target})
 
 
-def left(html: str, language: str) -> list[str]:
-    """The sentences of ``html`` still in English, but the engine's own words."""
-    html = ENGINE.sub("", html)
+def left(page: str, language: str) -> list[str]:
+    """The sentences of ``page`` still in English, but the engine's own words."""
+    page = ENGINE.sub("", page)
     while True:
-        fewer = VIEW_FIELDS.sub("", html)
-        if fewer == html:
+        fewer = VIEW_FIELDS.sub("", page)
+        if fewer == page:
             break
-        html = fewer
-    return english_left(html, allowed=NAMES | OWN_WORDS[language])
+        page = fewer
+    return english_left(page, allowed=NAMES | OWN_WORDS[language])
 
 
-def assert_translated(html: str, language: str, *sentences: str) -> None:
-    assert f'<html lang="{language}"' in html
-    assert left(html, language) == []
+def assert_translated(page: str, language: str, *sentences: str) -> None:
+    assert f'<html lang="{language}"' in page
+    assert left(page, language) == []
     for sentence in sentences:
-        assert sentence in html, sentence
+        assert sentence in page, sentence
 
 
 # Sentences of each page in each language, exactly as shown.
@@ -91,6 +92,7 @@ WORDS = {
         "rules": "Mercatores: Regelübersicht",
         "no_rules": "Für &#39;pig&#39; gibt es keine Regelübersicht.",
         "bad_form": "Das Formular sagt nicht, bei welchem Ereignis es erstellt wurde",
+        "zoom_in": "Vergrößern",
     },
     "pl": {
         "spectator": "widz",
@@ -107,6 +109,7 @@ WORDS = {
         "rules": "Mercatores: zasady w skrócie",
         "no_rules": "Dla &#39;pig&#39; nie ma zasad w skrócie.",
         "bad_form": "Formularz nie podaje, przy którym zdarzeniu powstał",
+        "zoom_in": "Powiększ",
     },
     "fr": {
         "spectator": "spectateur",
@@ -123,6 +126,7 @@ WORDS = {
         "rules": "Mercatores : référence des règles",
         "no_rules": "Il n&#39;y a pas de référence des règles pour &#39;pig&#39;.",
         "bad_form": "Le formulaire n&#39;indique pas à quel événement il a été créé",
+        "zoom_in": "Agrandir",
     },
 }
 
@@ -140,6 +144,9 @@ def test_a_running_games_pages_speak_the_readers_language(runtime, client, langu
 
     turn = client.get(f"/play/{token}").text
     assert_translated(turn, language)
+    # The words the map's zoom tools write (static/map.js) come with the page.
+    script = json.loads(html.unescape(re.search(r"data-words='([^']*)'", turn)[1]))
+    assert script["zoom_in"] == words["zoom_in"] and "%(level)s" in script["zoom_said"]
 
     seq = runtime.service.game(game_id).head_seq
     due = 0 in runtime.service.head(game_id).engine.to_move(runtime.service.head(game_id).state)
