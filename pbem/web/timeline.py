@@ -92,9 +92,31 @@ def row_lines(
     if kind == "seed_revealed":
         return [gettext("The game is over: the seed was revealed, so anyone can check every draw.")]
     if kind == talk.KIND:  # table talk: the text only for its audience
-        return [talk.history_line(row, roster.names, viewer)]
+        return [talk_line(row, roster.names, viewer)]
     line = describe_admin(row, zone)
     return [line] if line else [f"{kind.replace('_', ' ').capitalize()}: {who}."]
+
+
+def talk_line(row: Mapping[str, Any], seat_names: Sequence[str], reader: int | None) -> str:
+    """A message's line in the history, in the page's language: to anyone outside a
+    private message's audience only that it was sent (as
+    :func:`pbem.games.talk.history_line` says it)."""
+    payload = row.get("payload") or {}
+    sender, to = row.get("seat"), payload.get("to")
+
+    def name(seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(seat_names):
+            return seat_names[seat]
+        return gettext("Someone")
+
+    if not talk.may_read(row, reader):
+        return gettext("%(name)s sent %(to)s a private note.", name=name(sender), to=name(to))
+    text = talk.text_of(row)
+    if to is None:
+        return gettext("%(name)s said to the table: “%(text)s”", name=name(sender), text=text)
+    if reader == sender:
+        return gettext("You said to %(to)s (private): “%(text)s”", to=name(to), text=text)
+    return gettext("%(name)s said to you (private): “%(text)s”", name=name(sender), text=text)
 
 
 def mover_who(made_by: Mover) -> str:

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from pbem.games import profiles
+from pbem.games import profiles, talk
 from pbem.games.policy import DEFAULT_POLICY
 from pbem.games.service import SeatSpec
 from pbem.web import create_app
@@ -93,6 +93,8 @@ WORDS = {
         "no_rules": "Für &#39;pig&#39; gibt es keine Regelübersicht.",
         "bad_form": "Das Formular sagt nicht, bei welchem Ereignis es erstellt wurde",
         "zoom_in": "Vergrößern",
+        "private": "Du an Ben (privat)",
+        "said": "Ben hat zum Tisch gesagt: „Hallo“",
     },
     "pl": {
         "spectator": "widz",
@@ -110,6 +112,8 @@ WORDS = {
         "no_rules": "Dla &#39;pig&#39; nie ma zasad w skrócie.",
         "bad_form": "Formularz nie podaje, przy którym zdarzeniu powstał",
         "zoom_in": "Powiększ",
+        "private": "Ty do Ben (prywatnie)",
+        "said": "Ben powiedział do stołu: „Hallo”",
     },
     "fr": {
         "spectator": "spectateur",
@@ -127,6 +131,8 @@ WORDS = {
         "no_rules": "Il n&#39;y a pas de référence des règles pour &#39;pig&#39;.",
         "bad_form": "Le formulaire n&#39;indique pas à quel événement il a été créé",
         "zoom_in": "Agrandir",
+        "private": "Vous à Ben (privé)",
+        "said": "Ben a dit à la table : « Hallo »",
     },
 }
 
@@ -140,10 +146,12 @@ def test_a_running_games_pages_speak_the_readers_language(runtime, client, langu
     head = runtime.service.head(game_id)
     if 0 in head.engine.to_move(head.state):  # Anna did not roll a 1: she may stop
         runtime.service.submit_move(game_id, 0, {"type": "roll"}, head.seq)
+    talk.post(runtime, game_id, 1, None, "Hallo", via="web")  # Ben to the table
+    talk.post(runtime, game_id, 0, 1, "Psst", via="web")  # Anna to Ben alone
     browser = {"Accept-Language": language}
 
     turn = client.get(f"/play/{token}").text
-    assert_translated(turn, language)
+    assert_translated(turn, language, words["private"])
     # The words the map's zoom tools write (static/map.js) come with the page.
     script = json.loads(html.unescape(re.search(r"data-words='([^']*)'", turn)[1]))
     assert script["zoom_in"] == words["zoom_in"] and "%(level)s" in script["zoom_said"]
@@ -160,7 +168,7 @@ def test_a_running_games_pages_speak_the_readers_language(runtime, client, langu
 
     for path in (f"/games/{game_id}/history", f"/play/{token}/history"):
         history = client.get(path, headers=browser).text
-        assert_translated(history, language, words["history"], words["setup"])
+        assert_translated(history, language, words["history"], words["setup"], words["said"])
         filtered = client.get(f"{path}?kind=moves&player=0", headers=browser).text
         assert_translated(filtered, language)
         step = client.get(f"{path}/step?at=1", headers=browser).text
@@ -169,8 +177,8 @@ def test_a_running_games_pages_speak_the_readers_language(runtime, client, langu
     audit = client.get(f"/games/{game_id}/audit", headers=browser).text
     assert_translated(audit, language, words["audit"], words["contributions"])
 
-    talk = client.get(f"/play/{token}/talk").text
-    assert_translated(talk, language)
+    talk_page = client.get(f"/play/{token}/talk").text
+    assert_translated(talk_page, language, words["private"])
 
     # A form without its event, and a filter naming no player: refused in the language.
     refused = client.post(f"/play/{token}/move", data={"csrf_token": csrf_of(turn)})
