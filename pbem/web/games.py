@@ -21,6 +21,7 @@ from pbem.games import invitations, seat_links, talk, vacations
 from pbem.games.portable import export_chunks, export_record
 from pbem.links import base_url
 from pbem.mail.inbound.bounces import flag_bouncing_players
+from pbem.validate import clean_email
 from pbem.web.history import render_history, render_step
 from pbem.web.present import players, runtime
 from pbem.web.timeline import (
@@ -84,7 +85,15 @@ def take_open_seat(game_id: str, seat: int):
         request.form.get("email", ""),
         client=get_remote_address(),
     )
-    flash(outcome.message)
+    # The link is on its way (the only outcome that comes back): said in the page's language.
+    address = clean_email(request.form.get("email", ""))
+    flash(
+        gettext(
+            "A link to take the seat is on its way to %(address)s; it works once.", address=address
+        )
+        if outcome.done
+        else outcome.message
+    )
     return redirect(url_for("games.spectate", game_id=game_id), code=303)
 
 

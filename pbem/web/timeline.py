@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
+from flask import has_request_context
 from flask_babel import gettext, ngettext
 from sqlmodel import col, select
 
@@ -26,7 +27,9 @@ from pbem.eventlog.roster_log import Rosters, or_seats, rosters
 from pbem.eventlog.store import game_engine
 from pbem.games import names, talk
 from pbem.games.admin_lines import describe_admin
+from pbem.i18n import speaking
 from pbem.models import Game, Seat
+from pbem.web.i18n import current
 from pbem.web.present import runtime
 
 HISTORY_LINES = 40
@@ -93,7 +96,8 @@ def row_lines(
         return [gettext("The game is over: the seed was revealed, so anyone can check every draw.")]
     if kind == talk.KIND:  # table talk: the text only for its audience
         return [talk_line(row, roster.names, viewer)]
-    line = describe_admin(row, zone)
+    with speaking(page_language()):  # lines written through pbem.i18n read the page's
+        line = describe_admin(row, zone)
     return [line] if line else [f"{kind.replace('_', ' ').capitalize()}: {who}."]
 
 
@@ -117,6 +121,11 @@ def talk_line(row: Mapping[str, Any], seat_names: Sequence[str], reader: int | N
     if reader == sender:
         return gettext("You said to %(to)s (private): “%(text)s”", to=name(to), text=text)
     return gettext("%(name)s said to you (private): “%(text)s”", name=name(sender), text=text)
+
+
+def page_language() -> str:
+    """The language of the page being written (English outside a request)."""
+    return current() if has_request_context() else "en"
 
 
 def mover_who(made_by: Mover) -> str:
