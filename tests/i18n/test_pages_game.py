@@ -171,6 +171,13 @@ def test_a_running_games_pages_speak_the_readers_language(runtime, client, langu
         assert_translated(history, language, words["history"], words["setup"], words["said"])
         filtered = client.get(f"{path}?kind=moves&player=0", headers=browser).text
         assert_translated(filtered, language)
+        # What the page's script says as filters change (history.js) comes translated.
+        counts = re.search(r'data-some="([^"]*)" data-all="([^"]*)"', filtered)
+        assert "{shown}" in counts[1]
+        assert (
+            english_left("\n".join(html.unescape(part) for part in counts.groups()), html=False)
+            == []
+        )
         step = client.get(f"{path}/step?at=1", headers=browser).text
         assert left(step, language) == []
 
