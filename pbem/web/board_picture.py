@@ -41,6 +41,7 @@ from sqlmodel import col, select
 from engines import REGISTRY
 from pbem.eventlog.store import game_engine
 from pbem.games import names
+from pbem.i18n import gettext, spoken
 from pbem.mail.pictures import HOOK, PHONE_WIDTH, Picture
 from pbem.models import Seat
 from pbem.web.present import players
@@ -55,7 +56,7 @@ FONTS = Path(__file__).resolve().parent.parent / "fonts"
 MAP_CSS = Path(__file__).resolve().parent / "static" / "map.css"
 WIDTH = 1080  # PNG pixels: the 360 CSS px the picture takes on a phone, at 3 device px each
 COLOURS = 96  # a board's flat colours fit a palette: a third of the bytes of full colour
-KEPT = 64  # pictures kept, by (game, seq, hash of what is drawn)
+KEPT = 64  # pictures kept, by (game, seq, hash of what is drawn, language)
 
 _BOARD_SVG = re.compile(r"<svg\b[^>]*\bclass=\"board\b", re.S)
 _SVG_TAG = re.compile(r"<(/?)svg\b", re.S)
@@ -94,7 +95,7 @@ class Pictures:
     def __call__(self, game_id: str, seat: int | None, seq: int) -> Picture:
         slug, view, shown, changed = self.seen(game_id, seat, seq)
         drawn = json.dumps([slug, seat, view, shown, sorted(changed)], sort_keys=True, default=str)
-        key = (game_id, seq, hashlib.sha256(drawn.encode()).hexdigest())
+        key = (game_id, seq, hashlib.sha256(drawn.encode()).hexdigest(), spoken())
         with self.lock:
             if key in self.kept:
                 self.kept.move_to_end(key)
@@ -151,7 +152,8 @@ class Pictures:
         """The board of this view: its words, and its PNG when resvg draws it (the part
         of the board a phone reads, around the seat's pieces or what changed, when the
         whole would not read: see :func:`crop`)."""
-        with self._app().test_request_context("/"):
+        # The board's own words in the mail's language (see :func:`pbem.i18n.speaking`).
+        with self._app().test_request_context("/", headers={"Accept-Language": spoken()}):
             page = render_template_string(
                 "{% include board %}",
                 board=board_template(slug),
@@ -324,7 +326,10 @@ def crop(svg: str, seat: int | None) -> tuple[str, str]:
     drawn = places(svg)
     own = [place for place in drawn if str(seat) in place["seats"]]
     changed = [place for place in drawn if place["changed"]]
-    focus, about = (own, "around your pieces") if own else (changed, "around what changed")
+    if own:
+        focus, about = own, gettext("around your pieces")
+    else:
+        focus, about = changed, gettext("around what changed")
     if not focus:
         return svg, ""
     size = (wide, min(wide * TALL, board[3]))

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from engines import REGISTRY
@@ -126,7 +127,8 @@ def board_names(slug: str) -> Mapping[str, str]:
 def place_name(slug: str, place: str) -> str:
     """The readable name of a place (or a card) on a game's board, for a sentence ("that
     place" for anything the board does not know)."""
-    return board_names(slug).get(place, "that place")
+    known = board_names(slug)
+    return known[place] if place in known else gettext("that place")
 
 
 UNKNOWN_PICK = "?"  # every ?pick= the board does not know

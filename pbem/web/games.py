@@ -12,15 +12,16 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 
 from pbem.errors import Rejected
-from pbem.eventlog import contributions
 from pbem.eventlog.audit import VIEW_BUDGET, audit_game
 from pbem.games import invitations, seat_links, talk, vacations
 from pbem.games.portable import export_chunks, export_record
 from pbem.links import base_url
 from pbem.mail.inbound.bounces import flag_bouncing_players
+from pbem.validate import clean_email
 from pbem.web.history import render_history, render_step
 from pbem.web.present import players, runtime
 from pbem.web.timeline import (
@@ -84,7 +85,15 @@ def take_open_seat(game_id: str, seat: int):
         request.form.get("email", ""),
         client=get_remote_address(),
     )
-    flash(outcome.message)
+    # The link is on its way (the only outcome that comes back): said in the page's language.
+    address = clean_email(request.form.get("email", ""))
+    flash(
+        gettext(
+            "A link to take the seat is on its way to %(address)s; it works once.", address=address
+        )
+        if outcome.done
+        else outcome.message
+    )
     return redirect(url_for("games.spectate", game_id=game_id), code=303)
 
 
@@ -122,24 +131,56 @@ def audit(game_id: str):
         seed=seed,
         fold=fold,
         names=names,
-        label=contributions.label,
+        label=contribution_label,
     )
+
+
+def contribution_label(entry, names) -> str:
+    """Who made a contribution to the dice and how, in the page's language:
+    "creator (browser)", "Anna, seat 2 (server-drawn for a mail-only player)"."""
+    seat = entry.get("seat")
+    creator = entry.get("role") == "creator"
+    if isinstance(seat, int) and names is not None and 0 <= seat < len(names):
+        values = {"name": names[seat], "number": seat + 1}
+        if creator:
+            who = gettext("creator %(name)s, seat %(number)s", **values)
+        else:
+            who = gettext("%(name)s, seat %(number)s", **values)
+    elif isinstance(seat, int) and not creator:
+        who = gettext("seat %(number)s", number=seat + 1)
+    else:
+        who = gettext("creator")
+    by = entry.get("by")
+    if by == "browser":
+        how = gettext("browser")
+    elif by == "command line":
+        how = gettext("command line")
+    elif by == "server" and entry.get("role") == "player":
+        how = gettext("server-drawn for a mail-only player")
+    elif by == "server":
+        how = gettext("server-drawn")
+    else:
+        how = str(by)
+    return gettext("%(who)s (%(how)s)", who=who, how=how)
 
 
 @bp.get("/export.json")
 def export(game_id: str):
-    service = finished_game(game_id, "The full log is published", "export")
+    service = finished_game(
+        game_id,
+        gettext(
+            "The full log is published when the game ends; each seat may download its own "
+            "export from its page meanwhile."
+        ),
+    )
     return download(export_chunks(service, game_id), "application/json", f"{game_id}.json")
 
 
-def finished_game(game_id: str, what: str, own: str):
-    """The service, once the game has ended; before, a refusal saying what each seat has."""
+def finished_game(game_id: str, refusal: str):
+    """The service, once the game has ended; before, ``refusal`` (what each seat has)."""
     service = runtime().service
     if service.game(game_id).status != "finished":
-        raise Rejected(
-            f"{what} when the game ends; each seat may download its own {own} from its "
-            "page meanwhile."
-        )
+        raise Rejected(refusal)
     return service
 
 
@@ -152,6 +193,12 @@ def download(body, mimetype: str, filename: str) -> Response:
 @bp.get("/record.txt")
 def record(game_id: str):
     """The finished game's readable record (:mod:`pbem.games.record`), as plain text."""
-    service = finished_game(game_id, "The game's record is published", "record")
+    service = finished_game(
+        game_id,
+        gettext(
+            "The game's record is published when the game ends; each seat may download its "
+            "own record from its page meanwhile."
+        ),
+    )
     text = export_record(service, game_id, server=base_url(runtime().config))
     return download(text, "text/plain", f"{game_id}-record.txt")

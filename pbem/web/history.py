@@ -21,10 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import abort, render_template, request, url_for
+from flask import abort, has_request_context, render_template, request, url_for
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from engines.api import Engine
+from pbem.errors import BadInput
 from pbem.eventlog.log import (
     MOVE_KINDS,
     TAKE_BACK_WINDOW,
@@ -36,7 +38,9 @@ from pbem.eventlog.log import (
 from pbem.eventlog.roster_log import or_seats, rosters
 from pbem.eventlog.store import game_engine
 from pbem.games import names, talk
+from pbem.i18n import N_
 from pbem.models import Game
+from pbem.web.i18n import current
 from pbem.web.present import players, runtime
 from pbem.web.timeline import (
     chains,
@@ -52,10 +56,10 @@ from pbem.web.titles import board_template
 
 # The kinds a reader filters by; an event may be of several (a move that drew).
 KINDS = {
-    "moves": "Moves",
-    "draws": "Draws",
-    "talk": "Talk",
-    "seats": "Seat changes",
+    "moves": N_("Moves"),
+    "draws": N_("Draws"),
+    "talk": N_("Talk"),
+    "seats": N_("Seat changes"),
 }
 SEAT_KINDS = frozenset(
     {
@@ -70,7 +74,7 @@ SEAT_KINDS = frozenset(
         "vacation_ended",
     }
 )
-FOLDS_KEPT = 64  # (game, viewer, zone) folds kept, least recently used dropped first
+FOLDS_KEPT = 64  # (game, viewer, zone, language) folds kept, least recently used dropped first
 LINES_KEPT = 60_000  # and no more lines than this in all of them (about 1 kB each)
 LIST_REACH = 250  # events either side of the step whose turns are listed in full
 
@@ -100,7 +104,11 @@ def turn_and_phase(engine: Engine, state: Any, seat_names: Sequence[str]) -> tup
         turn, phase = cheap(state)
     else:
         number = engine.view(state, None).get("round")
-        turn = f"Round {number}" if isinstance(number, int) else "Every event"
+        turn = (
+            gettext("Round %(num)s", num=number)
+            if isinstance(number, int)
+            else gettext("Every event")
+        )
         phase = ""
     if names.has_placeholder(turn) or names.has_placeholder(phase):
         marks = names.public_marks(engine, state)
@@ -132,8 +140,9 @@ def clear_folds() -> None:
 
 def history_entries(game: Game, viewer: int | None, zone: str | None) -> list[dict[str, Any]]:
     """Every event of ``game`` up to its head as ``viewer`` reads it (times in ``zone``),
-    each with its ``turn``, ``phase`` and filter ``kinds``; oldest first."""
-    key = (game.id, viewer, zone)
+    each with its ``turn``, ``phase`` and filter ``kinds``; oldest first. Kept per
+    language too: the lines are written in the page's."""
+    key = (game.id, viewer, zone, current() if has_request_context() else "en")
     with _LOCK:
         kept = _FOLDS.get(key)
     if kept is not None and kept.seq == game.head_seq and kept.hash == game.head_hash:
@@ -267,12 +276,12 @@ def read_filters(seats: int) -> Filters:
     given = request.args.get("player", "")
     if given != "":
         if not given.isdigit() or int(given) >= seats:
-            abort(400, "There is no such player in this game.")
+            raise BadInput(gettext("There is no such player in this game."))
         player = int(given)
     kinds = request.args.getlist("kind")
     unknown = [kind for kind in kinds if kind not in KINDS]
     if unknown:
-        abort(400, f"There is no kind of event called {unknown[0]!r}.")
+        raise BadInput(gettext("There is no kind of event called %(kind)s.", kind=repr(unknown[0])))
     return Filters(player, frozenset(kinds))
 
 
@@ -351,6 +360,7 @@ def render_history(game_id: str, viewer: int | None, token: str | None = None) -
         filters=filters,
         hidden=hidden,
         total=len(entries),
+        listed_total=sum(len(phase["listed"]) for each in turns for phase in each["phases"]),
         shown_count=len(entries) - len(hidden),
         kinds=KINDS,
         seat_choices=[(seat.seat, seat.name) for seat in seats],

@@ -53,6 +53,18 @@ SCRIPT_WORDS = {
     "push_asking": N_("Asking the browser…"),
     "push_on_failed": N_("Notices could not be switched on: %(reason)s"),
     "push_off_failed": N_("Notices could not be switched off: %(reason)s"),
+    # The map's zoom tools (static/map.js).
+    "zoom_map": N_("Zoom the map"),
+    "zoom_in": N_("Zoom in"),
+    "zoom_out": N_("Zoom out"),
+    "zoom_fit": N_("Fit"),
+    "zoom_fit_whole": N_("Fit the whole map"),
+    "zoom_level_fit": N_("fit"),
+    "zoom_whole_title": N_("The whole map in its frame"),
+    "zoom_readable_title": N_("Every name on the map reads at 100%."),
+    "zoom_said_whole": N_("Map zoom: the whole map"),
+    "zoom_said": N_("Map zoom %(level)s"),
+    "zoom_said_readable": N_("Map zoom %(level)s, every name readable"),
 }
 
 

@@ -260,7 +260,7 @@ def not_a_seat(token: str):
     if retired is not None:
         game = runtime().service.game(retired.game_id)
         return render_template("retired_link.html", game=game, message=retired.message), 410
-    raise NotFound("This link is not valid (it may have been replaced).")
+    raise NotFound(gettext("This link is not valid (it may have been replaced)."))
 
 
 @bp.post("/address")
@@ -293,7 +293,9 @@ def form_seq() -> int:
     except ValueError:
         seq = -1
     if not 0 <= seq <= INT_MAX:
-        raise BadInput("The form does not say which event it was made at; reload the page.")
+        raise BadInput(
+            gettext("The form does not say which event it was made at; reload the page.")
+        )
     return seq
 
 
@@ -310,8 +312,13 @@ def form_count(key: str, raw: str) -> int:
     if not text.isdigit() or int(text) > FORM_COUNT_MAX:
         what = key[2:].partition(".")[2] or key[2:]
         raise BadInput(
-            f"How many {what} cards: {raw[:20]!r} is not a whole number from 0 to"
-            f" {FORM_COUNT_MAX}. Nothing was sent; choose again."
+            gettext(
+                "How many %(what)s cards: %(given)s is not a whole number from 0 to %(most)s. "
+                "Nothing was sent; choose again.",
+                what=what,
+                given=repr(raw[:20]),
+                most=FORM_COUNT_MAX,
+            )
         )
     return int(text)
 
@@ -332,7 +339,7 @@ def form_move(form) -> dict:
             except ValueError:
                 fields = None
             if not isinstance(fields, dict):
-                raise BadInput("The choice in this form is not readable; reload the page.")
+                raise BadInput(gettext("The choice in this form is not readable; reload the page."))
             move.update({key: value for key, value in fields.items() if key != "type"})
         for name in form.getlist("lists"):
             move[name] = []
@@ -351,7 +358,7 @@ def form_move(form) -> dict:
     try:
         return json.loads(form.get("move", ""))
     except ValueError:
-        raise BadInput("The move in this form is not readable; reload the page.") from None
+        raise BadInput(gettext("The move in this form is not readable; reload the page.")) from None
 
 
 def after_move(seat: Seat) -> Response:

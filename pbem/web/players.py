@@ -11,6 +11,7 @@ gets the same 404.
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 
 from engines import REGISTRY
@@ -34,13 +35,13 @@ def profile(handle: str):
 def board(engine: str):
     found = REGISTRY.get(engine) if isinstance(engine, str) else None
     if found is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(gettext("There is no such game."))
     try:
         number = int(request.args.get("page", "1"))
     except ValueError:
         number = 0
     if not 1 <= number <= 10_000:
-        raise NotFound("There is no such page of ratings.")
+        raise NotFound(gettext("There is no such page of ratings."))
     lines, more = ratings.leaderboard(runtime(), engine, number)
     return render_template(
         "ratings.html",
@@ -63,15 +64,19 @@ def change(token: str):
     try:
         if action == "claim":
             handle = profiles.claim(run, person, request.form.get("handle"), get_remote_address())
-            flash(f"Your profile is public at /players/{handle}.")
+            flash(gettext("Your profile is public at %(address)s.", address="/players/" + handle))
         elif action in ("hide", "show"):
             profiles.set_hidden(run, person, action == "hide")
-            flash("Your profile is hidden." if action == "hide" else "Your profile is public.")
+            flash(
+                gettext("Your profile is hidden.")
+                if action == "hide"
+                else gettext("Your profile is public.")
+            )
         elif action == "delete":
             profiles.delete(run, person, get_remote_address())
-            flash("Your profile is deleted. Your games keep the names you had in them.")
+            flash(gettext("Your profile is deleted. Your games keep the names you had in them."))
         else:
-            flash("Choose one of the buttons.")
+            flash(gettext("Choose one of the buttons."))
     except PbemError as error:
         if error.status == 404:
             raise

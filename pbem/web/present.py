@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from babel.numbers import format_decimal
 from flask import Flask, current_app, request
+from flask_babel import gettext, ngettext
 from sqlmodel import col, select
 
 from pbem import zones
@@ -29,7 +31,8 @@ from pbem.web.boards import (
     svg_shape,
     zoom_level,
 )
-from pbem.web.i18n import for_seat
+from pbem.web.i18n import current, for_seat
+from pbem.words import join_names
 
 # Seat colours that look like their names (a hue in the named range) and stay told apart
 # with colour blindness (mostly Paul Tol's palettes; "green" an emerald that keeps clear
@@ -73,7 +76,7 @@ def runtime() -> Runtime:
 def seat_and_head(token: str) -> tuple[Seat, str, str]:
     """The seat a link opens, its game's head hash and its game's title, in one query."""
     if not isinstance(token, str) or not 20 <= len(token) <= 100:
-        raise NotFound("This link is not valid (it may have been replaced).")
+        raise NotFound(gettext("This link is not valid (it may have been replaced)."))
     with runtime().service.reading() as session:
         found = session.exec(
             select(Seat, Game.head_hash, Game.engine)
@@ -81,7 +84,7 @@ def seat_and_head(token: str) -> tuple[Seat, str, str]:
             .where(Seat.token_hash == hash_token(token))
         ).first()
     if found is None:
-        raise NotFound("This link is not valid (it may have been replaced).")
+        raise NotFound(gettext("This link is not valid (it may have been replaced)."))
     return for_seat(found[0]), found[1], found[2]
 
 
@@ -130,8 +133,30 @@ def resigned_among(seats: Sequence[Any]) -> set[int]:
 
 
 def standings_of(result: Mapping[str, Any] | None, shown: Sequence[Mapping[str, Any]]):
-    """:func:`pbem.games.results.standings` with the names of :func:`players`."""
-    return standings(result, [player["name"] for player in shown])
+    """:func:`pbem.games.results.standings` with the names of :func:`players`, its
+    headline (and the plain score column of a result without a table) in the page's
+    language."""
+    standing = standings(result, [player["name"] for player in shown])
+    if standing is None or result is None:
+        return standing
+    winners = [
+        shown[seat]["name"] for seat in result.get("winners") or [] if 0 <= seat < len(shown)
+    ]
+    if winners:
+        standing["headline"] = ngettext(
+            "%(names)s wins.",
+            "%(names)s share the win.",
+            len(winners),
+            names=join_names(winners, current()),
+        )
+    if not result.get("table"):
+        standing["columns"] = [gettext("Score")]
+    return standing
+
+
+def decimal(value: float) -> str:
+    """A number with one decimal, as the page's language writes it ("4.5", "4,5")."""
+    return format_decimal(value, format="0.0", locale=current())
 
 
 def iso_utc(moment: datetime) -> str:
@@ -151,6 +176,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["svg_place_close"] = svg_place_close
     app.jinja_env.filters["stamp"] = zones.stamp
     app.jinja_env.filters["iso_utc"] = iso_utc
+    app.jinja_env.filters["decimal"] = decimal
     app.jinja_env.filters["compact_json"] = lambda data: json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
     )

@@ -11,6 +11,7 @@ and the same for everyone.
 from __future__ import annotations
 
 from flask import Blueprint, render_template, url_for
+from flask_babel import gettext
 
 from engines import REGISTRY
 from pbem.errors import NotFound
@@ -23,7 +24,7 @@ def engine_for(slug: str):
     """The newest engine of a title that has a rules reference; NotFound otherwise."""
     engine = REGISTRY.get(slug)
     if engine is None or not hasattr(engine, "rules_reference"):
-        raise NotFound(f"There is no rules reference for {slug!r}.")
+        raise NotFound(gettext("There is no rules reference for %(slug)s.", slug=repr(slug)))
     return engine
 
 

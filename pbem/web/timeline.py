@@ -15,17 +15,21 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
+from flask import has_request_context
+from flask_babel import gettext, ngettext
 from sqlmodel import col, select
 
 from engines.api import Engine
 from pbem import zones
 from pbem.eventlog.log import MOVE_KINDS, TAKE_BACK_WINDOW, apply_event
-from pbem.eventlog.roster import Roster, mover
+from pbem.eventlog.roster import Mover, Roster, mover
 from pbem.eventlog.roster_log import Rosters, or_seats, rosters
 from pbem.eventlog.store import game_engine
 from pbem.games import names, talk
 from pbem.games.admin_lines import describe_admin
+from pbem.i18n import speaking
 from pbem.models import Game, Seat
+from pbem.web.i18n import current
 from pbem.web.present import runtime
 
 HISTORY_LINES = 40
@@ -56,32 +60,91 @@ def row_lines(
             lambda: names.public_marks(engine, after),
         )
         made_by = mover(roster, row)
-        return lines + ([made_by.note] if made_by is not None and made_by.for_person else [])
+        return lines + ([mover_note(made_by)] if made_by is not None and made_by.for_person else [])
     if kind == "created":
         given = row["payload"].get("contributions")
         if given:
             return [
-                "The game was set up; the seed's commitment was published, and the set-up "
-                f"mixed {len(given)} contribution{'s' if len(given) != 1 else ''} to the dice."
+                ngettext(
+                    "The game was set up; the seed's commitment was published, and the set-up "
+                    "mixed %(num)s contribution to the dice.",
+                    "The game was set up; the seed's commitment was published, and the set-up "
+                    "mixed %(num)s contributions to the dice.",
+                    len(given),
+                )
             ]
-        return ["The game was set up; the seed's commitment was published."]
+        return [gettext("The game was set up; the seed's commitment was published.")]
     if kind == "take_back":
         return [
-            f"{who} took back a move: the game is back as it was after event "
-            f"{row['payload'].get('to_seq')}."
+            gettext(
+                "%(name)s took back a move: the game is back as it was after event %(seq)s.",
+                name=who,
+                seq=row["payload"].get("to_seq"),
+            )
         ]
     if kind == "engine_upgraded":
         payload = row["payload"]
         return [
-            f"The game moved from version {payload.get('from')} to version "
-            f"{payload.get('to')} of the rules; its whole history plays out the same there."
+            gettext(
+                "The game moved from version %(old)s to version %(new)s of the rules; its "
+                "whole history plays out the same there.",
+                old=payload.get("from"),
+                new=payload.get("to"),
+            )
         ]
     if kind == "seed_revealed":
-        return ["The game is over: the seed was revealed, so anyone can check every draw."]
+        return [gettext("The game is over: the seed was revealed, so anyone can check every draw.")]
     if kind == talk.KIND:  # table talk: the text only for its audience
-        return [talk.history_line(row, roster.names, viewer)]
-    line = describe_admin(row, zone)
+        return [talk_line(row, roster.names, viewer)]
+    with speaking(page_language()):  # lines written through pbem.i18n read the page's
+        line = describe_admin(row, zone)
     return [line] if line else [f"{kind.replace('_', ' ').capitalize()}: {who}."]
+
+
+def talk_line(row: Mapping[str, Any], seat_names: Sequence[str], reader: int | None) -> str:
+    """A message's line in the history, in the page's language: to anyone outside a
+    private message's audience only that it was sent (as
+    :func:`pbem.games.talk.history_line` says it)."""
+    payload = row.get("payload") or {}
+    sender, to = row.get("seat"), payload.get("to")
+
+    def name(seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(seat_names):
+            return seat_names[seat]
+        return gettext("Someone")
+
+    if not talk.may_read(row, reader):
+        return gettext("%(name)s sent %(to)s a private note.", name=name(sender), to=name(to))
+    text = talk.text_of(row)
+    if to is None:
+        return gettext("%(name)s said to the table: “%(text)s”", name=name(sender), text=text)
+    if reader == sender:
+        return gettext("You said to %(to)s (private): “%(text)s”", to=name(to), text=text)
+    return gettext("%(name)s said to you (private): “%(text)s”", name=name(sender), text=text)
+
+
+def page_language() -> str:
+    """The language of the page being written (English outside a request)."""
+    return current() if has_request_context() else "en"
+
+
+def mover_who(made_by: Mover) -> str:
+    """Who made a move, in the page's language ("Anna", "Anna (bot)", "Anna (resigned)")."""
+    if made_by.resigned:
+        return gettext("%(name)s (resigned)", name=made_by.name)
+    return gettext("%(name)s (bot)", name=made_by.name) if made_by.bot else made_by.name
+
+
+def mover_note(made_by: Mover) -> str:
+    """The mark after a move a bot played, in the page's language ("" for a person's own
+    move)."""
+    if made_by.resigned:
+        return gettext("(played by a bot for %(name)s, who resigned)", name=made_by.name)
+    if made_by.for_person:
+        return gettext("(played by a bot for %(name)s)", name=made_by.name)
+    if made_by.bot:
+        return gettext("(played by %(name)s, a bot)", name=made_by.name)
+    return ""
 
 
 def seat_names(seats: Sequence[Seat]) -> list[str]:
@@ -320,7 +383,7 @@ def entry(
         "seq": row["seq"],
         "kind": row["kind"],
         "seat": row["seat"],
-        "who": made_by.who if made_by is not None else "",
+        "who": mover_who(made_by) if made_by is not None else "",
         "at": zones.stamp(str(row["created_at"]), zone or "UTC"),
         "local": zone is None,
         "at_iso": zones.iso_utc(str(row["created_at"])),

@@ -64,7 +64,10 @@ def test_ticks_name_zero_the_top_and_a_round_middle():
 
 
 def test_the_markup_names_players_with_their_colour_in_html_text():
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES), autoescape=True, extensions=["jinja2.ext.i18n"]
+    )
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     drawn = chart([[0, 0, 0], [3, 11, 11]])
     html = env.get_template("_chart.html").render(chart=drawn, players=PLAYERS)
     svg = html[html.index("<svg") : html.index("</svg>")]

@@ -45,7 +45,9 @@ document.addEventListener("DOMContentLoaded", function () {
     });
     var active = wanted.player !== "" || wanted.kinds.length > 0;
     var listed = document.querySelector("details.turn[data-unlisted]") ? " listed here" : "";
-    if (count) count.textContent = active ? shown + " of the " + items.length + " events" + listed + " shown." : items.length + " events" + listed + ".";
+    var some = count && count.getAttribute("data-some"), all = count && count.getAttribute("data-all");
+    if (count && some && all) count.textContent = active ? some.replace("{shown}", String(shown)) : all;
+    else if (count) count.textContent = active ? shown + " of the " + items.length + " events" + listed + " shown." : items.length + " events" + listed + ".";
     if (none) none.hidden = shown > 0;
     var clear = filters.querySelector(".filters-clear");
     if (clear) clear.hidden = !active;

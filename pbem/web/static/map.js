@@ -16,6 +16,15 @@
   var SETTLED_MS = 700;  // the zoom is said this long after its last change
   var ROOMY = "(min-width: 1000px)";  // a desk: the places list opens
 
+  // What the tools say, in the page's language (enhance.js's pageWord; English without).
+  function word(key, english, parts) {
+    if (window.pageWord) return window.pageWord(key, english, parts);
+    Object.keys(parts || {}).forEach(function (name) {
+      english = english.split("%(" + name + ")s").join(parts[name]);
+    });
+    return english;
+  }
+
   function store(key, value) {
     try { window.localStorage.setItem(STORE + key, value); } catch (error) { /* private mode */ }
   }
@@ -60,7 +69,7 @@
     var tools = document.createElement("span");
     tools.className = "map-zoom map-zoom-live";
     tools.setAttribute("role", "group");
-    tools.setAttribute("aria-label", "Zoom the map");
+    tools.setAttribute("aria-label", word("zoom_map", "Zoom the map"));
     function button(text, label, action) {
       var made = document.createElement("button");
       made.type = "button";
@@ -71,7 +80,7 @@
       tools.appendChild(made);
       return made;
     }
-    var out = button("−", "Zoom out", function () { animateTo(current() / STEP); });
+    var out = button("−", word("zoom_out", "Zoom out"), function () { animateTo(current() / STEP); });
     var shown = document.createElement("span");
     shown.className = "zoom-level";
     tools.appendChild(shown);
@@ -80,8 +89,8 @@
     said.className = "visually-hidden";
     said.setAttribute("aria-live", "polite");
     tools.appendChild(said);
-    var into = button("+", "Zoom in", function () { animateTo(current() * STEP); });
-    var whole = button("Fit", "Fit the whole map", function () { setFit(); });
+    var into = button("+", word("zoom_in", "Zoom in"), function () { animateTo(current() * STEP); });
+    var whole = button(word("zoom_fit", "Fit"), word("zoom_fit_whole", "Fit the whole map"), function () { setFit(); });
     whole.classList.add("zoom-fit");
     if (links) {
       links.hidden = true;
@@ -94,21 +103,23 @@
     function current() { return fit ? fitScale() : scale; }
     function clamp(value) { return Math.min(Math.max(value, least()), most); }
     // The scale in words: "fit", else a percentage of the readable scale.
-    function level() { return fit ? "fit" : Math.round(current() / readable * 100) + "%"; }
+    function level() { return fit ? word("zoom_level_fit", "fit") : Math.round(current() / readable * 100) + "%"; }
     var saying = null;
     function show(quiet) {
       var now = current();
       shown.textContent = level();
-      shown.title = fit ? "The whole map in its frame" :
-        "100% is the size at which every name on the map reads";
+      shown.title = fit ? word("zoom_whole_title", "The whole map in its frame") :
+        word("zoom_readable_title", "Every name on the map reads at 100%.");
       out.disabled = fit || now <= least() + 1e-6;
       into.disabled = !fit && now >= most - 1e-6;
       whole.disabled = fit;
       if (quiet) return;
       window.clearTimeout(saying);
       saying = window.setTimeout(function () {
-        said.textContent = fit ? "Map zoom: the whole map" :
-          "Map zoom " + level() + (Math.abs(current() - readable) < 0.005 * readable ? ", every name readable" : "");
+        said.textContent = fit ? word("zoom_said_whole", "Map zoom: the whole map") :
+          Math.abs(current() - readable) < 0.005 * readable ?
+            word("zoom_said_readable", "Map zoom %(level)s, every name readable", { level: level() }) :
+            word("zoom_said", "Map zoom %(level)s", { level: level() });
       }, SETTLED_MS);
     }
     function remember() { store(key, fit ? "fit" : scale.toFixed(4)); }
