@@ -105,7 +105,7 @@ WORDS = {
         "audit": "Weryfikacja zapisanego łańcucha",
         "contributions": "twórca Anna, miejsce 1 (wylosowany przez serwer)",
         "result": "Końcowa punktacja, najpierw zwycięzcy",
-        "wins": "Wygrywa ",
+        "wins": " wygrywa.",
         "player": "Zakończone gry",
         "dice": "Niech serwer wylosuje",
         "rules": "Mercatores: zasady w skrócie",
