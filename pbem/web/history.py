@@ -38,7 +38,7 @@ from pbem.eventlog.log import (
 from pbem.eventlog.roster_log import or_seats, rosters
 from pbem.eventlog.store import game_engine
 from pbem.games import names, talk
-from pbem.i18n import N_
+from pbem.i18n import N_, localize
 from pbem.models import Game
 from pbem.web.i18n import current
 from pbem.web.present import players, runtime
@@ -229,9 +229,10 @@ def line_html(line: dict[str, Any]) -> Markup:
         f'<span class="muted"><time datetime="{escape(line["at_iso"])}"{local}>',
         f"{escape(line['at'])}</time></span> ",
     ]
-    lines = line["lines"]
-    if line["who"] and not (lines and lines[0].startswith(line["who"])):
-        parts.append(f"<strong>{escape(line['who'])}</strong>: ")
+    # An engine's words in the page's language (the fold is kept per language).
+    lines = [str(localize(text)) for text in line["lines"]]
+    if line["who"] and not (lines and lines[0].startswith(str(line["who"]))):
+        parts.append(f"<strong>{escape(localize(line['who']))}</strong>: ")
     parts.append(" ".join(str(escape(text)) for text in lines))
     return Markup("".join(parts))
 
