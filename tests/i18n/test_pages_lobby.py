@@ -224,3 +224,28 @@ def test_a_few_exact_sentences(site):
     assert "Hier gibt es nichts." in page(site, paths["error"], "de")
     # English stays English.
     assert "Games looking for players</a>: take a seat" in page(site, "/", "en")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_taking_over_a_seat_and_a_retired_link_in_the_pages_language(site, language):
+    """The frames of an invitation to take over a seat and of a link that no longer opens
+    one (the reason on the latter is the seat's history, written where it is decided)."""
+    from pbem.games.invitations import invite_replacement
+    from pbem.games.rescue import hand_to_bot, reclaim
+
+    runtime, client = site["runtime"], site["client"]
+    specs = [SeatSpec(name, f"{name.lower()}@example.org") for name in ("Anna", "Ben", "Cleo")]
+    created = runtime.service.create_game("pig", specs, {"target": 30}, creator_seat=0)
+    game_id, old = created.game_id, created.tokens[1]
+    offer = invite_replacement(runtime, game_id, 2, "Dee", "dee@example.org").token
+    html = page(site, f"/play/{offer}", language)
+    assert f'<html lang="{language}"' in html
+    assert left_in(site, html, language, allowed=frozenset({"Dee"})) == []
+    hand_to_bot(runtime, game_id, 1, by=1)
+    reclaim(runtime, game_id, 1, by=1)
+    answer = client.get(f"/play/{old}", headers={"Accept-Language": language})
+    assert answer.status_code == 410
+    frame = re.sub(r'<p class="message">.*?</p>', "", answer.text, flags=re.S)
+    assert left_in(site, frame, language) == []
+    heading = {"de": "Dieser Link öffnet keinen Platz mehr"}.get(language)
+    assert heading is None or heading in answer.text
