@@ -139,6 +139,7 @@ class OpenListing:
     created_at: datetime
     creator_name: str
     next_free_at: datetime | None = None  # when the first pending hold lapses
+    policy_settings: dict[str, Any] = field(default_factory=dict)  # as pages word it
 
     @property
     def full(self) -> bool:
@@ -416,6 +417,7 @@ def _listing(row: OpenGame, holds: dict[int, OpenSeat], now: datetime) -> OpenLi
         created_at=utc(row.created_at),
         creator_name=row.seats[0].get("name", ""),
         next_free_at=min(lapses) if lapses else None,
+        policy_settings=dict(row.policy),
     )
 
 

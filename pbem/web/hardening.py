@@ -31,6 +31,7 @@ import psycopg
 from flask import Flask, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext
 from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException
@@ -38,7 +39,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from pbem import bounds
 from pbem.errors import PbemError
-from pbem.i18n import localize
+from pbem.i18n import N_, localize
 
 CSP = "; ".join(
     [
@@ -55,16 +56,18 @@ CSP = "; ".join(
 )
 
 MESSAGES = {
-    400: "That request was not understood.",
-    401: "This address needs a valid access token.",
-    403: "This address is not open to you.",
-    404: "There is nothing here.",
-    405: "This address does not take that kind of request.",
-    413: "That request is too large.",
-    429: "Too many requests; wait a little and try again.",
-    500: "Something went wrong on the server; nothing was changed. Try again later.",
-    503: "The server's database is not working just now; nothing was changed. "
-    "Try again in a few minutes.",
+    400: N_("That request was not understood."),
+    401: N_("This address needs a valid access token."),
+    403: N_("This address is not open to you."),
+    404: N_("There is nothing here."),
+    405: N_("This address does not take that kind of request."),
+    413: N_("That request is too large."),
+    429: N_("Too many requests; wait a little and try again."),
+    500: N_("Something went wrong on the server; nothing was changed. Try again later."),
+    503: N_(
+        "The server's database is not working just now; nothing was changed. "
+        "Try again in a few minutes."
+    ),
 }
 
 DATABASE_DOWN: tuple[type[BaseException], ...] = (
@@ -121,7 +124,7 @@ def refuse_nul() -> None:
     if "\x00" in request.path or any(
         "\x00" in key or "\x00" in value for key, value in request.args.items(multi=True)
     ):
-        raise BadRequestInput("The address may not contain NUL characters.")
+        raise BadRequestInput(gettext("The address may not contain NUL characters."))
     if request.method == "POST" and request.mimetype in (
         "application/x-www-form-urlencoded",
         "multipart/form-data",
@@ -213,19 +216,22 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         if error.code is None or error.code < 400:
             return error
-        message = MESSAGES.get(error.code) or error.description or "That did not work."
+        words = MESSAGES.get(error.code)
+        message = gettext(words) if words else error.description or gettext("That did not work.")
         return error_answer(error.code, message)
 
     @app.errorhandler(OverflowError)
     @app.errorhandler(DataError)
     def out_of_range(error: Exception):
-        return error_answer(400, "A value in the request is out of range or cannot be stored.")
+        return error_answer(
+            400, gettext("A value in the request is out of range or cannot be stored.")
+        )
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
         if is_database_down(error):
             note_database_failure(error)
             app.logger.error("database failure: %s", error)
-            return error_answer(503, MESSAGES[503])
+            return error_answer(503, gettext(MESSAGES[503]))
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
-        return error_answer(500, MESSAGES[500])
+        return error_answer(500, gettext(MESSAGES[500]))

@@ -28,6 +28,7 @@ import logging
 from datetime import UTC, datetime
 
 from flask import Flask, Response, request, session
+from flask_babel import gettext, ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
@@ -146,10 +147,11 @@ class UnknownLinks:
 def unknown_links_refusal(until: float) -> tuple[Response, int]:
     """The 429 for a client that tried too many unknown links, saying until when."""
     moment = datetime.fromtimestamp(until, UTC)
-    message = (
+    when = moment.strftime("%Y-%m-%d %H:%M UTC")
+    message = gettext(
         "Too many links that do not exist were tried from your address. Links are not "
-        f"looked up for it until {moment:%Y-%m-%d %H:%M} UTC; check the link in your mail "
-        "and try again then."
+        "looked up for it until %(when)s; check the link in your mail and try again then.",
+        when=when,
     )
     response, status = error_answer(429, message)
     if not isinstance(response, Response):
@@ -159,10 +161,30 @@ def unknown_links_refusal(until: float) -> tuple[Response, int]:
     return response, status
 
 
+def limit_words(error: RateLimitExceeded) -> str:
+    """The limit a client went past, in the page's language ("10 per 1 hour");
+    Flask-Limiter's own words for a limit not made of these units."""
+    try:
+        item = error.limit.limit
+        amount, multiples, unit = item.amount, item.multiples, item.GRANULARITY.name
+    except AttributeError:
+        return str(error.description)
+    periods = {
+        "second": ngettext("%(num)s second", "%(num)s seconds", multiples),
+        "minute": ngettext("%(num)s minute", "%(num)s minutes", multiples),
+        "hour": ngettext("%(num)s hour", "%(num)s hours", multiples),
+        "day": ngettext("%(num)s day", "%(num)s days", multiples),
+    }
+    if unit not in periods:
+        return str(error.description)
+    return gettext("%(count)s per %(period)s", count=amount, period=periods[unit])
+
+
 def too_many(error: RateLimitExceeded):
     """The refusal: a sentence, as JSON under ``/api/`` (Retry-After comes with it)."""
-    message = (
-        f"Too many requests from your address (at most {error.description}). "
-        "Please wait a while and try again."
+    message = gettext(
+        "Too many requests from your address (at most %(limit)s). "
+        "Please wait a while and try again.",
+        limit=limit_words(error),
     )
     return error_answer(429, message)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import format_decimal, get_translations
+from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 
 from engines import REGISTRY, listed_engines
@@ -16,7 +20,7 @@ from pbem.games import open_games
 from pbem.games.listing import LISTING_STATUSES, GamePage
 from pbem.games.policy import AT_DEADLINE, DEFAULT_POLICY
 from pbem.games.service import SeatSpec
-from pbem.i18n import T
+from pbem.i18n import N_, T
 from pbem.validate import clean_email, clean_name, clean_title
 from pbem.web.present import runtime
 
@@ -25,11 +29,83 @@ bp = Blueprint("lobby", __name__)
 MAX_SEATS = 6
 BOT_WORDS = {"bot": "normal", **{f"bot:{level}": level for level in BOT_LEVELS}}
 AT_DEADLINE_TEXT = {
-    "wait": "wait for the player",
-    "bot_turn": "a bot plays that turn",
-    "bot_seat": "a bot takes the seat (the player may reclaim it)",
-    "replace": "offer the seat to a replacement",
+    "wait": N_("wait for the player"),
+    "bot_turn": N_("a bot plays that turn"),
+    "bot_seat": N_("a bot takes the seat (the player may reclaim it)"),
+    "replace": N_("offer the seat to a replacement"),
 }
+# What happens at a game's deadline, after how long (``days``: "2 days"), as a clause of
+# a deadline policy (:func:`policy_words`).
+AFTER_DEADLINE = {
+    "wait": N_("after %(days)s the game waits (reminders go on)"),
+    "bot_turn": N_("after %(days)s a bot plays that turn"),
+    "bot_seat": N_("after %(days)s a bot takes over the seat (its player may reclaim it)"),
+    "replace": N_("after %(days)s the seat is offered to a new player"),
+}
+
+
+def _count(value: Any) -> tuple[int, str]:
+    """A number of hours or days: the count whose plural form it takes (a fraction takes
+    the next whole number's) and the number as this page's language writes it."""
+    number = float(value or 0)
+    shown = int(number) if number == int(number) else number
+    return int(math.ceil(number)), format_decimal(shown)
+
+
+def hours(value: Any) -> str:
+    """ "1 hour", "1.5 hours", "1,5 Stunden": in this page's language."""
+    count, shown = _count(value)
+    return get_translations().ngettext("%(num)s hour", "%(num)s hours", count) % {"num": shown}
+
+
+def days(value: Any) -> str:
+    """ "1 day", "0.5 days", "2 Tage": in this page's language."""
+    count, shown = _count(value)
+    return get_translations().ngettext("%(num)s day", "%(num)s days", count) % {"num": shown}
+
+
+def deadline_clause(policy: Mapping[str, Any]) -> str:
+    """What a deadline policy does at the deadline, with when ("after 2 days a bot plays
+    that turn"), or "no deadline"; in this page's language."""
+    after = float(policy.get("deadline_after_days", 0) or 0)
+    if after <= 0:
+        return _("no deadline")
+    key = policy.get("at_deadline", "wait")
+    return _(AFTER_DEADLINE.get(key, AFTER_DEADLINE["wait"]), days=days(after))
+
+
+def policy_words(policy: Mapping[str, Any]) -> str:
+    """A deadline policy in one phrase, without a capital or a final stop ("the first
+    reminder 12 hours after a turn begins; no deadline"), in this page's language."""
+    after = float(policy.get("reminder_after_hours", 0) or 0)
+    every = float(policy.get("reminder_every_hours", 0) or 0)
+    if after > 0 and every > 0:
+        reminders = _(
+            "the first reminder %(after)s after a turn begins, then every %(every)s",
+            after=hours(after),
+            every=hours(every),
+        )
+    elif after > 0:
+        reminders = _("the first reminder %(after)s after a turn begins", after=hours(after))
+    else:
+        reminders = _("no reminders")
+    return _("%(reminders)s; %(deadline)s", reminders=reminders, deadline=deadline_clause(policy))
+
+
+def capital(text: str) -> str:
+    """``text`` with a capital first letter (the rest as it is: German nouns stay)."""
+    return text[:1].upper() + text[1:]
+
+
+@bp.app_context_processor
+def page_words() -> dict[str, Any]:
+    """Numbers and deadline policies as the pages' language writes them."""
+    return {
+        "number": lambda value: format_decimal(value),
+        "decimal": lambda value: format_decimal(value, format="#,##0.0"),
+        "policy_words": policy_words,
+        "capital": capital,
+    }
 
 
 def product_engines() -> list:
@@ -82,7 +158,7 @@ def lobby_page(
         game_names={slug: engine.title for slug, engine in REGISTRY.items()},
         seat_rows=range(MAX_SEATS),
         policy=DEFAULT_POLICY,
-        at_deadline=[(key, AT_DEADLINE_TEXT[key]) for key in AT_DEADLINE],
+        at_deadline=[(key, _(AT_DEADLINE_TEXT[key])) for key in AT_DEADLINE],
         form=form or {},
         error=error,
         zones=zones.zone_names(),
@@ -122,14 +198,17 @@ def seats_from(form) -> list[SeatSpec | None]:
                 if chosen:
                     if chosen not in BOT_LEVELS:
                         raise BadInput(
-                            f"A bot plays at one of these levels: {', '.join(BOT_LEVELS)}."
+                            _(
+                                "A bot plays at one of these levels: %(levels)s.",
+                                levels=", ".join(BOT_LEVELS),
+                            )
                         )
                     level = chosen
                 named = name if name.lower() not in BOT_WORDS else f"Bot {index + 1}"
                 seats.append(SeatSpec(named, is_bot=True, bot_level=level))
                 continue
             if not email:
-                raise BadInput("It needs an email address (or the word bot, or bot:easy).")
+                raise BadInput(_("It needs an email address (or the word bot, or bot:easy)."))
             email = clean_email(email)
             typed = form.get(f"seat_timezone_{index}", "").strip() if index else ""
             zone = zones.clean_zone(typed) if typed else mine
@@ -157,7 +236,7 @@ def create_game():
     slug = request.form.get("game", "")
     engine = REGISTRY.get(slug)
     if engine is None:
-        raise BadInput("Choose one of the games offered.")
+        raise BadInput(_("Choose one of the games offered."))
     options = {
         option.name: request.form.get(f"option_{slug}_{option.name}", "")
         for option in engine.options
@@ -171,11 +250,11 @@ def create_game():
     is_open = any(seat is None for seat in seats)
     if is_open and request.form.get("private") == "on":
         raise BadInput(
-            "A game with open seats is listed for anyone to join, so it cannot be private."
+            _("A game with open seats is listed for anyone to join, so it cannot be private.")
         )
     if not is_open:
         if not any(not seat.is_bot for seat in seats):
-            raise BadInput("At least one seat must be a person with an email address.")
+            raise BadInput(_("At least one seat must be a person with an email address."))
         service.check_game(slug, seats, options, policy=policy, creator_seat=0)
     pending = request.form.get("pending")
     if pending is None and request.form.get("let_server_draw") != "on":
@@ -226,7 +305,7 @@ def creator_contribution(form) -> dict:
     try:
         return contributions.record(0, "creator", "browser", chance.clean_contribution(value))
     except ValueError as error:
-        raise BadInput(f"Your contribution: {error}") from None
+        raise BadInput(_("Your contribution: %(reason)s", reason=error)) from None
 
 
 def create_open_game(

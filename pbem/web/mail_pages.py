@@ -15,6 +15,7 @@ from __future__ import annotations
 import hmac
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from sqlmodel import Session, col, func, select
 
 from pbem import i18n, zones
@@ -39,6 +40,23 @@ NOTIFY = {
     "none": N_("No turn mails (I check the game myself)"),
 }
 
+# A mail's status in the outbox (pbem.mail.models.Mail.status) as /dev/mail names it.
+MAIL_STATUS = {
+    "pending": N_("pending"),
+    "sending": N_("sending"),
+    "sent": N_("sent"),
+    "failed": N_("failed"),
+    "held": N_("held"),
+    "dropped": N_("dropped"),
+    "bouncing": N_("bouncing"),
+}
+
+
+def mail_status(status: str) -> str:
+    """A mail's status in the page's language (an unknown one as it is)."""
+    words = MAIL_STATUS.get(status)
+    return _(words) if words else status
+
 
 def _runtime():
     return current_app.extensions["pbem"]
@@ -56,7 +74,7 @@ def sent_mail():
     runtime = _local_only()
     with Session(runtime.db) as session:
         mails = list(session.exec(select(Mail).order_by(col(Mail.id).desc()).limit(200)))
-    return render_template("mail_list.html", mails=mails)
+    return render_template("mail_list.html", mails=mails, mail_status=mail_status)
 
 
 @bp.get("/dev/mail/<int:mail_id>")
@@ -65,12 +83,14 @@ def show_mail(mail_id: int):
     with Session(runtime.db) as session:
         mail = session.get(Mail, mail_id)
     if mail is None:
-        raise NotFound("There is no such mail.")
+        raise NotFound(_("There is no such mail."))
     try:
-        text, html, _ = deferred.opened(runtime, mail)
+        text, html, _sealed = deferred.opened(runtime, mail)
     except render.UnsealError:
         text, html = mail.body_text, mail.body_html
-    return render_template("mail_show.html", mail=mail, text=text, html=html)
+    return render_template(
+        "mail_show.html", mail=mail, text=text, html=html, mail_status=mail_status
+    )
 
 
 def _seat_for(game_id: str, seat: int, signature: str) -> tuple[Game, Seat]:
@@ -79,10 +99,10 @@ def _seat_for(game_id: str, seat: int, signature: str) -> tuple[Game, Seat]:
         row = session.get(Seat, (game_id, seat))
         game = session.get(Game, game_id)
     if row is None or game is None or not row.token_hash:
-        raise NotFound("This link is not valid (it may have been replaced).")
+        raise NotFound(_("This link is not valid (it may have been replaced)."))
     expected = render.settings_signature(outbox.secret(runtime), game_id, seat, row.token_hash)
     if not hmac.compare_digest(expected, signature):
-        raise NotFound("This link is not valid (it may have been replaced).")
+        raise NotFound(_("This link is not valid (it may have been replaced)."))
     return game, for_seat(row)
 
 
@@ -123,14 +143,14 @@ def settings(game_id: str, seat: int, signature: str):
                 code=303,
             )
         if action != "save":
-            raise BadInput("Choose one of the offered actions.")
+            raise BadInput(_("Choose one of the offered actions."))
         choice = request.form.get("notify", "")
         if choice not in NOTIFY:
-            raise BadInput("Choose one of the offered kinds of mail.")
+            raise BadInput(_("Choose one of the offered kinds of mail."))
         changes: dict = {"notify": choice}
         if "talk_mail" in request.form:
             if request.form["talk_mail"] not in talk.PREFERENCES:
-                raise BadInput("Choose one of the offered kinds of mail about table talk.")
+                raise BadInput(_("Choose one of the offered kinds of mail about table talk."))
             changes["talk_mail"] = request.form["talk_mail"]
         if "timezone" in request.form:
             changes["timezone"] = zones.clean_zone(request.form["timezone"])

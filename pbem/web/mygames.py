@@ -20,6 +20,8 @@ from datetime import timedelta
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
@@ -32,7 +34,9 @@ from pbem.mail import outbox, render, seat_mails
 from pbem.mail.games_link import address_link, holder_of
 from pbem.mail.models import MailAddress
 from pbem.models import Game, Seat
+from pbem.web.i18n import current as current_language
 from pbem.web.present import runtime
+from pbem.words import join_names
 from pbem.zones import utc
 
 bp = Blueprint("mygames", __name__, url_prefix="/my-games")
@@ -54,7 +58,7 @@ def seats_of(run: Any, session: Session, address: str) -> list[dict[str, Any]]:
         .order_by(col(Game.status), col(Game.updated_at).desc(), col(Game.id))
         .limit(SHOWN)
     ).all()
-    ids = sorted({game.id for _, game in found})
+    ids = sorted({game.id for _seat, game in found})
     names: dict[tuple[str, int], str] = {}
     clocks: dict[tuple[str, int], SeatClock] = {}
     if ids:
@@ -63,6 +67,7 @@ def seats_of(run: Any, session: Session, address: str) -> list[dict[str, Any]]:
         for clock in session.exec(select(SeatClock).where(col(SeatClock.game_id).in_(ids))):
             clocks[clock.game_id, clock.seat] = clock
     now = utc(run.clock())
+    language = current_language()
     rows = []
     for seat, game in found:
         running = game.status == "active"
@@ -70,15 +75,22 @@ def seats_of(run: Any, session: Session, address: str) -> list[dict[str, Any]]:
         mine = seat.seat in due and running
         others = [names[game.id, number] for number in due if number != seat.seat]
         if not running:
-            turn = "The game is over."
+            turn = _("The game is over.")
         elif game.paused_at is not None:
-            turn = "The game is paused."
+            turn = _("The game is paused.")
         elif mine and seat.is_bot:
-            turn = "A bot plays your seat, and it is its turn."
+            turn = _("A bot plays your seat, and it is its turn.")
+        elif mine and others:
+            turn = ngettext(
+                "Your turn. %(names)s moves too.",
+                "Your turn. %(names)s move too.",
+                len(others),
+                names=join_names(others, language),
+            )
         elif mine:
-            turn = "Your turn." + (f" {render.names(others)} move too." if others else "")
+            turn = _("Your turn.")
         elif others:
-            turn = f"Waiting for {render.names(others)}."
+            turn = _("Waiting for %(names)s.", names=join_names(others, language))
         else:
             turn = ""
         clock = clocks.get((game.id, seat.seat))
@@ -93,7 +105,7 @@ def seats_of(run: Any, session: Session, address: str) -> list[dict[str, Any]]:
                 "running": running,
                 "due": mine and not seat.is_bot and game.paused_at is None,
                 "turn": turn,
-                "deadline": zones.when(deadline, seat.timezone, now) if deadline else "",
+                "deadline": zones.when(deadline, seat.timezone, now, language) if deadline else "",
                 "opens": bool(seat.token_hash),
             }
         )
@@ -133,10 +145,10 @@ def open_seat(token: str, game_id: str, seat: int):
         address = holder_of(run, session, token)
         row = session.get(Seat, (game_id, seat)) if len(game_id) <= 32 else None
         if row is None or row.email.lower() != address or not row.token_hash:
-            raise NotFound("This seat is not one of your games any more.")
+            raise NotFound(_("This seat is not one of your games any more."))
         seat_token = seat_mails.seat_token(session, run, row)
     if not seat_token:
-        raise NotFound("This seat's link is not on this server any more.")
+        raise NotFound(_("This seat's link is not on this server any more."))
     return redirect(links.play_url(run.config, seat_token), code=303)
 
 
@@ -163,8 +175,10 @@ def revoke(token: str):
             row = MailAddress(address=address, updated_at=now)
         elif row.games_link_generation and utc(row.updated_at) > now - REVOKE_EVERY:
             raise TooMany(
-                "This link was replaced a few minutes ago; wait a little before replacing "
-                "it again. The newest link is in the last mail from this server."
+                _(
+                    "This link was replaced a few minutes ago; wait a little before "
+                    "replacing it again. The newest link is in the last mail from this server."
+                )
             )
         row.games_link_generation += 1
         row.updated_at = now

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from feedgen.feed import FeedGenerator
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 from sqlmodel import Session, col, delete, func, select
 
@@ -52,15 +53,16 @@ def service_worker():
     return response
 
 
-def _key(value: str, size: int, what: str) -> str:
-    """A base64url key of ``size`` bytes from a browser's subscription, as given."""
+def _key(value: str, size: int, refusal: str) -> str:
+    """A base64url key of ``size`` bytes from a browser's subscription, as given (else
+    :class:`BadInput` with ``refusal``)."""
     text = (value or "").strip()
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
-        raise BadInput(f"The browser's {what} is not valid.") from None
+        raise BadInput(refusal) from None
     if len(raw) != size or len(text) > 200:
-        raise BadInput(f"The browser's {what} is not valid.")
+        raise BadInput(refusal)
     return text
 
 
@@ -81,13 +83,15 @@ def push(game_id: str, seat: int, signature: str):
                 query = query.where(col(PushSubscription.endpoint) == endpoint)
             session.exec(query)
             session.commit()
-            return {"on": False, "message": "Notices in this browser are off for this seat."}
+            return {"on": False, "message": _("Notices in this browser are off for this seat.")}
         if action != "subscribe":
-            raise BadInput("Choose one of the offered actions.")
+            raise BadInput(_("Choose one of the offered actions."))
         allow = bool(run.config.get("notices", {}).get("allow_loopback", False))
         safehttp.check_url(endpoint, allow_loopback=allow)
-        p256dh = _key(request.form.get("p256dh", ""), 65, "public key")
-        auth = _key(request.form.get("auth", ""), 16, "secret")
+        p256dh = _key(
+            request.form.get("p256dh", ""), 65, _("The browser's public key is not valid.")
+        )
+        auth = _key(request.form.get("auth", ""), 16, _("The browser's secret is not valid."))
         session.exec(
             delete(PushSubscription).where(
                 col(PushSubscription.game_id) == game_id,
@@ -102,7 +106,10 @@ def push(game_id: str, seat: int, signature: str):
         ).one()
         if count >= SUBSCRIPTIONS_PER_SEAT:
             raise TooMany(
-                f"This seat has notices on in {count} browsers already; switch one off first."
+                _(
+                    "This seat has notices on in %(count)s browsers already; switch one off first.",
+                    count=count,
+                )
             )
         session.add(
             PushSubscription(
@@ -119,7 +126,9 @@ def push(game_id: str, seat: int, signature: str):
         session.commit()
     return {
         "on": True,
-        "message": f"This browser now tells you when it is your turn in {game.title}.",
+        "message": _(
+            "This browser now tells you when it is your turn in %(title)s.", title=game.title
+        ),
     }
 
 
@@ -197,7 +206,7 @@ def feed(game_id: str):
 def follow_game(game_id: str):
     choice = request.form.get("every_turn", "no")
     if choice not in ("yes", "no"):
-        raise BadInput("Choose the result only, or every turn.")
+        raise BadInput(_("Choose the result only, or every turn."))
     message = follow.ask(
         runtime(), game_id, request.form.get("email", ""), choice == "yes", get_remote_address()
     )
@@ -223,7 +232,7 @@ def follow_confirm(follower_id: int, signature: str):
     run = runtime()
     found = follow.follower_for(run, follower_id, signature)
     if follow.lapsed(run, found):
-        raise NotFound("This link has lapsed; ask again on the game's page.")
+        raise NotFound(_("This link has lapsed; ask again on the game's page."))
     game = run.service.game(found.game_id)
     done = found.confirmed_at is not None
     if request.method == "POST" and not done:

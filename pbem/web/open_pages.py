@@ -12,13 +12,14 @@ per-client counts the game side keeps in the database.
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_limiter.util import get_remote_address
 
 from engines import REGISTRY
 from pbem import zones
 from pbem.errors import BadInput, PbemError
 from pbem.games import open_games
-from pbem.i18n import T
+from pbem.i18n import N_, T
 from pbem.web.lobby import product_engines
 from pbem.web.present import runtime
 from pbem.zones import utc
@@ -26,11 +27,11 @@ from pbem.zones import utc
 bp = Blueprint("open_pages", __name__, url_prefix="/open")
 
 PACE_WORDS = {
-    "any": "any pace",
-    "none": "no deadline",
-    "1": "a deadline of a day or less",
-    "3": "a deadline of 3 days or less",
-    "7": "a deadline of a week or less",
+    "any": N_("any pace"),
+    "none": N_("no deadline"),
+    "1": N_("a deadline of a day or less"),
+    "3": N_("a deadline of 3 days or less"),
+    "7": N_("a deadline of a week or less"),
 }
 
 
@@ -149,7 +150,7 @@ def manage(token: str):
 @bp.post("/manage/<token>/start")
 def start(token: str):
     open_games.start_with_bots(runtime(), token)
-    flash("The game has started: every player's link is on its way by mail, yours too.")
+    flash(_("The game has started: every player's link is on its way by mail, yours too."))
     return redirect(url_for("open_pages.manage", token=token), code=303)
 
 
@@ -157,7 +158,7 @@ def start(token: str):
 def cancel(token: str):
     """Calls the game off, when the form's box says so (a second, deliberate step)."""
     if request.form.get("sure") != "yes":
-        raise BadInput("Tick the box to call the game off; nothing was changed.")
+        raise BadInput(_("Tick the box to call the game off; nothing was changed."))
     open_games.cancel(runtime(), token)
-    flash("The game is called off; whoever held a seat in it is told by mail.")
+    flash(_("The game is called off; whoever held a seat in it is told by mail."))
     return redirect(url_for("open_pages.manage", token=token), code=303)

@@ -23,7 +23,7 @@ ENGLISH = frozenset(
     settings language colours back next previous show hide more less new old
     """.split()
 )
-WORD = re.compile(r"[A-Za-z']+")
+WORD = re.compile(r"(?:[^\W\d_]|')+")  # letters of any script: "présent" is no "sent"
 SKIPPED_TAGS = {"script", "style", "title", "svg", "code", "pre", "kbd", "samp"}
 ATTRIBUTES = {"title", "alt", "aria-label", "placeholder"}
 
