@@ -140,6 +140,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
     app.jinja_env.filters["bot_level_word"] = bot_level_word
+    # An engine's words as a string in the page's language, for a template that works on
+    # the string itself (slices it, changes its case) before printing it.
+    app.jinja_env.filters["localized"] = localize
     app.jinja_env.globals.update(
         page_language=current,
         languages=LANGUAGES,

@@ -207,7 +207,7 @@ def test_a_few_exact_sentences(site):
     paths = site["paths"]
     lobby = page(site, "/", "de")
     assert "Spiele, die Mitspieler suchen</a>: Nimm an einem fremden Tisch Platz." in lobby
-    assert "Ein Spiel beginnen" in lobby and "Bei Fristablauf" in lobby
+    assert "Ein Spiel starten" in lobby and "Bei Fristablauf" in lobby
     assert "Eine Erinnerung" not in lobby
     listing = page(site, paths["open list"], "pl")
     assert "wolne miejsca: 1 z 3" in listing and "1 czeka na potwierdzenie" in listing
