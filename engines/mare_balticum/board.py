@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engines.mare_balticum import data
-from engines.mare_balticum.words import GOODS_WORDS, T
+from engines.mare_balticum.words import GOODS_WORDS, PLACE_NAMES, T
 from pbem.web import boards
 from pbem.web.boards import (
     LABEL_SIZE,
@@ -86,7 +86,7 @@ def layout(
         ]
         node = {
             "id": place_id,
-            "name": data.NAMES[place_id],
+            "name": PLACE_NAMES[place_id],
             "label_text": LABELS.get(place_id, place["name"].split(" (")[0]),
             "label_size": label_size,
             "bold": is_port,

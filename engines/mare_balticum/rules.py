@@ -24,7 +24,6 @@ from .data import (
     GOODS,
     HOLD_SIZE,
     LOCATION_INDEX,
-    NAMES,
     NEIGHBOURS,
     PORT_IDS,
     PRODUCTION_TOKENS,
@@ -35,6 +34,7 @@ from .data import (
 from .moves import check_shape
 from .state import OVER, START, TIME, TURN, State, replace_at
 from .words import GOODS_HEADINGS, T, Tn, count_of, good
+from .words import PLACE_NAMES as NAMES
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "demand_management": False,

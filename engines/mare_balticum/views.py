@@ -27,7 +27,6 @@ from .data import (
     FISH,
     GOODS,
     HOLD_SIZE,
-    NAMES,
     NEIGHBOURS,
     NUMBER_TOKENS,
     PORT_IDS,
@@ -40,6 +39,7 @@ from .rules import to_move, unload_losses, unplayed
 from .scoring import result
 from .state import OVER, START, TIME, State, copy_json, counts_json
 from .words import AND, COLOUR_WORDS, T, Tn, count_of, fish_list, good, joined
+from .words import PLACE_NAMES as NAMES
 from .words import listing as _listing
 
 
@@ -572,7 +572,7 @@ def rules_reference() -> dict:
         "ports": [
             {
                 "id": port["id"],
-                "name": port["name"],
+                "name": NAMES[port["id"]],
                 "circles": list(port["circles"]),
                 "neighbours": [NAMES[near] for near in NEIGHBOURS[port["id"]]],
             }
@@ -581,7 +581,7 @@ def rules_reference() -> dict:
         "areas": [
             {
                 "id": area["id"],
-                "name": area["name"],
+                "name": NAMES[area["id"]],
                 "depth": area["depth"],
                 "tokens": CAPACITY[area["id"]],
                 "neighbours": [NAMES[near] for near in NEIGHBOURS[area["id"]]],

@@ -38,6 +38,39 @@ COLOUR_WORDS: dict[str, Text] = {
     "Black": T("Black"),
 }
 
+# The ports and sea areas by name: a place keeps its own name ("København", "Gdańsk")
+# and reads in the language its sea is called in ("Gulf of Riga", "Rigaer Bucht").
+PLACE_NAMES: dict[str, Text] = {
+    "copenhagen": T("København (Copenhagen)"),
+    "stockholm": T("Stockholm"),
+    "gdansk": T("Gdańsk"),
+    "riga": T("Riga"),
+    "st_petersburg": T("Sankt Peterburg (St Petersburg)"),
+    "oresund": T("Øresund (The Sound)"),
+    "belt_sea": T("Belt Sea / Bay of Kiel"),
+    "arkona": T("Arkona Basin"),
+    "pomeranian_bay": T("Pomeranian Bay"),
+    "hano_bay": T("Hanö Bay"),
+    "bornholm": T("Bornholm Basin"),
+    "gulf_gdansk": T("Gulf of Gdańsk"),
+    "gdansk_deep": T("Gdańsk Deep"),
+    "kalmar_sound": T("Kalmar Sound"),
+    "curonian_coast": T("Curonian Coast"),
+    "western_gotland": T("Landsort Deep (Western Gotland Basin)"),
+    "eastern_gotland": T("Gotland Deep (Eastern Gotland Basin)"),
+    "irbe_strait": T("Irbe Strait"),
+    "gulf_riga": T("Gulf of Riga"),
+    "vainameri": T("Väinameri (Moonsund)"),
+    "stockholm_archipelago": T("Stockholm Archipelago"),
+    "northern_baltic": T("Northern Baltic Proper (Fårö Deep)"),
+    "aland_sea": T("Åland Sea"),
+    "archipelago_sea": T("Archipelago Sea"),
+    "gulf_finland_west": T("Gulf of Finland (west)"),
+    "gulf_finland_east": T("Gulf of Finland (east) / Neva Bay"),
+    "bothnian_sea": T("Bothnian Sea"),
+    "bothnian_bay": T("Bothnian Bay"),
+}
+
 AND = T(" and ")
 
 
