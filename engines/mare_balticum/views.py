@@ -10,6 +10,7 @@ the game ends (rules file, 'Hidden information').
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from .data import (
@@ -122,7 +123,10 @@ def phase_line(state: State) -> tuple[str, list[str]]:
     return phase_text(state), [colour(seat) for seat in range(state.seats)]
 
 
+@cache
 def contract_text(contract: str) -> str:
+    """What a contract asks for ("salmon + herring + 2 amber"); built once per contract
+    (every view with trade contracts lists all six)."""
     needs = CONTRACT_BY_ID[contract]["needs"]
     parts = [good(kind) if n == 1 else count_of(kind, n) for kind, n in needs.items()]
     return joined(parts, " + ")
