@@ -63,12 +63,15 @@ from engines.api import Chance, Option, Result
 from . import bot, bot_normal, legal, rules, scoring, views
 from . import notation as notation_mod
 from .state import State, dump_state, load_state
+from .words import T
 
 FOLDER = Path(__file__).resolve().parent
 
 
 class MareBalticum:
     slug = "mare_balticum"
+    # The title's own catalogue of its words in German, Polish and French (engines.api)
+    translations_folder = str(FOLDER / "translations")
     title = "Mare Balticum"
     templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
     static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
@@ -85,8 +88,8 @@ class MareBalticum:
         Option(
             name="demand_management",
             default=False,
-            label="Module 1: demand management",
-            help=(
+            label=T("Module 1: demand management"),
+            help=T(
                 "Ports start without demand. The first time a kind of fish is unloaded in a "
                 "port, the player puts that kind's demand token on one of the port's circles; "
                 "a -1 circle loses one fish of that kind at every unloading."
@@ -95,8 +98,8 @@ class MareBalticum:
         Option(
             name="trade_contracts",
             default=False,
-            label="Module 2: trade contracts",
-            help=(
+            label=T("Module 2: trade contracts"),
+            help=T(
                 "Adds a fourth action: take one of six contracts (two kinds of fish and two "
                 "amber). At the end, each complete set of four tokens for your contract "
                 "scores 7 points; the engine picks the best use of your warehouse."
@@ -106,9 +109,9 @@ class MareBalticum:
             name="seat_order",
             default="as_listed",
             choices=("as_listed", "random"),
-            choice_labels=("In the order listed", "Drawn at random"),
-            label="Seat order",
-            help="Play in the order the players were listed, or in an order drawn by chance.",
+            choice_labels=(T("In the order listed"), T("Drawn at random")),
+            label=T("Seat order"),
+            help=T("Play in the order the players were listed, or in an order drawn by chance."),
         ),
     )
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engines.mare_balticum import data
+from engines.mare_balticum.words import GOODS_WORDS, PLACE_NAMES, T
 from pbem.web import boards
 from pbem.web.boards import (
     LABEL_SIZE,
@@ -85,7 +86,7 @@ def layout(
         ]
         node = {
             "id": place_id,
-            "name": data.NAMES[place_id],
+            "name": PLACE_NAMES[place_id],
             "label_text": LABELS.get(place_id, place["name"].split(" (")[0]),
             "label_size": label_size,
             "bold": is_port,
@@ -103,10 +104,10 @@ def layout(
     finish(nodes, frame)
     marks = {
         **{
-            kind: swatch(item(shape, colour, letter, size=size))
+            GOODS_WORDS[kind]: swatch(item(shape, colour, letter, size=size))
             for kind, (colour, letter, shape) in GOODS_MARKS.items()
         },
-        "free demand circle": swatch(item("slot", "#FFFFFF", dashed=True)),
+        T("free demand circle"): swatch(item("slot", "#FFFFFF", dashed=True)),
     }
     return {
         "seat_marks": [swatch(piece("boat", shown, size=size)) for shown in players],

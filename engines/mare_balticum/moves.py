@@ -12,6 +12,7 @@ from typing import Any
 from engines.api import MalformedMove, article
 
 from .data import CONTRACT_IDS, FISH, GOODS, LOCATION_INDEX, NUMBER_TOKENS
+from .words import T
 
 # type -> (required fields, optional fields)
 FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -33,39 +34,57 @@ def _is_int(value: Any) -> bool:
 def _location(move: Mapping, field: str) -> None:
     value = move[field]
     if not isinstance(value, str) or value not in LOCATION_INDEX:
-        raise MalformedMove(f"'{field}' must name a sea area or port of the board.")
+        raise MalformedMove(
+            T("'%(field)s' must name a sea area or port of the board.", field=field)
+        )
 
 
 def _kind(value: Any, kinds: tuple[str, ...], field: str) -> None:
     if not isinstance(value, str) or value not in kinds:
-        raise MalformedMove(f"'{field}' must be one of: {', '.join(kinds)}.")
+        raise MalformedMove(
+            T("'%(field)s' must be one of: %(values)s.", field=field, values=", ".join(kinds))
+        )
 
 
 def _counts(value: Any, kinds: tuple[str, ...], field: str) -> None:
     """A non-empty object of kind -> count (a whole number of at least 1)."""
     if not isinstance(value, dict) or not value:
-        raise MalformedMove(f"'{field}' must be a non-empty object of kind and count.")
+        raise MalformedMove(
+            T("'%(field)s' must be a non-empty object of kind and count.", field=field)
+        )
     for kind, count in value.items():
         _kind(kind, kinds, field)
         if not _is_int(count) or count < 1:
-            raise MalformedMove(f"Each count in '{field}' must be a whole number of at least 1.")
+            raise MalformedMove(
+                T("Each count in '%(field)s' must be a whole number of at least 1.", field=field)
+            )
 
 
 def check_shape(move: Any) -> str:
     """The move's type, once its shape is right; else :class:`MalformedMove`."""
     if not isinstance(move, Mapping):
-        raise MalformedMove("A move must be a JSON object with a 'type'.")
+        raise MalformedMove(T("A move must be a JSON object with a 'type'."))
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
-        raise MalformedMove(f"Unknown move type: {kind!r}.")
+        raise MalformedMove(T("Unknown move type: %(type)s.", type=repr(kind)))
     required, optional = FIELDS[kind]
     keys = set(move) - {"type"}
     if not required <= keys:
         missing = sorted(required - keys)[0]
-        raise MalformedMove(f"{article(kind).capitalize()} move needs the field '{missing}'.")
+        if article(kind).startswith("an "):
+            raise MalformedMove(
+                T("An %(type)s move needs the field '%(field)s'.", type=kind, field=missing)
+            )
+        raise MalformedMove(
+            T("A %(type)s move needs the field '%(field)s'.", type=kind, field=missing)
+        )
     if not keys <= required | optional:
         extra = sorted(str(key) for key in keys - required - optional)[0]
-        raise MalformedMove(f"{article(kind).capitalize()} move has no field '{extra}'.")
+        if article(kind).startswith("an "):
+            raise MalformedMove(
+                T("An %(type)s move has no field '%(field)s'.", type=kind, field=extra)
+            )
+        raise MalformedMove(T("A %(type)s move has no field '%(field)s'.", type=kind, field=extra))
     SHAPES[kind](move)
     return kind
 
@@ -91,22 +110,28 @@ def _unload(move: Mapping) -> None:
     if "demand" in move:
         demand = move["demand"]
         if not isinstance(demand, dict) or not demand:
-            raise MalformedMove("'demand' must be a non-empty object of kind and circle number.")
+            raise MalformedMove(T("'demand' must be a non-empty object of kind and circle number."))
         for kind, circle in demand.items():
             _kind(kind, FISH, "demand")
             if not _is_int(circle):
-                raise MalformedMove("Each circle in 'demand' must be a whole number.")
+                raise MalformedMove(T("Each circle in 'demand' must be a whole number."))
 
 
 def _take_contract(move: Mapping) -> None:
     if move["contract"] not in CONTRACT_IDS:
-        raise MalformedMove(f"'contract' must be one of: {', '.join(CONTRACT_IDS)}.")
+        raise MalformedMove(
+            T(
+                "'%(field)s' must be one of: %(values)s.",
+                field="contract",
+                values=", ".join(CONTRACT_IDS),
+            )
+        )
 
 
 def _overboard(move: Mapping) -> None:
     _kind(move["kind"], FISH, "kind")
     if not _is_int(move["count"]) or move["count"] < 1:
-        raise MalformedMove("'count' must be a whole number of at least 1.")
+        raise MalformedMove(T("'count' must be a whole number of at least 1."))
 
 
 def _end_turn(move: Mapping) -> None:
@@ -117,23 +142,23 @@ def _produce(move: Mapping) -> None:
     token = move["token"]
     if token == "tax":
         if "kind" in move:
-            raise MalformedMove("The tax token goes on no market space: leave out 'kind'.")
+            raise MalformedMove(T("The tax token goes on no market space: leave out 'kind'."))
         if "discard" not in move:
-            raise MalformedMove("Playing the tax needs 'discard': the goods you give up.")
+            raise MalformedMove(T("Playing the tax needs 'discard': the goods you give up."))
         discard = move["discard"]
         if not isinstance(discard, dict) or not set(discard) <= {"hold", "warehouse"}:
-            raise MalformedMove("'discard' must be an object with 'hold' and/or 'warehouse'.")
+            raise MalformedMove(T("'discard' must be an object with 'hold' and/or 'warehouse'."))
         if "hold" in discard:
             _counts(discard["hold"], FISH, "discard.hold")
         if "warehouse" in discard:
             _counts(discard["warehouse"], GOODS, "discard.warehouse")
         return
     if not _is_int(token) or token not in NUMBER_TOKENS:
-        raise MalformedMove("'token' must be 0, 1, 2, 3 or \"tax\".")
+        raise MalformedMove(T("'token' must be 0, 1, 2, 3 or \"tax\"."))
     if "discard" in move:
-        raise MalformedMove("Only the tax token discards goods: leave out 'discard'.")
+        raise MalformedMove(T("Only the tax token discards goods: leave out 'discard'."))
     if "kind" not in move:
-        raise MalformedMove("A number token needs 'kind': the market space it goes on.")
+        raise MalformedMove(T("A number token needs 'kind': the market space it goes on."))
     _kind(move["kind"], FISH, "kind")
 
 

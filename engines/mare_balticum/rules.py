@@ -24,7 +24,6 @@ from .data import (
     GOODS,
     HOLD_SIZE,
     LOCATION_INDEX,
-    NAMES,
     NEIGHBOURS,
     PORT_IDS,
     PRODUCTION_TOKENS,
@@ -34,6 +33,8 @@ from .data import (
 )
 from .moves import check_shape
 from .state import OVER, START, TIME, TURN, State, replace_at
+from .words import GOODS_HEADINGS, T, Tn, count_of, good
+from .words import PLACE_NAMES as NAMES
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "demand_management": False,
@@ -144,18 +145,18 @@ def name(location: str) -> str:
 # --------------------------------------------------------------------------- apply
 def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
     if state.phase == OVER:
-        raise IllegalMove("The game is over: no more moves can be made.")
+        raise IllegalMove(T("The game is over: no more moves can be made."))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
-        raise IllegalMove("There is no such seat in this game.")
+        raise IllegalMove(T("There is no such seat in this game."))
     kind = check_shape(move)
     if seat not in to_move(state):
-        raise IllegalMove("It is not your turn.")
+        raise IllegalMove(T("It is not your turn."))
     if state.phase == START and kind != "place_start":
-        raise IllegalMove("First choose the port where your first vessel starts.")
+        raise IllegalMove(T("First choose the port where your first vessel starts."))
     if state.phase == TIME and kind != "produce":
-        raise IllegalMove("Time passes: play one of your production tokens first.")
+        raise IllegalMove(T("Time passes: play one of your production tokens first."))
     if state.phase == TURN and kind in ("place_start", "produce"):
-        raise IllegalMove("That can only be done when time passes or at the start.")
+        raise IllegalMove(T("That can only be done when time passes or at the start."))
     new = state.copy()
     events: list[dict] = []
     ACTIONS[kind](new, seat, move, chance, events)
@@ -166,7 +167,7 @@ def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> S
 def _place_start(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
     port = move["port"]
     if port not in CIRCLES:
-        raise IllegalMove("Your first vessel must start in one of the five ports.")
+        raise IllegalMove(T("Your first vessel must start in one of the five ports."))
     state.fleets = replace_at(state.fleets, seat, (port,))
     events.append({"type": "place_start", "seat": seat, "port": port})
     if state.turn == state.seats - 1:
@@ -182,29 +183,35 @@ def _sail(state: State, seat: int, move: Mapping, chance: Chance, events: list) 
     own = set(fleet)
     to = move["to"]
     if to not in LOCATION_INDEX:
-        raise IllegalMove("There is no such sea area or port.")
+        raise IllegalMove(T("There is no such sea area or port."))
     if to in own:
-        raise IllegalMove(f"You already have a vessel in {name(to)}.")
+        raise IllegalMove(T("You already have a vessel in %(place)s.", place=name(to)))
     # Sail: rules 'A turn' - vessels off the board are put out first, next to the fleet.
     if len(fleet) < state.vessels:
         if "from" in move:
             raise IllegalMove(
-                "You still have vessels off the board: sailing puts one of them out first."
+                T("You still have vessels off the board: sailing puts one of them out first.")
             )
         if not any(near in own for near in NEIGHBOURS[to]):
-            raise IllegalMove(f"A new vessel must go next to one of yours; {name(to)} is not.")
+            raise IllegalMove(
+                T("A new vessel must go next to one of yours; %(place)s is not.", place=name(to))
+            )
         fleet = (*fleet, to)
         events.append({"type": "launch", "seat": seat, "to": to})
     else:
         if "from" not in move:
-            raise IllegalMove("All your vessels are out: say which vessel sails.")
+            raise IllegalMove(T("All your vessels are out: say which vessel sails."))
         source = move["from"]
         if source not in own:
-            raise IllegalMove(f"You have no vessel in {name(source)}.")
+            raise IllegalMove(T("You have no vessel in %(place)s.", place=name(source)))
         if not connected((own - {source}) | {to}):
             raise IllegalMove(
-                f"Sailing from {name(source)} to {name(to)} would split your fleet: "
-                "your vessels must stay connected."
+                T(
+                    "Sailing from %(start)s to %(end)s would split your fleet: "
+                    "your vessels must stay connected.",
+                    start=name(source),
+                    end=name(to),
+                )
             )
         fleet = tuple(location for location in fleet if location != source) + (to,)
         events.append({"type": "sail", "seat": seat, "from": source, "to": to})
@@ -215,17 +222,17 @@ def _sail(state: State, seat: int, move: Mapping, chance: Chance, events: list) 
 def _fish(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
     area, kind = move["area"], move["kind"]
     if area not in CAPACITY:
-        raise IllegalMove("Fish can only be taken from a sea area, not from a port.")
+        raise IllegalMove(T("Fish can only be taken from a sea area, not from a port."))
     if area not in state.fleets[seat]:
-        raise IllegalMove(f"You have no vessel in {name(area)}.")
+        raise IllegalMove(T("You have no vessel in %(place)s.", place=name(area)))
     if kind not in state.goods[area]:
-        raise IllegalMove(f"There is no {kind} in {name(area)}.")
+        raise IllegalMove(T("There is no %(kind)s in %(area)s.", kind=good(kind), area=name(area)))
     # Fish: amber to the warehouse; a fish to the hold, which holds 5 at most.
     if kind == "amber":
         state.warehouses = _add(state.warehouses, seat, GOODS.index(kind), 1)
     else:
         if sum(state.holds[seat]) >= HOLD_SIZE:
-            raise IllegalMove("Your hold is full: throw a fish overboard or fish amber.")
+            raise IllegalMove(T("Your hold is full: throw a fish overboard or fish amber."))
         state.holds = _add(state.holds, seat, FISH.index(kind), 1)
     goods = list(state.goods[area])
     goods.remove(kind)
@@ -249,36 +256,62 @@ def _unload(state: State, seat: int, move: Mapping, chance: Chance, events: list
     port, fish = move["port"], move["fish"]
     placing = move.get("demand", {})
     if port not in CIRCLES:
-        raise IllegalMove("Fish can only be unloaded in a port.")
+        raise IllegalMove(T("Fish can only be unloaded in a port."))
     if port not in state.fleets[seat]:
-        raise IllegalMove(f"You have no vessel in {name(port)}.")
+        raise IllegalMove(T("You have no vessel in %(place)s.", place=name(port)))
     hold = list(state.holds[seat])
     for kind, count in fish.items():
         if count > hold[FISH.index(kind)]:
-            raise IllegalMove(f"Your hold does not have {count} {kind}.")
+            raise IllegalMove(T("Your hold does not have %(goods)s.", goods=count_of(kind, count)))
     # Unload: only kinds the port shows; module 1 places the demand of a new kind.
     shown = list(state.demand[port])
     for kind in placing:
         if kind not in fish:
-            raise IllegalMove(f"A demand token for {kind} is placed only when unloading {kind}.")
+            raise IllegalMove(
+                T(
+                    "A demand token for %(kind)s is placed only when unloading %(kind)s.",
+                    kind=good(kind),
+                )
+            )
     for kind in fish:
         if kind in shown:
             if kind in placing:
-                raise IllegalMove(f"{name(port)} already buys {kind}.")
+                raise IllegalMove(
+                    T("%(port)s already buys %(kind)s.", port=name(port), kind=good(kind))
+                )
             continue
         if not state.options["demand_management"]:
-            raise IllegalMove(f"{name(port)} does not buy {kind}.")
+            raise IllegalMove(
+                T("%(port)s does not buy %(kind)s.", port=name(port), kind=good(kind))
+            )
         if demand_left(state, kind) <= 0:
-            raise IllegalMove(f"{kind.capitalize()} is already demanded in two ports.")
+            raise IllegalMove(
+                T(
+                    "%(kind)s is already demanded in two ports.",
+                    kind=GOODS_HEADINGS.get(kind, kind.capitalize()),
+                )
+            )
         if None not in shown:
-            raise IllegalMove(f"{name(port)} does not buy {kind} and has no free demand circle.")
+            raise IllegalMove(
+                T(
+                    "%(port)s does not buy %(kind)s and has no free demand circle.",
+                    port=name(port),
+                    kind=good(kind),
+                )
+            )
         if kind not in placing:
-            raise IllegalMove(f"Choose the circle of {name(port)} where {kind} demand goes.")
+            raise IllegalMove(
+                T(
+                    "Choose the circle of %(port)s where %(kind)s demand goes.",
+                    port=name(port),
+                    kind=good(kind),
+                )
+            )
         circle = placing[kind]
         if not 0 <= circle < len(shown) or shown[circle] is not None:
-            raise IllegalMove(f"That circle of {name(port)} is not free.")
+            raise IllegalMove(T("That circle of %(port)s is not free.", port=name(port)))
         if CIRCLES[port][circle] < 0 and fish[kind] < 2:
-            raise IllegalMove("Demand may not go on a -1 circle when unloading a single fish.")
+            raise IllegalMove(T("Demand may not go on a -1 circle when unloading a single fish."))
         shown[circle] = kind
     warehouse = list(state.warehouses[seat])
     removed = list(state.removed)
@@ -313,14 +346,14 @@ def _unload(state: State, seat: int, move: Mapping, chance: Chance, events: list
 
 def _take_contract(state: State, seat: int, move: Mapping, chance: Chance, events: list) -> None:
     if not state.options["trade_contracts"]:
-        raise IllegalMove("Trade contracts are not used in this game.")
+        raise IllegalMove(T("Trade contracts are not used in this game."))
     contract = move["contract"]
     if contract not in CONTRACT_BY_ID:
-        raise IllegalMove("There is no such trade contract.")
+        raise IllegalMove(T("There is no such trade contract."))
     if state.contracts[seat] == contract:
-        raise IllegalMove("You already hold that trade contract.")
+        raise IllegalMove(T("You already hold that trade contract."))
     if contract in state.contracts:
-        raise IllegalMove("Another player holds that trade contract.")
+        raise IllegalMove(T("Another player holds that trade contract."))
     events.append(
         {
             "type": "take_contract",
@@ -337,7 +370,7 @@ def _overboard(state: State, seat: int, move: Mapping, chance: Chance, events: l
     kind, count = move["kind"], move["count"]
     index = FISH.index(kind)
     if count > state.holds[seat][index]:
-        raise IllegalMove(f"Your hold does not have {count} {kind}.")
+        raise IllegalMove(T("Your hold does not have %(goods)s.", goods=count_of(kind, count)))
     state.holds = _add(state.holds, seat, index, -count)
     removed_index = GOODS.index(kind)
     state.removed = replace_at(state.removed, removed_index, state.removed[removed_index] + count)
@@ -352,13 +385,13 @@ def _produce(state: State, seat: int, move: Mapping, chance: Chance, events: lis
     # Passage of time: the choice stays secret until every player has chosen.
     token = move["token"]
     if token in state.played[seat]:
-        raise IllegalMove("You have already played that production token.")
+        raise IllegalMove(T("You have already played that production token."))
     if token == "tax":
         left = len(unplayed(state, seat))
         have = goods_count(state, seat)
         if have < 2 and left > 1:
             raise IllegalMove(
-                "You need at least 2 goods to pay the tax; play a number token instead."
+                T("You need at least 2 goods to pay the tax; play a number token instead.")
             )
         needed = min(2, have)
         discard = move["discard"]
@@ -366,19 +399,35 @@ def _produce(state: State, seat: int, move: Mapping, chance: Chance, events: lis
         warehouse_out = discard.get("warehouse", {})
         for kind, count in hold_out.items():
             if count > state.holds[seat][FISH.index(kind)]:
-                raise IllegalMove(f"Your hold does not have {count} {kind}.")
+                raise IllegalMove(
+                    T("Your hold does not have %(goods)s.", goods=count_of(kind, count))
+                )
         for kind, count in warehouse_out.items():
             if count > state.warehouses[seat][GOODS.index(kind)]:
-                raise IllegalMove(f"Your warehouse does not have {count} {kind}.")
+                raise IllegalMove(
+                    T("Your warehouse does not have %(goods)s.", goods=count_of(kind, count))
+                )
         paid = sum(hold_out.values()) + sum(warehouse_out.values())
         if paid != needed:
-            raise IllegalMove(f"The tax costs exactly {needed} goods; you chose {paid}.")
+            raise IllegalMove(
+                Tn(
+                    "The tax costs exactly %(num)d goods; you chose %(paid)s.",
+                    "The tax costs exactly %(num)d goods; you chose %(paid)s.",
+                    needed,
+                    paid=paid,
+                )
+            )
         # A copy: the state must not share dicts with the caller's move.
         choice = {"token": "tax", "discard": {place: dict(n) for place, n in discard.items()}}
     else:
         kind = move["kind"]
         if state.markets[seat][FISH.index(kind)] is not None:
-            raise IllegalMove(f"Your {kind} market space already holds a production token.")
+            raise IllegalMove(
+                T(
+                    "Your %(kind)s market space already holds a production token.",
+                    kind=good(kind),
+                )
+            )
         choice = {"token": token, "kind": kind}
     state.pending = replace_at(state.pending, seat, choice)
     events.append({"type": "chosen", "seat": seat})

@@ -6,6 +6,7 @@ from engines.api import Result, ScoreTable
 
 from .data import CONTRACT_BY_ID, FISH, GOODS
 from .state import OVER, State
+from .words import GOODS_HEADINGS, T
 
 
 def score_warehouse(
@@ -56,11 +57,11 @@ def result(state: State) -> Result | None:
         detail["seat"] for detail in details if (detail["total"], detail["tokens"]) == best
     )
     if len(winners) > 1:
-        reason = "most points; the tie on points and warehouse tokens stands"
+        reason = T("most points; the tie on points and warehouse tokens stands")
     elif sum(1 for detail in details if detail["total"] == best[0]) > 1:
-        reason = "most points; the tie on points went to the most tokens in the warehouse"
+        reason = T("most points; the tie on points went to the most tokens in the warehouse")
     else:
-        reason = "most points after the final scoring"
+        reason = T("most points after the final scoring")
     return Result(
         scores=scores,
         winners=winners,
@@ -74,12 +75,12 @@ def score_table(details: list[dict]) -> ScoreTable:
     """Points per kind (count times the market's multiplier), amber, the contract, the
     total; then the tie-break (tokens in the warehouse) and what was lost in the hold."""
     columns = (
-        *(kind.capitalize() for kind in FISH),
-        "Amber",
-        "Contract",
-        "Points",
-        "Warehouse tokens",
-        "Lost in the hold",
+        *(GOODS_HEADINGS[kind] for kind in FISH),
+        GOODS_HEADINGS["amber"],
+        T("Contract"),
+        T("Points"),
+        T("Warehouse tokens"),
+        T("Lost in the hold"),
     )
     rows = tuple(
         (

@@ -10,6 +10,7 @@ the game ends (rules file, 'Hidden information').
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from .data import (
@@ -27,7 +28,6 @@ from .data import (
     FISH,
     GOODS,
     HOLD_SIZE,
-    NAMES,
     NEIGHBOURS,
     NUMBER_TOKENS,
     PORT_IDS,
@@ -39,10 +39,13 @@ from .data import (
 from .rules import to_move, unload_losses, unplayed
 from .scoring import result
 from .state import OVER, START, TIME, State, copy_json, counts_json
+from .words import AND, COLOUR_WORDS, T, Tn, count_of, fish_list, good, joined
+from .words import PLACE_NAMES as NAMES
+from .words import listing as _listing
 
 
 def colour(seat: int) -> str:
-    return COLOURS[seat]
+    return COLOUR_WORDS[COLOURS[seat]]
 
 
 def named(seat: int) -> str:
@@ -52,23 +55,40 @@ def named(seat: int) -> str:
 
 
 def listing(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return _listing(words)
 
 
 def phase_text(state: State) -> str:
     """The phase line; the player to act as a placeholder (see :func:`named`), which the
     server fills with their name and colour ("Round 2 — Ann (Red), action 1 of 2")."""
     if state.phase == OVER:
-        return "Game over"
+        return T("Game over")
     if state.phase == START:
-        return f"Starting ports — {named(state.order[state.turn])} chooses"
+        return T("Starting ports — %(who)s chooses", who=named(state.order[state.turn]))
     if state.phase == TIME:
-        return f"Passage of time {state.time_track} of {TIME_TOKENS - 1} — production"
+        return T(
+            "Passage of time %(number)s of %(total)s — production",
+            number=state.time_track,
+            total=TIME_TOKENS - 1,
+        )
     who = named(state.order[state.turn])
-    action = f"action {state.actions + 1} of {ACTIONS_PER_TURN}"
+    action, actions = state.actions + 1, ACTIONS_PER_TURN
     if state.final_turns is not None:
-        return f"Final turns ({state.final_turns} left) — {who}, {action}"
-    return f"Round {state.round} — {who}, {action}"
+        return Tn(
+            "Final turns (%(num)d left) — %(who)s, action %(action)s of %(actions)s",
+            "Final turns (%(num)d left) — %(who)s, action %(action)s of %(actions)s",
+            state.final_turns,
+            who=who,
+            action=action,
+            actions=actions,
+        )
+    return T(
+        "Round %(round)s — %(who)s, action %(action)s of %(actions)s",
+        round=state.round,
+        who=who,
+        action=action,
+        actions=actions,
+    )
 
 
 def score_line(state: State, seat: int | None) -> list[int] | None:
@@ -85,14 +105,16 @@ def turn_line(state: State) -> tuple[str, str]:
     that player's actions): the starting ports and the final turns are rounds of their
     own, a passage of time a phase of the round it ends."""
     if state.phase == OVER:
-        return "Game over", ""
+        return T("Game over"), ""
     if state.phase == START:
-        return "Starting ports", ""
+        return T("Starting ports"), ""
     if state.phase == TIME:
-        return f"Round {state.round}", f"Passage of time {state.time_track}"
+        return T("Round %(round)s", round=state.round), T(
+            "Passage of time %(number)s", number=state.time_track
+        )
     if state.final_turns is not None:
-        return "Final turns", named(state.order[state.turn])
-    return f"Round {state.round}", named(state.order[state.turn])
+        return T("Final turns"), named(state.order[state.turn])
+    return T("Round %(round)s", round=state.round), named(state.order[state.turn])
 
 
 def phase_line(state: State) -> tuple[str, list[str]]:
@@ -101,10 +123,13 @@ def phase_line(state: State) -> tuple[str, list[str]]:
     return phase_text(state), [colour(seat) for seat in range(state.seats)]
 
 
+@cache
 def contract_text(contract: str) -> str:
+    """What a contract asks for ("salmon + herring + 2 amber"); built once per contract
+    (every view with trade contracts lists all six)."""
     needs = CONTRACT_BY_ID[contract]["needs"]
-    parts = [kind if n == 1 else f"{n} {kind}" for kind, n in needs.items()]
-    return " + ".join(parts)
+    parts = [good(kind) if n == 1 else count_of(kind, n) for kind, n in needs.items()]
+    return joined(parts, " + ")
 
 
 def view(state: State, seat: int | None) -> dict:
@@ -185,10 +210,7 @@ def view(state: State, seat: int | None) -> dict:
 
 # --------------------------------------------------------------------------- labels
 def _fish_list(counts: Mapping[str, int]) -> str:
-    parts = [f"{count} {kind}" for kind, count in counts.items()]
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    return fish_list(counts)
 
 
 def unload_preview(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
@@ -203,8 +225,14 @@ def unload_preview(move: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return ""
     total = sum(move["fish"].values())
     placed = any(move["fish"] and kind in move.get("demand", {}) for kind in lost)
-    return f": {total - len(lost)} to the warehouse, {len(lost)} lost" + (
-        "" if placed else " (-1 circle)"
+    if placed:
+        return T(
+            ": %(kept)s to the warehouse, %(lost)s lost", kept=total - len(lost), lost=len(lost)
+        )
+    return T(
+        ": %(kept)s to the warehouse, %(lost)s lost (-1 circle)",
+        kept=total - len(lost),
+        lost=len(lost),
     )
 
 
@@ -213,46 +241,71 @@ def move_label(move: Mapping[str, Any], view: Mapping[str, Any] | None = None) -
     says so ("Unload 2 cod at Stockholm: 1 to the warehouse, 1 lost to the -1 circle")."""
     label = base_label(move)
     if view is not None and move.get("type") == "unload":
-        label += unload_preview(move, view)
+        preview = unload_preview(move, view)
+        if preview:
+            return T("%(label)s%(preview)s", label=label, preview=preview)
     return label
 
 
 def base_label(move: Mapping[str, Any]) -> str:
     kind = move.get("type")
     if kind == "place_start":
-        return f"Start in {NAMES[move['port']]}"
+        return T("Start in %(port)s", port=NAMES[move["port"]])
     if kind == "sail":
         if "from" in move:
-            return f"Sail from {NAMES[move['from']]} to {NAMES[move['to']]}"
-        return f"Put a new vessel out to {NAMES[move['to']]}"
+            return T(
+                "Sail from %(start)s to %(end)s", start=NAMES[move["from"]], end=NAMES[move["to"]]
+            )
+        return T("Put a new vessel out to %(place)s", place=NAMES[move["to"]])
     if kind == "fish":
-        return f"Fish {move['kind']} in {NAMES[move['area']]}"
+        return T("Fish %(kind)s in %(area)s", kind=good(move["kind"]), area=NAMES[move["area"]])
     if kind == "unload":
-        label = f"Unload {_fish_list(move['fish'])} at {NAMES[move['port']]}"
+        fish, port = fish_list(move["fish"]), NAMES[move["port"]]
         placed = [
-            f"{fish} on the {CIRCLES[move['port']][circle]} circle"
-            for fish, circle in move.get("demand", {}).items()
+            T(
+                "%(kind)s on the %(circle)s circle",
+                kind=good(kind),
+                circle=CIRCLES[move["port"]][circle],
+            )
+            for kind, circle in move.get("demand", {}).items()
         ]
-        return label + (f" (demand: {', '.join(placed)})" if placed else "")
+        if placed:
+            return T(
+                "Unload %(fish)s at %(port)s (demand: %(demand)s)",
+                fish=fish,
+                port=port,
+                demand=joined(placed, ", "),
+            )
+        return T("Unload %(fish)s at %(port)s", fish=fish, port=port)
     if kind == "take_contract":
-        return f"Take contract {move['contract']} ({contract_text(move['contract'])})"
+        return T(
+            "Take contract %(contract)s (%(needs)s)",
+            contract=move["contract"],
+            needs=contract_text(move["contract"]),
+        )
     if kind == "overboard":
-        return f"Throw {move['count']} {move['kind']} overboard"
+        return T("Throw %(fish)s overboard", fish=count_of(move["kind"], move["count"]))
     if kind == "end_turn":
-        return "End the turn"
+        return T("End the turn")
     if kind == "produce":
         if move["token"] == "tax":
-            discard = move["discard"]
-            paid = [
-                f"{_fish_list(discard[place])} from the {place}"
-                for place in ("hold", "warehouse")
-                if place in discard
-            ]
-            return "Pay the tax, discarding " + (
-                " and ".join(paid) if paid else "nothing (no goods)"
-            )
-        return f"Play x{move['token']} on {move['kind']}"
+            paid = _paid(move["discard"])
+            if paid:
+                return T("Pay the tax, discarding %(goods)s", goods=paid)
+            return T("Pay the tax, discarding nothing (no goods)")
+        return T("Play x%(token)s on %(kind)s", token=move["token"], kind=good(move["kind"]))
     return str(kind)
+
+
+def _paid(discard: Mapping[str, Mapping[str, int]]):
+    """The goods a tax discards, by place ("2 cod from the hold and 1 amber from the
+    warehouse"); an empty string when it discards nothing."""
+    paid = []
+    if "hold" in discard:
+        paid.append(T("%(goods)s from the hold", goods=fish_list(discard["hold"])))
+    if "warehouse" in discard:
+        paid.append(T("%(goods)s from the warehouse", goods=fish_list(discard["warehouse"])))
+    return joined(paid, AND, AND) if paid else ""
 
 
 # --------------------------------------------------------------------------- describe
@@ -266,8 +319,8 @@ def describe(
         for area, kinds in refills:
             # a deep area draws two: "gets 2 amber", not "gets amber and amber"
             same = len(kinds) == 2 and kinds[0] == kinds[1]
-            drawn = f"2 {kinds[0]}" if same else " and ".join(kinds)
-            lines.append(f"Refill: {NAMES[area]} gets {drawn}.")
+            drawn = count_of(kinds[0], 2) if same else joined([good(k) for k in kinds], AND, AND)
+            lines.append(T("Refill: %(area)s gets %(goods)s.", area=NAMES[area], goods=drawn))
         refills.clear()
 
     for event in after.events:
@@ -281,43 +334,94 @@ def describe(
             continue
         flush()
         if what == "place_start":
-            lines.append(f"{who} starts in {NAMES[event['port']]}.")
+            lines.append(T("%(who)s starts in %(port)s.", who=who, port=NAMES[event["port"]]))
         elif what == "launch":
-            lines.append(f"{who} puts a new vessel out to {NAMES[event['to']]}.")
-        elif what == "sail":
-            lines.append(f"{who} sails from {NAMES[event['from']]} to {NAMES[event['to']]}.")
-        elif what == "fish":
-            where = "warehouse" if event["kind"] == "amber" else "hold"
             lines.append(
-                f"{who} fishes {event['kind']} in {NAMES[event['area']]} (to the {where})."
+                T("%(who)s puts a new vessel out to %(place)s.", who=who, place=NAMES[event["to"]])
             )
+        elif what == "sail":
+            lines.append(
+                T(
+                    "%(who)s sails from %(start)s to %(end)s.",
+                    who=who,
+                    start=NAMES[event["from"]],
+                    end=NAMES[event["to"]],
+                )
+            )
+        elif what == "fish":
+            kind, area = good(event["kind"]), NAMES[event["area"]]
+            if event["kind"] == "amber":
+                line = T(
+                    "%(who)s fishes %(kind)s in %(area)s (to the warehouse).",
+                    who=who,
+                    kind=kind,
+                    area=area,
+                )
+            else:
+                line = T(
+                    "%(who)s fishes %(kind)s in %(area)s (to the hold).",
+                    who=who,
+                    kind=kind,
+                    area=area,
+                )
+            lines.append(line)
         elif what == "unload":
             lines += _unload_lines(who, event)
         elif what == "take_contract":
-            line = f"{who} takes contract {event['contract']} ({contract_text(event['contract'])})"
+            contract, needs = event["contract"], contract_text(event["contract"])
             if event["returned"]:
-                line += f", returning {event['returned']}"
-            lines.append(line + ".")
+                line = T(
+                    "%(who)s takes contract %(contract)s (%(needs)s), returning %(returned)s.",
+                    who=who,
+                    contract=contract,
+                    needs=needs,
+                    returned=event["returned"],
+                )
+            else:
+                line = T(
+                    "%(who)s takes contract %(contract)s (%(needs)s).",
+                    who=who,
+                    contract=contract,
+                    needs=needs,
+                )
+            lines.append(line)
         elif what == "overboard":
-            lines.append(f"{who} throws {event['count']} {event['kind']} overboard.")
+            lines.append(
+                T(
+                    "%(who)s throws %(fish)s overboard.",
+                    who=who,
+                    fish=count_of(event["kind"], event["count"]),
+                )
+            )
         elif what == "turn_ended":
-            lines.append(f"{who} ends their turn.")
+            lines.append(T("%(who)s ends their turn.", who=who))
         elif what == "time":
             lines.append(
-                f"A passage of time token is drawn ({event['number']} of {TIME_TOKENS})"
-                f" while refilling {NAMES[event['area']]}."
+                T(
+                    "A passage of time token is drawn (%(number)s of %(total)s)"
+                    " while refilling %(area)s.",
+                    number=event["number"],
+                    total=TIME_TOKENS,
+                    area=NAMES[event["area"]],
+                )
             )
             if event["number"] < TIME_TOKENS:
-                lines.append("Every player now plays a production token in secret.")
+                lines.append(T("Every player now plays a production token in secret."))
         elif what == "final_turns":
-            lines.append(f"Winter is coming: {event['turns']} more turns, then the game ends.")
+            lines.append(
+                Tn(
+                    "Winter is coming: %(num)d more turns, then the game ends.",
+                    "Winter is coming: %(num)d more turns, then the game ends.",
+                    event["turns"],
+                )
+            )
         elif what == "bag_empty":
-            lines.append("The bag is empty: the refill stops.")
+            lines.append(T("The bag is empty: the refill stops."))
         elif what == "chosen":
             if viewer == event["seat"]:
-                lines.append(f"You play {_choice_text(move)}.")
+                lines.append(_choice_text(move))
             else:
-                lines.append(f"{who} has chosen a production token.")
+                lines.append(T("%(who)s has chosen a production token.", who=who))
         elif what == "production":
             lines += _production_lines(event, viewer, after.rules_version)
         elif what == "game_over":
@@ -331,20 +435,40 @@ def _masked(token: int | str) -> str:
 
 
 def _choice_text(move: Mapping[str, Any]) -> str:
+    """The viewer's own production choice, as a sentence ("You play ...")."""
     if move["token"] == "tax":
-        return "the tax token" + base_label(move).removeprefix("Pay the tax")
-    return f"x{move['token']} face down on your {move['kind']} market space"
+        paid = _paid(move["discard"])
+        if paid:
+            return T("You play the tax token, discarding %(goods)s.", goods=paid)
+        return T("You play the tax token, discarding nothing (no goods).")
+    return T(
+        "You play x%(token)s face down on your %(kind)s market space.",
+        token=move["token"],
+        kind=good(move["kind"]),
+    )
 
 
 def _unload_lines(who: str, event: Mapping[str, Any]) -> list[str]:
     port = NAMES[event["port"]]
-    lines = [f"{who} unloads {_fish_list(event['fish'])} at {port}."]
+    lines = [
+        T(
+            "%(who)s unloads %(fish)s at %(port)s.",
+            who=who,
+            fish=fish_list(event["fish"]),
+            port=port,
+        )
+    ]
     for kind, circle in event["demand"].items():
         lines.append(
-            f"{port} now buys {kind} (demand token on its {CIRCLES[event['port']][circle]} circle)."
+            T(
+                "%(port)s now buys %(kind)s (demand token on its %(circle)s circle).",
+                port=port,
+                kind=good(kind),
+                circle=CIRCLES[event["port"]][circle],
+            )
         )
     for kind in event["lost"]:
-        lines.append(f"One {kind} is lost to the -1 circle.")
+        lines.append(T("One %(kind)s is lost to the -1 circle.", kind=good(kind)))
     return lines
 
 
@@ -352,44 +476,82 @@ def _production_lines(event: Mapping[str, Any], viewer: int | None, version: int
     if version >= 2:
         # Rules 'Passage of time': a tax is played face up, a number token face down.
         lines = [
-            f"Passage of time {event['number']}: every player has played a production token"
-            " (a tax face up, a number token face down until the game ends)."
+            T(
+                "Passage of time %(number)s: every player has played a production token"
+                " (a tax face up, a number token face down until the game ends).",
+                number=event["number"],
+            )
         ]
     else:  # version 1 shows each number token played, not where it lies
-        lines = [f"Passage of time {event['number']}: the production tokens are revealed."]
+        lines = [
+            T(
+                "Passage of time %(number)s: the production tokens are revealed.",
+                number=event["number"],
+            )
+        ]
     for choice in event["choices"]:
         name = named(choice["seat"])
         if choice["token"] == "tax":
-            paid = [
-                f"{_fish_list(choice['discard'][place])} from the {place}"
-                for place in ("hold", "warehouse")
-                if place in choice["discard"]
-            ]
-            text = " and ".join(paid) if paid else "nothing (no goods)"
-            lines.append(f"{name} pays the tax, discarding {text}.")
+            paid = _paid(choice["discard"])
+            if paid:
+                line = T("%(who)s pays the tax, discarding %(goods)s.", who=name, goods=paid)
+            else:
+                line = T("%(who)s pays the tax, discarding nothing (no goods).", who=name)
+            lines.append(line)
         elif choice["seat"] == viewer:
-            lines.append(f"You placed x{choice['token']} on your {choice['kind']} market space.")
+            lines.append(
+                T(
+                    "You placed x%(token)s on your %(kind)s market space.",
+                    token=choice["token"],
+                    kind=good(choice["kind"]),
+                )
+            )
         elif version >= 2:
             lines.append(
-                f"{name} places a number token face down on their {choice['kind']} market space."
+                T(
+                    "%(who)s places a number token face down on their %(kind)s market space.",
+                    who=name,
+                    kind=good(choice["kind"]),
+                )
             )
         else:
-            lines.append(f"{name} places x{choice['token']} face down on a market space.")
+            lines.append(
+                T(
+                    "%(who)s places x%(token)s face down on a market space.",
+                    who=name,
+                    token=choice["token"],
+                )
+            )
     return lines
 
 
 def _game_over_lines(state: State) -> list[str]:
     outcome = result(state)
     assert outcome is not None
-    lines = ["The sea freezes over: the game is over."]
+    lines = [T("The sea freezes over: the game is over.")]
     for detail in outcome.breakdown["seats"]:
-        total = detail["total"]
-        line = f"{named(detail['seat'])}: {total} point{'' if total == 1 else 's'}"
+        total, who = detail["total"], named(detail["seat"])
         if detail["contract_sets"]:
-            line += f" ({detail['contract_sets']} contract sets for {detail['contract_points']})"
-        lines.append(line + ".")
+            line = Tn(
+                "%(who)s: %(num)d point (%(sets)s for %(points)s).",
+                "%(who)s: %(num)d points (%(sets)s for %(points)s).",
+                total,
+                who=who,
+                sets=Tn(
+                    "%(num)d contract sets",
+                    "%(num)d contract sets",
+                    detail["contract_sets"],
+                ),
+                points=detail["contract_points"],
+            )
+        else:
+            line = Tn("%(who)s: %(num)d point.", "%(who)s: %(num)d points.", total, who=who)
+        lines.append(line)
     names = listing([named(seat) for seat in outcome.winners])
-    lines.append(f"{names} {'win' if len(outcome.winners) > 1 else 'wins'}.")
+    if len(outcome.winners) > 1:
+        lines.append(T("%(who)s win.", who=names))
+    else:
+        lines.append(T("%(who)s wins.", who=names))
     return lines
 
 
@@ -414,7 +576,7 @@ def rules_reference() -> dict:
         "ports": [
             {
                 "id": port["id"],
-                "name": port["name"],
+                "name": NAMES[port["id"]],
                 "circles": list(port["circles"]),
                 "neighbours": [NAMES[near] for near in NEIGHBOURS[port["id"]]],
             }
@@ -423,7 +585,7 @@ def rules_reference() -> dict:
         "areas": [
             {
                 "id": area["id"],
-                "name": area["name"],
+                "name": NAMES[area["id"]],
                 "depth": area["depth"],
                 "tokens": CAPACITY[area["id"]],
                 "neighbours": [NAMES[near] for near in NEIGHBOURS[area["id"]]],
@@ -458,14 +620,14 @@ RULE_SECTIONS = {
 
 
 KIND_NAMES = {
-    "place_start": "Choose a starting port",
-    "sail": "Sail",
-    "fish": "Fish",
-    "unload": "Unload",
-    "take_contract": "Take a contract",
-    "overboard": "Throw fish overboard",
-    "end_turn": "End the turn",
-    "produce": "Produce",
+    "place_start": T("Choose a starting port"),
+    "sail": T("Sail"),
+    "fish": T("Fish"),
+    "unload": T("Unload"),
+    "take_contract": T("Take a contract"),
+    "overboard": T("Throw fish overboard"),
+    "end_turn": T("End the turn"),
+    "produce": T("Produce"),
 }
 
 
