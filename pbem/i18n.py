@@ -187,3 +187,24 @@ def localize_kept(value: Any, domain: str | None, language: str | None = None) -
         return value
     catalogue = title_catalogue(language, domain) if domain else translation(language)
     return catalogue.gettext(value)
+
+
+def localize_template_parameters(environment: Any) -> None:
+    """Makes a Jinja environment's ``_()``, ``gettext``, ``ngettext`` (and ``{% trans %}``)
+    put an engine's words given as parameters (``_("Rule: %(kind)s", kind=...)``) in the
+    language being written, as ``{{ ... }}`` does through ``finalize``: Jinja's own
+    functions would print them as their English string. Called once the environment's
+    gettext callables are installed."""
+    from jinja2 import pass_context
+
+    def localizing(function: Callable) -> Callable:
+        @pass_context
+        def call(context, *args: Any, **variables: Any) -> Any:
+            variables = {name: localize(value) for name, value in variables.items()}
+            return function(context, *args, **variables)
+
+        return call
+
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        if name in environment.globals:
+            environment.globals[name] = localizing(environment.globals[name])

@@ -113,11 +113,13 @@ def environment() -> Environment:
             ),
             newstyle=True,
         )
+        i18n.localize_template_parameters(_environment)
         _environment.filters.update(
             sentence=sentence,
             names=names,
             policy_words=policy_words,
             at_your_deadline=at_your_deadline,
+            localized=i18n.localize,
         )
     return _environment
 

@@ -24,6 +24,7 @@ from pbem.i18n import (
     clean_language,
     known,
     localize,
+    localize_template_parameters,
     set_request_language,
     title_folders,
 )
@@ -137,6 +138,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(folders))
     set_request_language(request_language)
     Babel(app, locale_selector=page_language)
+    localize_template_parameters(app.jinja_env)
     app.register_blueprint(bp)
     app.after_request(vary_on_language)
     app.jinja_env.filters["bot_level_word"] = bot_level_word

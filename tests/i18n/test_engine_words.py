@@ -132,3 +132,19 @@ def test_a_word_kept_as_english_is_looked_up_as_its_own_message(wordy):
     assert i18n.localize_kept("herring", "wordy", "en") == "herring"
     assert i18n.localize_kept("not a message", "wordy", "de") == "not a message"
     assert i18n.localize_kept(3, "wordy", "de") == 3
+
+
+def test_an_engines_words_given_to_a_templates_sentence_read_in_the_language(wordy):
+    environment = Environment(extensions=["jinja2.ext.i18n"], autoescape=True)
+    environment.install_gettext_callables(
+        gettext=lambda message: message,
+        ngettext=lambda one, many, n: one if n == 1 else many,
+        newstyle=True,
+    )
+    i18n.localize_template_parameters(environment)
+    page = environment.from_string(
+        '{{ _("Rule: %(kind)s", kind=kind) }} {% trans n=2 %}{{ n }} of {{ kind }}{% endtrans %}'
+    )
+    with i18n.speaking("de"):
+        assert page.render(kind=T("cod")) == "Rule: Dorsch 2 of Dorsch"
+    assert page.render(kind=T("cod")) == "Rule: cod 2 of cod"
