@@ -1,0 +1,128 @@
+"""Mare Nostrum's words for players (engines/text.py): the markers and the tables of the
+common nouns its sentences name (cards, pieces, titles, wonders). Places, civilisations
+and heroes are names: plain strings, the same in every language."""
+
+from __future__ import annotations
+
+from engines.text import markers
+
+T, Tn = markers("mare_nostrum")
+
+AND = T(" and ")
+
+# The cards: a coin, or one of the twelve goods.
+CARD_WORDS = {
+    "coin": T("coin"),
+    "incense": T("incense"),
+    "papyrus": T("papyrus"),
+    "gold": T("gold"),
+    "gems": T("gems"),
+    "oil": T("oil"),
+    "wine": T("wine"),
+    "cattle": T("cattle"),
+    "fruit": T("fruit"),
+    "iron": T("iron"),
+    "grain": T("grain"),
+    "fish": T("fish"),
+    "slaves": T("slaves"),
+}
+
+# One card as the object of a sentence ("takes a wine card", "an oil card").
+A_CARD = {
+    "coin": T("a coin"),
+    "incense": T("an incense card"),
+    "papyrus": T("a papyrus card"),
+    "gold": T("a gold card"),
+    "gems": T("a gems card"),
+    "oil": T("an oil card"),
+    "wine": T("a wine card"),
+    "cattle": T("a cattle card"),
+    "fruit": T("a fruit card"),
+    "iron": T("an iron card"),
+    "grain": T("a grain card"),
+    "fish": T("a fish card"),
+    "slaves": T("a slaves card"),
+}
+
+# The pieces and buildings, as a name ("fortress") and as an object ("a fortress").
+ITEM_WORDS = {
+    "control_marker": T("control marker"),
+    "city": T("city"),
+    "temple": T("temple"),
+    "caravan": T("caravan"),
+    "market": T("market"),
+    "legion": T("legion"),
+    "fortress": T("fortress"),
+    "trireme": T("trireme"),
+}
+A_ITEM = {
+    "control_marker": T("a control marker"),
+    "city": T("a city"),
+    "temple": T("a temple"),
+    "caravan": T("a caravan"),
+    "market": T("a market"),
+    "legion": T("a legion"),
+    "fortress": T("a fortress"),
+    "trireme": T("a trireme"),
+}
+
+WONDER_WORDS = {
+    "colossus": T("Colossus"),
+    "hanging_gardens": T("Hanging Gardens"),
+    "temple_of_artemis": T("Temple of Artemis"),
+    "statue_of_zeus": T("Statue of Zeus"),
+    "lighthouse": T("Lighthouse"),
+    "mausoleum": T("Mausoleum"),
+    "pyramids": T("Pyramids"),
+}
+# A wonder as an object: "builds the Pyramids".
+THE_WONDER = {
+    "colossus": T("the Colossus"),
+    "hanging_gardens": T("the Hanging Gardens"),
+    "temple_of_artemis": T("the Temple of Artemis"),
+    "statue_of_zeus": T("the Statue of Zeus"),
+    "lighthouse": T("the Lighthouse"),
+    "mausoleum": T("the Mausoleum"),
+    "pyramids": T("the Pyramids"),
+}
+
+TITLE_WORDS = {
+    "navigator": T("Great Navigator"),
+    "lawgiver": T("Great Lawgiver"),
+    "general": T("Great General"),
+}
+
+PHASE_WORDS = {
+    "choose_civ": T("choosing civilisations"),
+    "setup": T("set-up"),
+    "title_choice": T("titles"),
+    "artemis": T("trade"),
+    "trade_number": T("trade"),
+    "offer": T("trade (secret offers)"),
+    "take": T("trade (picking)"),
+    "compensate": T("trade (compensation)"),
+    "name_builder": T("build"),
+    "build": T("build"),
+    "keep": T("build (Mausoleum)"),
+    "name_warrior": T("war"),
+    "war": T("war"),
+    "over": T("game over"),
+}
+# The same as a heading (capitalised): before the first turn and at the end.
+PHASE_HEADINGS = {
+    "choose_civ": T("Choosing civilisations"),
+    "setup": T("Set-up"),
+    "over": T("Game over"),
+}
+
+
+def card_word(card: str):
+    """A card's name in words (a coin or a goods), a name it does not know as it is."""
+    return CARD_WORDS.get(card, card)
+
+
+def cards_listed(cards: list[str]):
+    """ "coin, wine, iron" (a payment, an offer): each card's word; "nothing" for none."""
+    from engines.text import joined
+
+    return joined([card_word(card) for card in cards], ", ") if cards else T("nothing")
