@@ -126,3 +126,25 @@ def cards_listed(cards: list[str]):
     from engines.text import joined
 
     return joined([card_word(card) for card in cards], ", ") if cards else T("nothing")
+
+
+def great_word(card: str):
+    """A hero (a name) or a wonder (a word) by its id."""
+    from engines.mare_nostrum.data import GREAT_CARDS
+
+    return WONDER_WORDS.get(card) or GREAT_CARDS[card]["name"]
+
+
+# Refusals that name a piece: one sentence each, so each language words it whole.
+ALL_ON_BOARD = {
+    "control_marker": T("All your control markers are on the board already."),
+    "legion": T("All your legions are on the board already."),
+    "fortress": T("All your fortresses are on the board already."),
+    "trireme": T("All your triremes are on the board already."),
+}
+NONE_IN_POOL = {
+    "city": T("No city is left in the pool: wait until one returns."),
+    "temple": T("No temple is left in the pool: wait until one returns."),
+    "caravan": T("No caravan is left in the pool: wait until one returns."),
+    "market": T("No market is left in the pool: wait until one returns."),
+}
