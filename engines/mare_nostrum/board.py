@@ -119,7 +119,7 @@ def layout(
         lay_chip(node, [units])
         nodes.append(node)
     finish(nodes, frame)
-    title_names = getattr(data, "TITLE_NAMES", {})
+    title_names = getattr(data, "TITLE_WORDS", {})
     holders = [
         {"title": title_names.get(title, title), "mark": seat_mark(players[seat]), "seat": seat}
         for title, seat in (view.get("titles") or {}).items()

@@ -148,3 +148,44 @@ NONE_IN_POOL = {
     "caravan": T("No caravan is left in the pool: wait until one returns."),
     "market": T("No market is left in the pool: wait until one returns."),
 }
+
+
+def great_card_word(card: str):
+    """A hero's name or a wonder's word, by id (the board's list of what a player owns)."""
+    from engines.mare_nostrum.data import GREAT_CARDS
+
+    if card in WONDER_WORDS:
+        return WONDER_WORDS[card]
+    return GREAT_CARDS[card]["name"] if card in GREAT_CARDS else card.replace("_", " ")
+
+
+def build_target(label):
+    """A build move's label (views.build_label) read for the compose form's list: what
+    is bought where, without "Build" (``what``), its price in cards (None when free or
+    unknown), the group it goes in (``heading``) and a key naming the place once."""
+    from engines.text import Text
+
+    params = getattr(label, "params", {})
+    head = params.get("label", label)
+    msgid = getattr(label, "msgid", "")
+    price = params.get("price") if msgid.startswith("%(label)s: costs") else None
+    free = msgid == "%(label)s free (Hammurabi)"
+    shown = getattr(head, "params", {})
+    item, province, site = shown.get("item"), shown.get("province"), shown.get("site")
+    if not isinstance(head, Text) or item is None:
+        return {
+            "what": str(label),
+            "price": None,
+            "heading": T("Heroes and wonders"),
+            "key": str(label),
+        }
+    if province is not None and site is not None:
+        what = T("%(item)s in %(province)s (%(site)s)", item=item, province=province, site=site)
+    elif province is not None:
+        what = T("%(item)s in %(province)s", item=item, province=province)
+    else:
+        what = item
+    if free:
+        what = T("%(what)s free (Hammurabi)", what=what)
+    heading = T("Build %(item)s", item=item) if province is not None else T("Heroes and wonders")
+    return {"what": what, "price": price, "heading": heading, "key": str(head)}
