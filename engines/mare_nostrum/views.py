@@ -59,13 +59,16 @@ from engines.mare_nostrum.words import (
     A_CARD,
     A_ITEM,
     CARD_WORDS,
+    EFFECTS,
     PHASE_HEADINGS,
     PHASE_WORDS,
     THE_WONDER,
     TITLE_WORDS,
+    WONDER_WORDS,
     T,
     Tn,
     cards_listed,
+    pieces_counted,
 )
 
 PHASE_TITLES = {
@@ -641,7 +644,14 @@ def start_summary(version: int, civ: str, seats: int | None = None) -> dict:
     return {
         "provinces": [PROVINCE[pid]["name"] for pid in start["provinces"]],
         "cities": [site for _, site in start["cities"]],
-        "caravans": [f"{goods} ({PROVINCE[pid]['name']})" for pid, goods in start["caravans"]],
+        "caravans": [
+            T(
+                "%(goods)s (%(province)s)",
+                goods=CARD_WORDS.get(goods, goods),
+                province=PROVINCE[pid]["name"],
+            )
+            for pid, goods in start["caravans"]
+        ],
         "fortresses": [PROVINCE[pid]["name"] for pid in start["fortresses"]],
         "legions": [_placed(PROVINCE[pid]["name"], n) for pid, n in start["legions"].items()],
         "triremes": [_placed(SEA[sea]["name"], n) for sea, n in start["triremes"].items()],
@@ -674,13 +684,21 @@ def rules_reference(version: int) -> dict:
         "costs": [
             {"item": item, "name": COST_NAMES[item], "cost": price} for item, price in COSTS.items()
         ],
-        "goods": [{"kind": kind, "cards": count} for kind, count in GOODS.items()],
+        "goods": [
+            {"kind": kind, "name": CARD_WORDS[kind], "cards": count}
+            for kind, count in GOODS.items()
+        ],
         "coins": COINS,
         "pools": [
             {"players": players, **pool} for players, pool in sorted(POOLS_BY_PLAYERS.items())
         ],
         "pieces": [
-            {"item": item, "name": COST_NAMES[item], "count": count}
+            {
+                "item": item,
+                "name": COST_NAMES[item],
+                "count": count,
+                "counted": pieces_counted(item, count),
+            }
             for item, count in PIECES_PER_PLAYER.items()
         ],
         "heroes": [
@@ -689,16 +707,16 @@ def rules_reference(version: int) -> dict:
                 "name": hero["name"],
                 "civ": CIV[hero["civ"]]["name"] if hero["civ"] else None,
                 "cost": COSTS["hero"],
-                "effect": hero["effect"],
+                "effect": EFFECTS.get(hero["id"], hero["effect"]),
             }
             for hero in HEROES
         ],
         "wonders": [
             {
                 "id": wonder["id"],
-                "name": wonder["name"],
+                "name": WONDER_WORDS.get(wonder["id"], wonder["name"]),
                 "cost": wonder["cost"],
-                "effect": wonder["effect"],
+                "effect": EFFECTS.get(wonder["id"], wonder["effect"]),
             }
             for wonder in WONDERS
         ],
@@ -718,7 +736,7 @@ def rules_reference(version: int) -> dict:
                 else None,
                 "island": province["island"],
                 "cities": city_sites(version, province["id"]),
-                "resources": list(province["resources"]),
+                "resources": [CARD_WORDS.get(kind, kind) for kind in province["resources"]],
                 "seas": [SEA[sea]["name"] for sea in province["coasts"]],
                 "neighbours": [PROVINCE[near]["name"] for near in LAND_NEIGHBOURS[province["id"]]],
             }

@@ -189,3 +189,57 @@ def build_target(label):
         what = T("%(what)s free (Hammurabi)", what=what)
     heading = T("Build %(item)s", item=item) if province is not None else T("Heroes and wonders")
     return {"what": what, "price": price, "heading": heading, "key": str(head)}
+
+
+# What each hero and wonder does (the rules reference), as data.py words it.
+EFFECTS = {
+    "julius_caesar": T("Your legions and fortresses cost 2 cards instead of 3."),
+    "hannibal": T("Your legions get +1 on each die in combat."),
+    "pericles": T("Your triremes cost 2 cards instead of 3 and get +1 on each die in combat."),
+    "cleopatra": T(
+        "Once each Build phase you may swap 1 goods card for 1 coin card with the bank, or "
+        "the other way round."
+    ),
+    "hammurabi": T(
+        "Each Build phase you may place 1 control marker free of charge, following the "
+        "normal placement rules."
+    ),
+    "agamemnon": T("Your legions get +1 on each die when attacking, on top of any other bonus."),
+    "archimedes": T("Adds 2 to your count for the Great General title."),
+    "helen_of_troy": T(
+        "Once per land battle in which you defend, before the dice, one attacking legion "
+        "deserts: it is removed and, if you have one in stock, replaced by one of your "
+        "legions in that province."
+    ),
+    "nebuchadnezzar": T(
+        "Your take-overs succeed at once, at the end of the war turn in which the province "
+        "was occupied, with no wait."
+    ),
+    "solomon": T("You take 2 extra coin cards from the bank each Trade phase."),
+    "ulysses": T("Your triremes may move up to 2 sea areas."),
+    "colossus": T("Adds 2 to your count for the Great Navigator title."),
+    "hanging_gardens": T("Adds 2 to your count for the Great Lawgiver title."),
+    "temple_of_artemis": T(
+        "Each Trade phase you take 1 goods card of your choice from the bank, if one is available."
+    ),
+    "statue_of_zeus": T("Adds 2 to your count for the Great General title."),
+    "lighthouse": T("Your triremes get +1 on each die in sea battles."),
+    "mausoleum": T(
+        "At the end of the Build phase you may keep up to 4 cards of any kind instead of 2 coins."
+    ),
+    "pyramids": T(
+        "Paid with 12 coins or one card of each of the 12 goods kinds; building them wins "
+        "the game at once."
+    ),
+}
+
+
+def pieces_counted(item: str, count: int):
+    """A player's supply of a piece: "12 control markers"."""
+    if item == "control_marker":
+        return Tn("%(num)d control marker", "%(num)d control markers", count)
+    if item == "legion":
+        return Tn("%(num)d legion", "%(num)d legions", count)
+    if item == "trireme":
+        return Tn("%(num)d trireme", "%(num)d triremes", count)
+    return Tn("%(num)d fortress", "%(num)d fortresses", count)

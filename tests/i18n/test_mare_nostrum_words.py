@@ -217,3 +217,20 @@ def test_the_turn_page_prints_the_board_and_the_forms_in_german(sqlite_db, tmp_p
     # The places' own descriptions (engines/mare_nostrum/board.py) are left out here.
     shown = [part for part in english_left(board) if ":" not in part or "Titel" in part]
     assert shown == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rules_reference_reads_in_each_language(sqlite_db, tmp_path, language):
+    runtime = make_runtime(sqlite_db, tmp_path, Clock())
+    client = create_app({"TESTING": True}, runtime=runtime).test_client()
+    page = client.get("/rules/mare_nostrum", headers={"Accept-Language": language}).text
+    start = page.index('<section id="turn"')
+    end = (
+        page.index('<section id="options"') if 'id="options"' in page else page.rindex("</section>")
+    )
+    # "phase" is a French word too (english.py counts it as English).
+    allowed = frozenset({"phase"}) if language == "fr" else frozenset()
+    assert english_left(page[start:end], allowed=allowed) == []
+    assert {"de": "Startaufstellungen", "pl": "Rozstawienia startowe", "fr": "Mises en place"}[
+        language
+    ] in page
