@@ -130,6 +130,7 @@ def every_word() -> list:
     engine = VERSIONS[4]
     words = [*found["labels"], *found["lines"], *found["phases"], *found["refusals"]]
     words += [engine.kind_name(kind) for kind in views.KIND_NAMES]
+    words += list(engine.written_forms.values())
     for version in VERSIONS.values():
         for option in version.options:
             words += [option.label, option.help, *(option.choice_labels or ())]
