@@ -213,33 +213,44 @@ from engines.api import Chance, Option, Result
 from engines.mare_nostrum import bot, bot_normal, mail_grammar, rules, setups, views
 from engines.mare_nostrum import notation as notation_mod
 from engines.mare_nostrum.state import State, clone
+from engines.mare_nostrum.words import T
 
 FOLDER = Path(__file__).resolve().parent
 
 CIVILISATIONS_OPTION = Option(
     "civilisations",
     "recommended",
-    "Who plays which civilisation: the set recommended for the number of players "
-    "(in seat order), each seat choosing in turn, or a random draw.",
+    T(
+        "Who plays which civilisation: the set recommended for the number of players "
+        "(in seat order), each seat choosing in turn, or a random draw."
+    ),
     choices=("recommended", "choose", "random"),
-    label="Civilisations",
-    choice_labels=("The recommended set", "Each seat chooses in turn", "Drawn at random"),
+    label=T("Civilisations"),
+    choice_labels=(
+        T("The recommended set"),
+        T("Each seat chooses in turn"),
+        T("Drawn at random"),
+    ),
 )
 SETUP_OPTION = Option(
     "setup",
     "starting",
-    "The printed starting positions, or the experienced set-up where each player "
-    "spends 36 build points around their capital.",
+    T(
+        "The printed starting positions, or the experienced set-up where each player "
+        "spends 36 build points around their capital."
+    ),
     choices=("starting", "experienced"),
-    label="Set-up",
-    choice_labels=("The printed starting positions", "The experienced set-up"),
+    label=T("Set-up"),
+    choice_labels=(T("The printed starting positions"), T("The experienced set-up")),
 )
 TURN_LIMIT_OPTION = Option(
     "turn_limit",
     40,
-    "End the game after this many turns (0: no limit, the game may then go on for "
-    "ever). At the limit the most heroes and wonders win, then the most provinces.",
-    label="Turn limit",
+    T(
+        "End the game after this many turns (0: no limit, the game may then go on for "
+        "ever). At the limit the most heroes and wonders win, then the most provinces."
+    ),
+    label=T("Turn limit"),
 )
 OPTIONS_BY_VERSION = {
     1: (
@@ -248,8 +259,11 @@ OPTIONS_BY_VERSION = {
         Option(
             "turn_limit",
             0,
-            "End the game after this many turns (0: no limit). At the limit the most "
-            "heroes and wonders win, then the most provinces.",
+            T(
+                "End the game after this many turns (0: no limit). At the limit the most "
+                "heroes and wonders win, then the most provinces."
+            ),
+            label=T("Turn limit"),
         ),
     ),
     2: (
@@ -275,6 +289,7 @@ class MareNostrum:
     title = "Mare Nostrum"
     templates_folder = str(FOLDER / "templates")  # _board.html, rules.html (engines.api)
     static_folder = str(FOLDER / "static")  # the board's CSS and map, at /titles/<slug>/static
+    translations_folder = str(FOLDER / "translations")  # the title's own catalogue (engines.api)
     written_forms = mail_grammar.WRITTEN_FORMS  # moves written out in a reply by mail
     versions: tuple[int, ...] = (1, 2, 3, 4)
     # One hard seat against three normal ones at 4 players: 57% head to head over 76 games

@@ -12,6 +12,9 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from engines.mare_nostrum import data
+from engines.mare_nostrum.words import T, Tn, card_word
+from engines.text import joined
+from pbem.i18n import localize
 from pbem.web import boards
 from pbem.web.boards import Frame, finish, item, lay_chip, piece, seat_mark, swatch
 
@@ -119,7 +122,7 @@ def layout(
         lay_chip(node, [units])
         nodes.append(node)
     finish(nodes, frame)
-    title_names = getattr(data, "TITLE_NAMES", {})
+    title_names = getattr(data, "TITLE_WORDS", {})
     holders = [
         {"title": title_names.get(title, title), "mark": seat_mark(players[seat]), "seat": seat}
         for title, seat in (view.get("titles") or {}).items()
@@ -141,81 +144,111 @@ def layout(
     }
 
 
-def civ_labels(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def civ_labels(view: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Each civilisation as a place's title names it: a player's with its holder's name,
     "Rome (Ann)"; a neutral one "Greece (neutral)"."""
-    labels = {}
+    labels: dict[str, Any] = {}
     for player in view["players"]:
         if player.get("civ"):
             seat = player["seat"]
             holder = f" ({players[seat]['name']})" if seat < len(players) else ""
             labels[player["civ"]] = f"{player['name']}{holder}"
     for civ in view["neutrals"]:
-        labels[civ] = f"{str(civ).capitalize()} (neutral)"
+        labels[civ] = T("%(civ)s (neutral)", civ=str(civ).capitalize())
     return labels
 
 
-def about(node: Mapping[str, Any], shown: Mapping[str, Any], labels: Mapping[str, str]) -> Markup:
+def about(node: Mapping[str, Any], shown: Mapping[str, Any], labels: Mapping[str, Any]) -> Markup:
     """A place in words, for its title and label on the map (what the board shows of it:
-    control, pieces, sites; and whether it changed since the viewer's last move). Built
-    here rather than in the template: a template's text for every place of the map cost
-    a fifth of the board's drawing."""
+    control, pieces, sites; and whether it changed since the viewer's last move), in the
+    page's language. Built here rather than in the template: a template's text for every
+    place of the map cost a fifth of the board's drawing."""
 
-    def who(civ: Any) -> str:
-        return escape(labels.get(civ, str(civ).capitalize()))
+    def who(civ: Any) -> Any:
+        return labels.get(civ, str(civ).capitalize())
 
-    def plural(n: int) -> str:
-        return "s" if n != 1 else ""
-
-    parts = [f"{escape(node['name'])}"]
+    groups: list[Any] = []
     if node["sea"]:
         fleets = [(civ, n) for civ, n in (shown.get("triremes") or {}).items() if n]
-        parts.append(" (sea): ")
-        parts.append(
-            ", ".join(f"{escape(n)} trireme{plural(n)} of {who(civ)}" for civ, n in fleets)
-            or "no triremes"
+        groups.append(
+            joined(
+                [
+                    Tn("%(num)d trireme of %(who)s", "%(num)d triremes of %(who)s", n, who=who(civ))
+                    for civ, n in fleets
+                ],
+                ", ",
+            )
+            if fleets
+            else T("no triremes")
         )
         if shown.get("at_war"):
-            parts.append("; at war")
+            groups.append(T("at war"))
     else:
-        parts.append(": ")
         marker = shown.get("marker")
-        parts.append(f"{who(marker)}'s control marker" if marker else "no control marker")
+        first = [
+            T("%(who)s's control marker", who=who(marker)) if marker else T("no control marker")
+        ]
         if shown.get("occupier"):
-            parts.append(f", occupied by {who(shown['occupier'])}")
+            first.append(T("occupied by %(who)s", who=who(shown["occupier"])))
         if shown.get("at_war"):
-            parts.append(", at war")
+            first.append(T("at war"))
         if shown.get("fortress"):
-            parts.append(f", {who(shown['fortress'])}'s fortress")
+            first.append(T("%(who)s's fortress", who=who(shown["fortress"])))
         for civ, n in (shown.get("legions") or {}).items():
             if n:
-                parts.append(f", {escape(n)} legion{plural(n)} of {who(civ)}")
+                first.append(
+                    Tn("%(num)d legion of %(who)s", "%(num)d legions of %(who)s", n, who=who(civ))
+                )
         for civ, n in (shown.get("dock") or {}).items():
             if n:
-                parts.append(f", {escape(n)} trireme{plural(n)} of {who(civ)} in dock")
+                first.append(
+                    Tn(
+                        "%(num)d trireme of %(who)s in dock",
+                        "%(num)d triremes of %(who)s in dock",
+                        n,
+                        who=who(civ),
+                    )
+                )
+        groups.append(joined(first, ", "))
         cities = shown.get("cities")
         if cities:
             sites = [
-                f"{escape(site)}{' with a temple' if shown.get('temple') == site else ''}"
+                T("%(site)s with a temple", site=site) if shown.get("temple") == site else site
                 for site in cities
             ]
-            parts.append(f"; {'city' if len(cities) == 1 else 'cities'} {', '.join(sites)}")
+            groups.append(
+                Tn("city %(sites)s", "cities %(sites)s", len(cities), sites=joined(sites, ", "))
+            )
         caravans = shown.get("caravans")
         if caravans:
             goods = [
-                f"{escape(kind)}"
-                f"{' (with a market: 2 cards)' if shown.get('market') == kind else ''}"
+                T("%(goods)s (with a market: 2 cards)", goods=card_word(kind))
+                if shown.get("market") == kind
+                else card_word(kind)
                 for kind in caravans
             ]
-            parts.append(
-                f"; {'a caravan' if len(caravans) == 1 else 'caravans'} producing"
-                f" {', '.join(goods)}"
+            groups.append(
+                Tn(
+                    "a caravan producing %(goods)s",
+                    "caravans producing %(goods)s",
+                    len(caravans),
+                    goods=joined(goods, ", "),
+                )
             )
         if shown.get("held"):
-            parts.append(f"; the occupier holds {escape(', '.join(map(str, shown['held'])))}")
+            groups.append(
+                T("the occupier holds %(buildings)s", buildings=", ".join(map(str, shown["held"])))
+            )
     if node.get("changed"):
-        parts.append("; changed since your last move")
-    return Markup("".join(parts))
+        groups.append(T("changed since your last move"))
+    details = joined(groups, "; ")
+    if node["sea"]:
+        text = T("%(place)s (sea): %(details)s", place=node["name"], details=details)
+    else:
+        text = T("%(place)s: %(details)s", place=node["name"], details=details)
+    # Written into double-quoted attributes and text: an apostrophe needs no escaping,
+    # and the words read as they always did ("Rome's control marker").
+    return Markup(str(escape(localize(text))).replace("&#39;", "'"))
 
 
 def legend_marks(size: float) -> dict[str, dict]:

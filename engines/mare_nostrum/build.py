@@ -44,6 +44,7 @@ from engines.mare_nostrum.state import (
 )
 from engines.mare_nostrum.trade import counted, require_cards
 from engines.mare_nostrum.war import update_occupation
+from engines.mare_nostrum.words import ALL_ON_BOARD, NONE_IN_POOL, T, card_word, great_word
 
 ITEM_NAMES = {
     "control_marker": "control marker",
@@ -106,82 +107,138 @@ def check_place(state: State, civ: str, item: str, move: dict, setup: bool) -> N
         return
     pid = move["province"]
     if pid not in PROVINCE:
-        raise IllegalMove(f"There is no province called {pid!r}.")
+        raise IllegalMove(T("There is no province called %(name)s.", name=repr(pid)))
     where = PROVINCE[pid]["name"]
     province = state["provinces"][pid]
     if item in SUPPLY_ITEMS and not state["supply"][civ][item]:
-        raise IllegalMove(f"All your {item_name(item)}s are on the board already.")
+        raise IllegalMove(ALL_ON_BOARD[item])
     if item in POOL_ITEMS and not state["pool"][item]:
-        raise IllegalMove(f"No {item_name(item)} is left in the pool: wait until one returns.")
+        raise IllegalMove(NONE_IN_POOL[item])
     if item == "control_marker":
         if province["marker"] is not None:
-            raise IllegalMove(f"{where} already holds a control marker.")
+            raise IllegalMove(T("%(province)s already holds a control marker.", province=where))
         if setup and pid not in setup_marker_targets(civ):
             raise IllegalMove(
-                f"At set-up your control markers go next to your capital, not {where}."
+                T(
+                    "At set-up your control markers go next to your capital, not %(province)s.",
+                    province=where,
+                )
             )
         if not setup and pid not in marker_targets(state, civ):
             raise IllegalMove(
-                f"{where} does not border a province you held at the start of this turn, "
-                "by land or along a chain of your triremes."
+                T(
+                    "%(province)s does not border a province you held at the start of this "
+                    "turn, by land or along a chain of your triremes.",
+                    province=where,
+                )
             )
         return
     if province["marker"] != civ:
         raise IllegalMove(
-            f"You may build only in provinces holding your control marker, not {where}."
+            T(
+                "You may build only in provinces holding your control marker, not %(province)s.",
+                province=where,
+            )
         )
     if setup:
         if item in ("legion", "fortress", "trireme") and pid != capital_of(civ):
-            raise IllegalMove("At set-up your military units go into your capital only.")
+            raise IllegalMove(T("At set-up your military units go into your capital only."))
     else:
         if pid in state["placed"]:
             raise IllegalMove(
-                f"You marked {where} this turn: you may build there from next turn on."
+                T(
+                    "You marked %(province)s this turn: you may build there from next turn on.",
+                    province=where,
+                )
             )
         if pid != capital_of(civ):
             if province["occupier"] is not None:
-                raise IllegalMove(f"{where} is occupied: you may not build there.")
+                raise IllegalMove(
+                    T("%(province)s is occupied: you may not build there.", province=where)
+                )
             if at_war(state, pid):
-                raise IllegalMove(f"{where} is at war: you may not build there.")
+                raise IllegalMove(
+                    T("%(province)s is at war: you may not build there.", province=where)
+                )
     site = move.get("site")
     if item == "city":
         if site not in city_sites(rules_version(state), pid):
-            raise IllegalMove(f"{where} has no city site called {site!r}.")
+            raise IllegalMove(
+                T("%(province)s has no city site called %(site)s.", province=where, site=repr(site))
+            )
         if site in province["cities"]:
-            raise IllegalMove(f"{site} is built already.")
+            raise IllegalMove(T("%(site)s is built already.", site=site))
     elif item == "temple":
         if site not in province["cities"]:
-            raise IllegalMove(f"A temple goes on a city: {where} has no city {site!r}.")
+            raise IllegalMove(
+                T(
+                    "A temple goes on a city: %(province)s has no city %(site)s.",
+                    province=where,
+                    site=repr(site),
+                )
+            )
         if province["temple"] is not None:
-            raise IllegalMove(f"{where} has a temple already: one temple per province.")
+            raise IllegalMove(
+                T("%(province)s has a temple already: one temple per province.", province=where)
+            )
     elif item == "caravan":
         if site not in PROVINCE[pid]["resources"]:
-            raise IllegalMove(f"{where} has no {site!r} resource site.")
+            raise IllegalMove(
+                T("%(province)s has no %(site)s resource site.", province=where, site=repr(site))
+            )
         if site in province["caravans"]:
-            raise IllegalMove(f"The {site} site of {where} has a caravan already.")
+            raise IllegalMove(
+                T(
+                    "The %(goods)s site of %(province)s has a caravan already.",
+                    goods=card_word(site),
+                    province=where,
+                )
+            )
     elif item == "market":
         if site not in province["caravans"]:
-            raise IllegalMove(f"A market goes on a caravan: {where} has no {site!r} caravan.")
+            raise IllegalMove(
+                T(
+                    "A market goes on a caravan: %(province)s has no %(site)s caravan.",
+                    province=where,
+                    site=repr(site),
+                )
+            )
         if province["market"] is not None:
-            raise IllegalMove(f"{where} has a market already: one market per province.")
+            raise IllegalMove(
+                T("%(province)s has a market already: one market per province.", province=where)
+            )
     elif item == "fortress":
         if province["fortress"] is not None:
-            raise IllegalMove(f"{where} has a fortress already: one fortress per province.")
+            raise IllegalMove(
+                T(
+                    "%(province)s has a fortress already: one fortress per province.",
+                    province=where,
+                )
+            )
     elif item == "trireme":
         if not COASTS[pid]:
-            raise IllegalMove(f"{where} has no coast: triremes are built in coastal provinces.")
+            raise IllegalMove(
+                T(
+                    "%(province)s has no coast: triremes are built in coastal provinces.",
+                    province=where,
+                )
+            )
 
 
 def check_great_card(state: State, seat: int, item: str, setup: bool) -> None:
     civ = civ_of(state, seat)
     card = GREAT_CARDS[item]
     if any(item in cards for cards in state["cards"]):
-        raise IllegalMove(f"{card['name']} is taken already: each card exists once.")
+        raise IllegalMove(
+            T("%(card)s is taken already: each card exists once.", card=great_word(item))
+        )
     owner_civ = card.get("civ")
     if owner_civ is not None and owner_civ != civ:
-        raise IllegalMove(f"{card['name']} serves {civ_name(owner_civ)} only.")
+        raise IllegalMove(
+            T("%(card)s serves %(civ)s only.", card=card["name"], civ=civ_name(owner_civ))
+        )
     if setup and owner_civ != civ:
-        raise IllegalMove("At set-up the only card you may buy is your own civilisation's hero.")
+        raise IllegalMove(T("At set-up the only card you may buy is your own civilisation's hero."))
 
 
 def place(state: State, seat: int, item: str, move: dict, setup: bool) -> None:
@@ -240,15 +297,24 @@ def where_text(move: dict) -> str:
 def check_payment(hand: dict[str, int], pay: list[str], price: int) -> dict[str, int]:
     """Rules 'Build' 2: exactly ``price`` cards, coins only or goods all different."""
     if len(pay) != price:
-        raise IllegalMove(f"This costs a set of exactly {price} cards, not {len(pay)}.")
+        raise IllegalMove(
+            T(
+                "This costs a set of exactly %(price)d cards, not %(paid)d.",
+                price=price,
+                paid=len(pay),
+            )
+        )
     cards = counted(pay)
     if "coin" in cards and len(cards) > 1:
-        raise IllegalMove("A set is coins only or goods only, never a mix of both.")
+        raise IllegalMove(T("A set is coins only or goods only, never a mix of both."))
     if "coin" not in cards:
         twice = [kind for kind, n in cards.items() if n > 1]
         if twice:
             raise IllegalMove(
-                f"A set of goods must be all different kinds: {twice[0]} is there twice."
+                T(
+                    "A set of goods must be all different kinds: %(goods)s is there twice.",
+                    goods=card_word(twice[0]),
+                )
             )
     require_cards(hand, cards)
     return cards
@@ -301,20 +367,20 @@ def build(state: State, seat: int, move: dict) -> None:
 def exchange(state: State, seat: int, move: dict) -> None:
     """Cleopatra: once each Build phase, one goods card for one coin with the bank, or back."""
     if "cleopatra" not in state["cards"][seat]:
-        raise IllegalMove("Only Cleopatra's owner may exchange cards with the bank.")
+        raise IllegalMove(T("Only Cleopatra's owner may exchange cards with the bank."))
     if state["build"]["cleopatra"]:
-        raise IllegalMove("Cleopatra's exchange is used already this Build phase.")
+        raise IllegalMove(T("Cleopatra's exchange is used already this Build phase."))
     give, get = move["give"], move["get"]
     kinds = {give, get}
     if "coin" not in kinds or not kinds - {"coin"} <= set(GOODS_KINDS) or len(kinds) != 2:
         raise IllegalMove(
-            "Cleopatra swaps one goods card for one coin, or one coin for a goods card."
+            T("Cleopatra swaps one goods card for one coin, or one coin for a goods card.")
         )
     hand, bank = state["hands"][seat], state["bank"]
     if not hand[give]:
-        raise IllegalMove(f"You hold no {give} card to give.")
+        raise IllegalMove(T("You hold no %(kind)s card to give.", kind=card_word(give)))
     if not bank[get]:
-        raise IllegalMove(f"The bank has no {get} left.")
+        raise IllegalMove(T("The bank has no %(kind)s left.", kind=card_word(get)))
     hand[give] -= 1
     bank[give] += 1
     bank[get] -= 1
@@ -332,7 +398,9 @@ def end_build(state: State, seat: int, move: dict) -> None:
 def keep(state: State, seat: int, move: dict) -> None:
     """Mausoleum: keep up to 4 cards of any kind at the end of the Build phase."""
     if len(move["cards"]) != MAUSOLEUM_KEEP:
-        raise IllegalMove(f"Choose the {MAUSOLEUM_KEEP} cards the Mausoleum lets you keep.")
+        raise IllegalMove(
+            T("Choose the %(num)d cards the Mausoleum lets you keep.", num=MAUSOLEUM_KEEP)
+        )
     cards = counted(move["cards"])
     require_cards(state["hands"][seat], cards)
     keep_cards(state, seat, cards)

@@ -985,3 +985,13 @@ def start_of(version: int, civ: str, seats: int | None = None) -> dict:
     if version >= 3:
         return starts_by_players(version).get(seats or 0, {}).get(civ, STARTS_V3[civ])
     return STARTS_V2[civ] if version >= 2 else CIV[civ]["start"]
+
+
+# Words for the title's templates (engines.mare_nostrum.words; read there through
+# ``game_data``): translated where they are shown.
+def __getattr__(name: str):
+    if name in ("CARD_WORDS", "TITLE_WORDS", "ITEM_WORDS", "great_card_word", "build_target"):
+        from engines.mare_nostrum import words
+
+        return getattr(words, name)
+    raise AttributeError(name)

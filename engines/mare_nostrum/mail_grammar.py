@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import re
 
+from engines.mare_nostrum.words import T
+
+# The example keeps the words a player types (the grammar reads English card names).
 WRITTEN_FORMS = {
-    "offer": (
-        'An offer can also be written out: "offer coin, grain, grain" (the cards in any order).'
+    "offer": T(
+        'An offer can also be written out: "%(example)s" (the cards in any order).',
+        example="offer coin, grain, grain",
     ),
 }
 

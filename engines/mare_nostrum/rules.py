@@ -9,7 +9,6 @@ from engines.api import Chance, IllegalMove, Result, ScoreTable
 from engines.mare_nostrum import build, setups, trade, war
 from engines.mare_nostrum.data import (
     CIV_IDS,
-    TITLE_NAMES,
 )
 from engines.mare_nostrum.flow import (
     continue_titles,
@@ -42,6 +41,7 @@ from engines.mare_nostrum.state import (
     say,
     settled,
 )
+from engines.mare_nostrum.words import TITLE_WORDS, T
 
 # --- Naming and titles -----------------------------------------------------------------
 
@@ -50,9 +50,9 @@ def choose_title_holder(state: State, seat: int, move: dict, chance: Chance) -> 
     check = state["title_check"]
     title = check["left"][0]
     if move["title"] != title:
-        raise IllegalMove(f"The title to hand on now is the {TITLE_NAMES[title]}.")
+        raise IllegalMove(T("The title to hand on now is the %(title)s.", title=TITLE_WORDS[title]))
     if move["seat"] not in check["candidates"]:
-        raise IllegalMove("Choose one of the tied challengers.")
+        raise IllegalMove(T("Choose one of the tied challengers."))
     check["left"].pop(0)
     check.pop("candidates")
     hand_title(state, title, move["seat"])
@@ -62,7 +62,7 @@ def choose_title_holder(state: State, seat: int, move: dict, chance: Chance) -> 
 def name_builder(state: State, seat: int, move: dict, chance: Chance) -> None:
     named = move["seat"]
     if named not in range(state["seats"]) or named in state["build"]["done"]:
-        raise IllegalMove("Name a player who has not built yet this turn.")
+        raise IllegalMove(T("Name a player who has not built yet this turn."))
     say(state, f"{civ_name(civ_of(state, seat))} names {civ_name(civ_of(state, named))} to build.")
     start_builder(state, named)
 
@@ -70,7 +70,7 @@ def name_builder(state: State, seat: int, move: dict, chance: Chance) -> None:
 def name_warrior(state: State, seat: int, move: dict, chance: Chance) -> None:
     named = move["seat"]
     if named not in range(state["seats"]) or named in state["war"]["done"]:
-        raise IllegalMove("Name a player who has not had a war turn yet this turn.")
+        raise IllegalMove(T("Name a player who has not had a war turn yet this turn."))
     say(state, f"{civ_name(civ_of(state, seat))} names {civ_name(civ_of(state, named))} for war.")
     start_warrior(state, named)
 
@@ -108,19 +108,19 @@ HANDLERS = {
 }
 
 PHASE_WORDS = {
-    CHOOSE_CIV: "choosing civilisations",
-    SETUP: "the set-up",
-    TITLE_CHOICE: "a title choice",
-    ARTEMIS: "the Temple of Artemis choice",
-    TRADE_NUMBER: "the Navigator naming the number of cards to trade",
-    OFFER: "the secret offers",
-    TAKE: "the picking of offered cards",
-    COMPENSATE: "the Navigator's compensation",
-    NAME_BUILDER: "the Lawgiver naming the next builder",
-    BUILD: "building",
-    KEEP: "choosing the cards kept by the Mausoleum",
-    NAME_WARRIOR: "the General naming the next player at war",
-    WAR: "a war turn",
+    CHOOSE_CIV: T("choosing civilisations"),
+    SETUP: T("the set-up"),
+    TITLE_CHOICE: T("a title choice"),
+    ARTEMIS: T("the Temple of Artemis choice"),
+    TRADE_NUMBER: T("the Navigator naming the number of cards to trade"),
+    OFFER: T("the secret offers"),
+    TAKE: T("the picking of offered cards"),
+    COMPENSATE: T("the Navigator's compensation"),
+    NAME_BUILDER: T("the Lawgiver naming the next builder"),
+    BUILD: T("building"),
+    KEEP: T("choosing the cards kept by the Mausoleum"),
+    NAME_WARRIOR: T("the General naming the next player at war"),
+    WAR: T("a war turn"),
 }
 
 
@@ -193,13 +193,16 @@ def legal_moves(state: State, seat: int) -> list[dict]:
 def apply(state: State, seat: int, move: Mapping[str, Any], chance: Chance) -> State:
     move = parse(move)
     if state["phase"] == OVER:
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(T("The game is over."))
     if isinstance(seat, bool) or seat not in to_move(state):
-        raise IllegalMove("It is not your turn.")
+        raise IllegalMove(T("It is not your turn."))
     handler, phase = HANDLERS[move["type"]]
     if state["phase"] != phase:
         raise IllegalMove(
-            f"That move does not fit now: the game waits for {PHASE_WORDS[state['phase']]}."
+            T(
+                "That move does not fit now: the game waits for %(phase)s.",
+                phase=PHASE_WORDS[state["phase"]],
+            )
         )
     after = draft(state)
     after["log"] = []
@@ -222,7 +225,7 @@ def result(state: State) -> Result | None:
         for seat in seats
     }
     table = ScoreTable(
-        ("Civilisation", "Heroes and wonders", "Provinces"),
+        (T("Civilisation"), T("Heroes and wonders"), T("Provinces")),
         tuple(
             (
                 civ_name(breakdown[str(seat)]["civilisation"]),
@@ -246,13 +249,14 @@ def ending_phrase(end_reason: str) -> str:
     """Why the game ended, as :class:`Result` words it (no names): the state keeps the
     sentence the log showed, which names the civilisations."""
     if "Pyramids" in end_reason:
-        return "builds the Pyramids"
+        return T("builds the Pyramids")
     if "four heroes and wonders" in end_reason:
-        return "owns four heroes and wonders"
+        return T("owns four heroes and wonders")
     if "turn limit" in end_reason:
         turn = end_reason.split("after turn ", 1)[-1].split(":", 1)[0]
-        return (
-            f"the turn limit is reached after turn {turn}: most heroes and wonders, then "
-            "most provinces"
+        return T(
+            "the turn limit is reached after turn %(turn)s: most heroes and wonders, then "
+            "most provinces",
+            turn=turn,
         )
     return end_reason

@@ -36,6 +36,7 @@ from engines.mare_nostrum.state import (
     say,
 )
 from engines.mare_nostrum.titles import assign_at_setup
+from engines.mare_nostrum.words import T
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "civilisations": "recommended",
@@ -99,9 +100,11 @@ def setup(seats: int, options: Mapping[str, Any], chance: Chance, version: int =
 def choose_civ(state: State, seat: int, move: dict, chance: Chance) -> None:
     civ = move["civ"]
     if civ not in CIV:
-        raise IllegalMove(f"There is no civilisation called {civ!r}.")
+        raise IllegalMove(T("There is no civilisation called %(name)s.", name=repr(civ)))
     if civ in state["civs"]:
-        raise IllegalMove(f"{civ_name(civ)} is taken already: choose another civilisation.")
+        raise IllegalMove(
+            T("%(civ)s is taken already: choose another civilisation.", civ=civ_name(civ))
+        )
     state["civs"][seat] = civ
     say(state, f"Seat {seat + 1} plays {civ_name(civ)}.")
     if None not in state["civs"]:
@@ -204,7 +207,13 @@ def setup_build(state: State, seat: int, move: dict) -> None:
     price = setup_cost(item)
     points = state["setup"]["points"]
     if price > points:
-        raise IllegalMove(f"That costs {price} points and you have {points} left.")
+        raise IllegalMove(
+            T(
+                "That costs %(price)d points and you have %(points)d left.",
+                price=price,
+                points=points,
+            )
+        )
     state["setup"]["points"] = points - price
     place(state, seat, item, move, setup=True)
     say(state, f"{civ_name(civ)} sets up a {item_name(item)}{where_text(move)}.")

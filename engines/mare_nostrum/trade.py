@@ -21,6 +21,7 @@ from engines.mare_nostrum.state import (
     players,
     say,
 )
+from engines.mare_nostrum.words import T, Tn, card_word
 
 OFFER_LIST_LIMIT = 40
 
@@ -33,15 +34,22 @@ def counted(cards: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for card in cards:
         if card not in CARD_KINDS:
-            raise IllegalMove(f"There is no card called {card!r}.")
+            raise IllegalMove(T("There is no card called %(name)s.", name=repr(card)))
         add(found, card, 1)
     return found
 
 
-def require_cards(hand: dict[str, int], cards: dict[str, int], whose: str = "You") -> None:
+def require_cards(hand: dict[str, int], cards: dict[str, int]) -> None:
     for kind, n in cards.items():
         if hand.get(kind, 0) < n:
-            raise IllegalMove(f"{whose} do not hold {n} {kind} card{'s' if n > 1 else ''}.")
+            raise IllegalMove(
+                Tn(
+                    "You do not hold %(num)d %(kind)s card.",
+                    "You do not hold %(num)d %(kind)s cards.",
+                    n,
+                    kind=card_word(kind),
+                )
+            )
 
 
 # --- Temple of Artemis ---------------------------------------------------------------
@@ -50,9 +58,11 @@ def require_cards(hand: dict[str, int], cards: dict[str, int], whose: str = "You
 def choose_good(state: State, seat: int, move: dict) -> None:
     good = move["good"]
     if good not in GOODS_KINDS:
-        raise IllegalMove("The Temple of Artemis gives a goods card: name one of the goods.")
+        raise IllegalMove(T("The Temple of Artemis gives a goods card: name one of the goods."))
     if not state["bank"][good]:
-        raise IllegalMove(f"The bank has no {good} left: choose another goods card.")
+        raise IllegalMove(
+            T("The bank has no %(kind)s left: choose another goods card.", kind=card_word(good))
+        )
     take_from_bank(state, seat, {good: 1})
     say(state, f"{name(state, seat)} takes {good} from the bank (Temple of Artemis).")
     state["artemis"].remove(seat)
@@ -71,7 +81,9 @@ def set_trade(state: State, seat: int, move: dict) -> None:
     n = move["n"]
     most = hand_size(state["hands"][seat])
     if not 0 <= n <= most:
-        raise IllegalMove(f"Name a number from 0 to {most}, the size of your own hand.")
+        raise IllegalMove(
+            T("Name a number from 0 to %(most)d, the size of your own hand.", most=most)
+        )
     say(state, f"{name(state, seat)} names {n} card{'s' if n != 1 else ''} for trading.")
     takers = [s for s in players(state) if hand_size(state["hands"][s]) >= n]
     if n == 0 or len(takers) < 2:
@@ -93,9 +105,9 @@ def set_trade(state: State, seat: int, move: dict) -> None:
 def offer(state: State, seat: int, move: dict) -> None:
     trade = state["trade"]
     if seat not in trade["in"] or trade["offers"][seat] is not None:
-        raise IllegalMove("You have no offer to make now.")
+        raise IllegalMove(T("You have no offer to make now."))
     if len(move["cards"]) != trade["n"]:
-        raise IllegalMove(f"Offer exactly {trade['n']} cards.")
+        raise IllegalMove(T("Offer exactly %(num)d cards.", num=trade["n"]))
     cards = counted(move["cards"])
     hand = state["hands"][seat]
     require_cards(hand, cards)
@@ -168,15 +180,20 @@ def take(state: State, seat: int, move: dict) -> None:
     trade = state["trade"]
     victim, card = move["from_seat"], move["card"]
     if victim not in trade["in"] or victim == seat:
-        raise IllegalMove("Take a card from another player's offer.")
+        raise IllegalMove(T("Take a card from another player's offer."))
     if not trade["offers"][victim]:
-        raise IllegalMove(f"{{seat:{victim}}} has no cards left on offer.")
+        raise IllegalMove(T("%(who)s has no cards left on offer.", who=f"{{seat:{victim}}}"))
     if not may_take(state, seat, victim):
         raise IllegalMove(
-            f"You and {{seat:{victim}}} have just exchanged twice in a row: take from someone else."
+            T(
+                "You and %(who)s have just exchanged twice in a row: take from someone else.",
+                who=f"{{seat:{victim}}}",
+            )
         )
     if trade["offers"][victim].get(card, 0) < 1:
-        raise IllegalMove(f"{{seat:{victim}}} offers no {card} card.")
+        raise IllegalMove(
+            T("%(who)s offers no %(kind)s card.", who=f"{{seat:{victim}}}", kind=card_word(card))
+        )
     add(trade["offers"][victim], card, -1)
     state["hands"][seat][card] += 1
     trade["balance"][seat] += 1
@@ -207,10 +224,12 @@ def end_trading(state: State) -> None:
 def compensate(state: State, seat: int, move: dict) -> None:
     trade = state["trade"]
     if move["to_seat"] != trade["short"]:
-        raise IllegalMove(f"The card goes to {{seat:{trade['short']}}}, who lost one card.")
+        raise IllegalMove(
+            T("The card goes to %(who)s, who lost one card.", who=f"{{seat:{trade['short']}}}")
+        )
     card = move["card"]
     if card not in CARD_KINDS or not state["hands"][seat][card]:
-        raise IllegalMove(f"You hold no {card} card to give.")
+        raise IllegalMove(T("You hold no %(kind)s card to give.", kind=card_word(card)))
     state["hands"][seat][card] -= 1
     state["hands"][trade["short"]][card] += 1
     short = trade["short"]

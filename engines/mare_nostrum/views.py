@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engines.mare_nostrum.build import cost, item_name
+from engines.mare_nostrum.build import cost
 from engines.mare_nostrum.data import (
     CARD_KINDS,
     CIV,
@@ -32,13 +32,13 @@ from engines.mare_nostrum.data import (
     SEA_NEIGHBOURS,
     SEAS,
     SHORES,
-    TITLE_NAMES,
     TITLES,
     WONDERS,
     city_sites,
     space_name,
     start_of,
 )
+from engines.mare_nostrum.history import as_text, counted_cards, held_list, held_word
 from engines.mare_nostrum.income import held_buildings
 from engines.mare_nostrum.rules import result, to_move
 from engines.mare_nostrum.setups import SETUP_POINTS, setup_cost
@@ -55,6 +55,21 @@ from engines.mare_nostrum.state import (
     rules_version,
 )
 from engines.mare_nostrum.titles import title_count
+from engines.mare_nostrum.words import (
+    A_CARD,
+    A_ITEM,
+    CARD_WORDS,
+    EFFECTS,
+    PHASE_HEADINGS,
+    PHASE_WORDS,
+    THE_WONDER,
+    TITLE_WORDS,
+    WONDER_WORDS,
+    T,
+    Tn,
+    cards_listed,
+    pieces_counted,
+)
 
 PHASE_TITLES = {
     "choose_civ": "choosing civilisations",
@@ -74,12 +89,18 @@ PHASE_TITLES = {
 }
 
 
+def _check_phase(state: State) -> Any:
+    """The phase a title check follows, with its words ("build (title check)")."""
+    phase = state["title_check"]["phase"]
+    return T("%(phase)s (title check)", phase=PHASE_WORDS.get(phase, phase))
+
+
 def phase_text(state: State) -> str:
     if state["phase"] in (CHOOSE_CIV, SETUP, OVER):
-        return PHASE_TITLES[state["phase"]].capitalize()
+        return PHASE_HEADINGS[state["phase"]]
     if state["title_check"]:
-        return f"Turn {state['turn']} — {state['title_check']['phase']} (title check)"
-    return f"Turn {state['turn']} — {PHASE_TITLES[state['phase']]}"
+        return T("Turn %(turn)d — %(phase)s", turn=state["turn"], phase=_check_phase(state))
+    return T("Turn %(turn)d — %(phase)s", turn=state["turn"], phase=PHASE_WORDS[state["phase"]])
 
 
 def score_line(state: State, seat: int | None) -> list[int] | None:
@@ -94,12 +115,12 @@ def turn_line(state: State) -> tuple[str, str]:
     """The turn and the phase the history groups events by ("Turn 3", "trade"); the
     set-up phases before the first turn form a turn of their own."""
     if state["phase"] == OVER:
-        return "Game over", ""
+        return PHASE_HEADINGS[OVER], ""
     if state["phase"] in (CHOOSE_CIV, SETUP):
-        return "Before the first turn", PHASE_TITLES[state["phase"]]
+        return T("Before the first turn"), PHASE_WORDS[state["phase"]]
     if state["title_check"]:
-        return f"Turn {state['turn']}", f"{state['title_check']['phase']} (title check)"
-    return f"Turn {state['turn']}", PHASE_TITLES[state["phase"]]
+        return T("Turn %(turn)d", turn=state["turn"]), _check_phase(state)
+    return T("Turn %(turn)d", turn=state["turn"]), PHASE_WORDS[state["phase"]]
 
 
 def phase_line(state: State) -> tuple[str, list[str]]:
@@ -246,15 +267,14 @@ def describe(before: State, seat: int, move: dict, after: State, viewer: int | N
     placeholders and the grammar mended (the log in the state keeps its first words)."""
     lines = []
     if viewer == seat and move.get("type") == "offer":
-        offered = {kind: move["cards"].count(kind) for kind in CARD_KINDS if kind in move["cards"]}
-        listed = ", ".join(
-            f"{count} {kind}{'s' if count > 1 else ''}" for kind, count in offered.items()
-        )
-        lines.append(f"You offer {_card_list(listed) if listed else 'nothing'}.")
+        offered = [
+            (kind, move["cards"].count(kind)) for kind in CARD_KINDS if kind in move["cards"]
+        ]
+        lines.append(T("You offer %(counted)s.", counted=counted_cards(offered)))
     seats = seats_of(after)
     for text, audience in after["log"]:
         if audience is None or viewer in audience:
-            lines.append(reword(text, seats))
+            lines.append(as_text(reword(text, seats)))
     return lines
 
 
@@ -297,13 +317,13 @@ BATTLE = re.compile(
 )
 
 
-CARD_WORDS = "|".join(CARD_KINDS)
+CARD_PATTERN = "|".join(CARD_KINDS)
 # "receives 3 coins, 1 gems, 1 slaves" reads "receives 3 coins, 1 gems card, 1 slaves card"
 CARD_LIST = re.compile(
-    rf" (receives|offers|taking) (\d+ (?:{CARD_WORDS})s?(?:, \d+ (?:{CARD_WORDS})s?)*)(?=[.;])"
+    rf" (receives|offers|taking) (\d+ (?:{CARD_PATTERN})s?(?:, \d+ (?:{CARD_PATTERN})s?)*)(?=[.;])"
 )
 ONE_CARD = (
-    (re.compile(rf" (takes|swaps) ({CARD_WORDS}) (from|for) ({CARD_WORDS}\b)?"), None),
+    (re.compile(rf" (takes|swaps) ({CARD_PATTERN}) (from|for) ({CARD_PATTERN}\b)?"), None),
     (re.compile(r" keeps 1 cards \(Mausoleum\)"), " keeps 1 card (Mausoleum)"),
 )
 
@@ -404,37 +424,65 @@ def _battle(found: re.Match) -> str:
 def a_card(name: str) -> str:
     """One card in words: "a coin", "a wine card", "an oil card" (the goods' names are
     mass or plural nouns: "1 slaves" would read badly)."""
-    if name == "coin":
-        return "a coin"
+    if name in A_CARD:
+        return A_CARD[name]
     return f"{'an' if name[:1] in 'aeiou' else 'a'} {name} card"
 
 
-def _cards(cards: list[str]) -> str:
-    return ", ".join(cards) if cards else "nothing"
+def _item_object(item: str) -> Any:
+    """What a purchase buys, as the object of a sentence: "a city", "the Pyramids",
+    "Archimedes" (a hero's name)."""
+    if item in THE_WONDER:
+        return THE_WONDER[item]
+    if item in GREAT_CARDS:
+        return GREAT_CARDS[item]["name"]
+    return A_ITEM[item]
 
 
 def build_label(move: dict, view: dict | None) -> str:
     """A purchase with its price: "Build a city in Latium (Roma): costs 3, paying ..."."""
     item = move["item"]
-    if item in GREAT_CARDS:
-        label = f"Build {'the ' if item in WONDER_IDS else ''}{item_name(item)}"
+    what = _item_object(item)
+    if "province" in move and "site" in move:
+        site = move["site"]
+        label = T(
+            "Build %(item)s in %(province)s (%(site)s)",
+            item=what,
+            province=PROVINCE[move["province"]]["name"],
+            site=CARD_WORDS.get(site, site),
+        )
+    elif "province" in move:
+        label = T(
+            "Build %(item)s in %(province)s", item=what, province=PROVINCE[move["province"]]["name"]
+        )
+    elif "site" in move:
+        label = T(
+            "Build %(item)s (%(site)s)", item=what, site=CARD_WORDS.get(move["site"], move["site"])
+        )
     else:
-        label = f"Build a {item_name(item)}"
-    if "province" in move:
-        label += f" in {PROVINCE[move['province']]['name']}"
-    if "site" in move:
-        label += f" ({move['site']})"
+        label = T("Build %(item)s", item=what)
     price = (view or {}).get("costs", {}).get(item)
     if move["type"] == "setup_build":
         if price is not None:
             points = view.get("setup", {}).get("points")
-            label += f": costs {price} of your {points} points left" if points is not None else ""
+            if points is not None:
+                return T(
+                    "%(label)s: costs %(price)d of your %(points)d points left",
+                    label=label,
+                    price=price,
+                    points=points,
+                )
         return label
     if not move["pay"]:
-        return label + " free (Hammurabi)"
+        return T("%(label)s free (Hammurabi)", label=label)
     if price is not None:
-        label += f": costs {price}"
-    return label + f", paying {_cards(move['pay'])}"
+        return T(
+            "%(label)s: costs %(price)d, paying %(cards)s",
+            label=label,
+            price=price,
+            cards=cards_listed(move["pay"]),
+        )
+    return T("%(label)s, paying %(cards)s", label=label, cards=cards_listed(move["pay"]))
 
 
 def _civ_seat(civ: str, view: dict | None) -> str:
@@ -446,12 +494,10 @@ def _civ_seat(civ: str, view: dict | None) -> str:
     return CIV[civ]["name"]
 
 
-def _hold_key(key: str) -> str:
+def _hold_key(key: str) -> Any:
     kind, _, site = key.partition(":")
-    if kind == "city":
-        return f"the city of {site}"
-    if kind == "caravan":
-        return f"the {site} caravan"
+    if kind in ("city", "caravan", "temple", "market"):
+        return held_word(kind, site)
     return f"the {kind}"
 
 
@@ -462,66 +508,98 @@ def _and(words: list[str]) -> str:
 def move_label(move: dict, view: dict | None = None) -> str:
     kind = move.get("type")
     if kind == "choose_civ":
-        return f"Play {CIV[move['civ']]['name']}"
+        return T("Play %(civ)s", civ=CIV[move["civ"]]["name"])
     if kind in ("build", "setup_build"):
         return build_label(move, view)
     if kind == "end_setup":
-        return "End the set-up"
+        return T("End the set-up")
     if kind == "choose_title_holder":
-        return f"Give the {TITLE_NAMES[move['title']]} title to {{seat:{move['seat']}}}"
-    if kind == "choose_good":
-        return f"Take {a_card(move['good'])} (Temple of Artemis)"
-    if kind == "set_trade":
-        return (
-            f"Trade {move['n']} card{'s' if move['n'] != 1 else ''} each"
-            if move["n"]
-            else "No trading"
+        return T(
+            "Give the %(title)s title to %(who)s",
+            title=TITLE_WORDS[move["title"]],
+            who=f"{{seat:{move['seat']}}}",
         )
+    if kind == "choose_good":
+        return T("Take %(card)s (Temple of Artemis)", card=a_card(move["good"]))
+    if kind == "set_trade":
+        if move["n"]:
+            return Tn("Trade %(num)d card each", "Trade %(num)d cards each", move["n"])
+        return T("No trading")
     if kind == "offer":
-        return f"Offer {_cards(move['cards'])}"
+        return T("Offer %(cards)s", cards=cards_listed(move["cards"]))
     if kind == "take":
-        return f"Take {a_card(move['card'])} from {{seat:{move['from_seat']}}}"
+        return T(
+            "Take %(card)s from %(who)s",
+            card=a_card(move["card"]),
+            who=f"{{seat:{move['from_seat']}}}",
+        )
     if kind == "compensate":
-        return f"Give {a_card(move['card'])} to {{seat:{move['to_seat']}}}"
+        return T(
+            "Give %(card)s to %(who)s", card=a_card(move["card"]), who=f"{{seat:{move['to_seat']}}}"
+        )
     if kind == "name_builder":
-        return f"{{seat:{move['seat']}}} builds next"
+        return T("%(who)s builds next", who=f"{{seat:{move['seat']}}}")
     if kind == "exchange":
-        return f"Swap {a_card(move['give'])} for {a_card(move['get'])} (Cleopatra)"
+        return T(
+            "Swap %(give)s for %(get)s (Cleopatra)",
+            give=a_card(move["give"]),
+            get=a_card(move["get"]),
+        )
     if kind == "end_build":
-        return "End building"
+        return T("End building")
     if kind == "keep":
-        return f"Keep {_cards(move['cards'])}"
+        return T("Keep %(cards)s", cards=cards_listed(move["cards"]))
     if kind == "name_warrior":
-        return f"{{seat:{move['seat']}}} goes to war next"
+        return T("%(who)s goes to war next", who=f"{{seat:{move['seat']}}}")
     if kind == "launch":
-        return f"Put to sea from {space_name(move['province'])} into {space_name(move['sea'])}"
+        return T(
+            "Put to sea from %(province)s into %(sea)s",
+            province=space_name(move["province"]),
+            sea=space_name(move["sea"]),
+        )
     if kind == "move":
-        return f"Move a {move['unit']} from {space_name(move['from'])} to {space_name(move['to'])}"
+        unit = A_ITEM.get(move["unit"], f"a {move['unit']}")
+        return T(
+            "Move %(unit)s from %(start)s to %(end)s",
+            unit=unit,
+            start=space_name(move["from"]),
+            end=space_name(move["to"]),
+        )
     if kind == "attack":
-        return f"Attack {_civ_seat(move['target'], view)} in {space_name(move['space'])}"
+        return T(
+            "Attack %(target)s in %(where)s",
+            target=_civ_seat(move["target"], view),
+            where=space_name(move["space"]),
+        )
     if kind == "pillage":
-        return f"Pillage {space_name(move['province'])}"
+        return T("Pillage %(province)s", province=space_name(move["province"]))
     if kind == "hold":
         held = (
-            _and([_hold_key(key) for key in move["buildings"]]) if move["buildings"] else "nothing"
+            held_list([_hold_key(key) for key in move["buildings"]])
+            if move["buildings"]
+            else T("nothing")
         )
-        return f"Hold {held} in {space_name(move['province'])}"
+        return T(
+            "Hold %(buildings)s in %(province)s",
+            buildings=held,
+            province=space_name(move["province"]),
+        )
     if kind == "end_war":
-        return "End the war turn"
+        return T("End the war turn")
     return str(kind)
 
 
 # --- Rules reference --------------------------------------------------------------------
 
 START_ITEMS = (
-    ("control_marker", "Control markers (not the capital)"),
-    ("city", "Cities"),
-    ("temple", "Temples"),
-    ("caravan", "Caravans"),
-    ("market", "Markets"),
-    ("legion", "Legions"),
-    ("fortress", "Fortresses"),
-    ("trireme", "Triremes"),
+    ("control_marker", T("Control markers (not the capital)")),
+    ("city", T("Cities")),
+    ("temple", T("Temples")),
+    ("caravan", T("Caravans")),
+    ("market", T("Markets")),
+    ("legion", T("Legions")),
+    ("fortress", T("Fortresses")),
+    ("trireme", T("Triremes")),
 )
 
 
@@ -541,7 +619,9 @@ def start_rows(version: int, civ: str, seats: int | None = None) -> list[dict]:
         "trireme": sum(start["triremes"].values()),
     }
     hero = CIV[civ]["hero"]
-    rows = [{"item": f"Hero: {HERO[hero]['name']}", "count": 1, "each": COSTS["hero"]}]
+    rows = [
+        {"item": T("Hero: %(name)s", name=HERO[hero]["name"]), "count": 1, "each": COSTS["hero"]}
+    ]
     rows += [
         {"item": name, "count": counts[item], "each": COSTS[item]}
         for item, name in START_ITEMS
@@ -564,7 +644,14 @@ def start_summary(version: int, civ: str, seats: int | None = None) -> dict:
     return {
         "provinces": [PROVINCE[pid]["name"] for pid in start["provinces"]],
         "cities": [site for _, site in start["cities"]],
-        "caravans": [f"{goods} ({PROVINCE[pid]['name']})" for pid, goods in start["caravans"]],
+        "caravans": [
+            T(
+                "%(goods)s (%(province)s)",
+                goods=CARD_WORDS.get(goods, goods),
+                province=PROVINCE[pid]["name"],
+            )
+            for pid, goods in start["caravans"]
+        ],
         "fortresses": [PROVINCE[pid]["name"] for pid in start["fortresses"]],
         "legions": [_placed(PROVINCE[pid]["name"], n) for pid, n in start["legions"].items()],
         "triremes": [_placed(SEA[sea]["name"], n) for sea, n in start["triremes"].items()],
@@ -580,7 +667,7 @@ def rules_reference(version: int) -> dict:
         entry = {
             "civ": civ["name"],
             "capital": PROVINCE[civ["capital"]]["name"],
-            "title": TITLE_NAMES.get(civ["start_title"] or ""),
+            "title": TITLE_WORDS.get(civ["start_title"] or ""),
             **start_summary(version, civ["id"]),
         }
         # From version 3 on, a set-up may differ with the number of players.
@@ -597,13 +684,21 @@ def rules_reference(version: int) -> dict:
         "costs": [
             {"item": item, "name": COST_NAMES[item], "cost": price} for item, price in COSTS.items()
         ],
-        "goods": [{"kind": kind, "cards": count} for kind, count in GOODS.items()],
+        "goods": [
+            {"kind": kind, "name": CARD_WORDS[kind], "cards": count}
+            for kind, count in GOODS.items()
+        ],
         "coins": COINS,
         "pools": [
             {"players": players, **pool} for players, pool in sorted(POOLS_BY_PLAYERS.items())
         ],
         "pieces": [
-            {"item": item, "name": COST_NAMES[item], "count": count}
+            {
+                "item": item,
+                "name": COST_NAMES[item],
+                "count": count,
+                "counted": pieces_counted(item, count),
+            }
             for item, count in PIECES_PER_PLAYER.items()
         ],
         "heroes": [
@@ -612,20 +707,20 @@ def rules_reference(version: int) -> dict:
                 "name": hero["name"],
                 "civ": CIV[hero["civ"]]["name"] if hero["civ"] else None,
                 "cost": COSTS["hero"],
-                "effect": hero["effect"],
+                "effect": EFFECTS.get(hero["id"], hero["effect"]),
             }
             for hero in HEROES
         ],
         "wonders": [
             {
                 "id": wonder["id"],
-                "name": wonder["name"],
+                "name": WONDER_WORDS.get(wonder["id"], wonder["name"]),
                 "cost": wonder["cost"],
-                "effect": wonder["effect"],
+                "effect": EFFECTS.get(wonder["id"], wonder["effect"]),
             }
             for wonder in WONDERS
         ],
-        "titles": [{"id": title, "name": TITLE_NAMES[title]} for title in TITLES],
+        "titles": [{"id": title, "name": TITLE_WORDS[title]} for title in TITLES],
         "recommended": [
             {"players": players, "civs": [CIV[civ]["name"] for civ in civs]}
             for players, civs in sorted(RECOMMENDED_CIVS.items())
@@ -641,7 +736,7 @@ def rules_reference(version: int) -> dict:
                 else None,
                 "island": province["island"],
                 "cities": city_sites(version, province["id"]),
-                "resources": list(province["resources"]),
+                "resources": [CARD_WORDS.get(kind, kind) for kind in province["resources"]],
                 "seas": [SEA[sea]["name"] for sea in province["coasts"]],
                 "neighbours": [PROVINCE[near]["name"] for near in LAND_NEIGHBOURS[province["id"]]],
             }
@@ -660,17 +755,17 @@ def rules_reference(version: int) -> dict:
 
 
 COST_NAMES = {
-    "control_marker": "Control marker",
-    "city": "City",
-    "caravan": "Caravan",
-    "legion": "Legion",
-    "fortress": "Fortress",
-    "trireme": "Trireme",
-    "temple": "Temple",
-    "market": "Market",
-    "hero": "Hero",
-    "wonder": "Wonder",
-    "pyramids": "The Pyramids",
+    "control_marker": T("Control marker"),
+    "city": T("City"),
+    "caravan": T("Caravan"),
+    "legion": T("Legion"),
+    "fortress": T("Fortress"),
+    "trireme": T("Trireme"),
+    "temple": T("Temple"),
+    "market": T("Market"),
+    "hero": T("Hero"),
+    "wonder": T("Wonder"),
+    "pyramids": T("The Pyramids"),
 }
 
 
@@ -702,27 +797,27 @@ RULE_SECTIONS = {
 
 
 KIND_NAMES = {
-    "choose_civ": "Choose a civilisation",
-    "setup_build": "Place a starting piece",
-    "end_setup": "Finish the set-up",
-    "choose_title_holder": "Give a title",
-    "choose_good": "Take a good (Temple of Artemis)",
-    "set_trade": "Set the number of cards to trade",
-    "offer": "Offer cards",
-    "take": "Take a card",
-    "compensate": "Give a card back",
-    "name_builder": "Choose who builds next",
-    "build": "Build",
-    "exchange": "Swap a card (Cleopatra)",
-    "end_build": "End building",
-    "keep": "Keep cards (Mausoleum)",
-    "name_warrior": "Choose who goes to war next",
-    "launch": "Put to sea",
-    "move": "Move",
-    "attack": "Attack",
-    "pillage": "Pillage",
-    "hold": "Hold a province",
-    "end_war": "End the war turn",
+    "choose_civ": T("Choose a civilisation"),
+    "setup_build": T("Place a starting piece"),
+    "end_setup": T("Finish the set-up"),
+    "choose_title_holder": T("Give a title"),
+    "choose_good": T("Take a good (Temple of Artemis)"),
+    "set_trade": T("Set the number of cards to trade"),
+    "offer": T("Offer cards"),
+    "take": T("Take a card"),
+    "compensate": T("Give a card back"),
+    "name_builder": T("Choose who builds next"),
+    "build": T("Build"),
+    "exchange": T("Swap a card (Cleopatra)"),
+    "end_build": T("End building"),
+    "keep": T("Keep cards (Mausoleum)"),
+    "name_warrior": T("Choose who goes to war next"),
+    "launch": T("Put to sea"),
+    "move": T("Move"),
+    "attack": T("Attack"),
+    "pillage": T("Pillage"),
+    "hold": T("Hold a province"),
+    "end_war": T("End the war turn"),
 }
 
 

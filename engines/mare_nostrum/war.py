@@ -32,6 +32,7 @@ from engines.mare_nostrum.state import (
     rules_version,
     say,
 )
+from engines.mare_nostrum.words import T, Tn
 
 FORTRESS_VALUE = 6
 HIT_EVERY = 5
@@ -97,10 +98,14 @@ def launch(state: State, seat: int, move: dict, chance: Chance) -> None:
     civ = civ_of(state, seat)
     pid, sea = move["province"], move["sea"]
     if pid not in PROVINCE or not state["provinces"][pid]["dock"].get(civ):
-        raise IllegalMove("You have no trireme in dock there.")
+        raise IllegalMove(T("You have no trireme in dock there."))
     if sea not in COASTS[pid]:
         raise IllegalMove(
-            f"{PROVINCE[pid]['name']} does not touch {space_name(sea) if sea in SEA else repr(sea)}."
+            T(
+                "%(province)s does not touch %(sea)s.",
+                province=PROVINCE[pid]["name"],
+                sea=space_name(sea) if sea in SEA else repr(sea),
+            )
         )
     add(state["provinces"][pid]["dock"], civ, -1)
     add(state["seas"][sea], civ, 1)
@@ -125,24 +130,35 @@ def move_unit(state: State, seat: int, move: dict, chance: Chance) -> None:
     unit, origin, goal = move["unit"], move["from"], move["to"]
     if unit == "legion":
         if origin not in PROVINCE or goal not in PROVINCE:
-            raise IllegalMove("Legions move from a province to a province.")
+            raise IllegalMove(T("Legions move from a province to a province."))
         if goal not in legion_destinations(state, civ, origin):
             raise IllegalMove(
-                f"A legion moves one province by land, or along a chain of your triremes: "
-                f"{PROVINCE[goal]['name']} is out of reach from {PROVINCE[origin]['name']}."
+                T(
+                    "A legion moves one province by land, or along a chain of your triremes: "
+                    "%(end)s is out of reach from %(start)s.",
+                    end=PROVINCE[goal]["name"],
+                    start=PROVINCE[origin]["name"],
+                )
             )
     elif unit == "trireme":
         if origin not in SEA or goal not in SEA:
-            raise IllegalMove("Triremes at sea move from a sea to a sea.")
+            raise IllegalMove(T("Triremes at sea move from a sea to a sea."))
         if goal not in trireme_destinations(state, civ, origin):
             raise IllegalMove(
-                f"{SEA[goal]['name']} is too far for a trireme from {SEA[origin]['name']}."
+                T(
+                    "%(end)s is too far for a trireme from %(start)s.",
+                    end=SEA[goal]["name"],
+                    start=SEA[origin]["name"],
+                )
             )
     else:
-        raise IllegalMove("Only legions and triremes move.")
+        raise IllegalMove(T("Only legions and triremes move."))
     if unmoved(state, civ, origin) < 1:
+        where = space_name(origin)
         raise IllegalMove(
-            f"You have no {unit} in {space_name(origin)} that has not moved this turn."
+            T("You have no legion in %(where)s that has not moved this turn.", where=where)
+            if unit == "legion"
+            else T("You have no trireme in %(where)s that has not moved this turn.", where=where)
         )
     war = state["war"]
     _shift(state, civ, origin, -1)
@@ -171,15 +187,24 @@ def attack(state: State, seat: int, move: dict, chance: Chance) -> None:
     space, target = move["space"], move["target"]
     land = space in PROVINCE
     if not land and space not in SEA:
-        raise IllegalMove(f"There is no province or sea called {space!r}.")
+        raise IllegalMove(T("There is no province or sea called %(name)s.", name=repr(space)))
     if target not in CIV or target == civ:
-        raise IllegalMove("Name another power to attack.")
+        raise IllegalMove(T("Name another power to attack."))
     if target not in military_powers(state, space):
-        raise IllegalMove(f"{civ_name(target)} has no military units in {space_name(space)}.")
+        raise IllegalMove(
+            T(
+                "%(target)s has no military units in %(where)s.",
+                target=civ_name(target),
+                where=space_name(space),
+            )
+        )
     attackers = unattacked(state, civ, space)
     if attackers < 1:
         raise IllegalMove(
-            f"You have no unit in {space_name(space)} that has not attacked this turn."
+            T(
+                "You have no unit in %(where)s that has not attacked this turn.",
+                where=space_name(space),
+            )
         )
     war = state["war"]
     moved = war["moved"].pop(space, 0)
@@ -250,11 +275,11 @@ def _occupied(state: State, civ: str, move: dict) -> tuple[str, dict, str]:
     """The province ``move`` names (id, state, name), which ``civ`` must occupy."""
     pid = move["province"]
     if pid not in PROVINCE:
-        raise IllegalMove(f"There is no province called {pid!r}.")
+        raise IllegalMove(T("There is no province called %(name)s.", name=repr(pid)))
     province = state["provinces"][pid]
     name = PROVINCE[pid]["name"]
     if province["occupier"] != civ:
-        raise IllegalMove(f"You do not occupy {name}.")
+        raise IllegalMove(T("You do not occupy %(province)s.", province=name))
     return pid, province, name
 
 
@@ -262,7 +287,9 @@ def pillage(state: State, seat: int, move: dict, chance: Chance) -> None:
     civ = civ_of(state, seat)
     pid, province, name = _occupied(state, civ, move)
     if is_capital(pid):
-        raise IllegalMove(f"{name} is a capital: capitals are never pillaged.")
+        raise IllegalMove(
+            T("%(province)s is a capital: capitals are never pillaged.", province=name)
+        )
     got = take_from_bank(state, seat, full_income(province))
     pool = state["pool"]
     pool["city"] += len(province["cities"])
@@ -334,18 +361,29 @@ def hold(state: State, seat: int, move: dict, chance: Chance) -> None:
     civ = civ_of(state, seat)
     if rules_version(state) < 2:
         raise IllegalMove(
-            "In this game's rules the occupier's legions hold the most valuable buildings."
+            T("In this game's rules the occupier's legions hold the most valuable buildings.")
         )
     pid, province, name = _occupied(state, civ, move)
     choices = hold_choices(province)
     if not choices:
-        raise IllegalMove(f"Your legions in {name} hold every building there: there is no choice.")
+        raise IllegalMove(
+            T(
+                "Your legions in %(province)s hold every building there: there is no choice.",
+                province=name,
+            )
+        )
     chosen = move["buildings"]
     if sorted(chosen) not in [sorted(choice) for choice in choices]:
         raise IllegalMove(
-            f"Name {len(choices[0])} different buildings of {name} for your "
-            f"{len(choices[0])} legion{'s' if len(choices[0]) > 1 else ''} there to hold "
-            f"(from {', '.join(buildings(province))})."
+            Tn(
+                "Name %(num)d different buildings of %(province)s for your %(num)d legion "
+                "there to hold (from %(buildings)s).",
+                "Name %(num)d different buildings of %(province)s for your %(num)d legions "
+                "there to hold (from %(buildings)s).",
+                len(choices[0]),
+                province=name,
+                buildings=", ".join(buildings(province)),
+            )
         )
     province["hold"] = [key for key in buildings(province) if key in chosen]
     say(state, f"{civ_name(civ)}'s legions in {name} hold {', '.join(province['hold'])}.")
@@ -357,14 +395,20 @@ def end_war(state: State, seat: int, move: dict, chance: Chance) -> None:
         waiting = docked(state, civ)
         if waiting:
             raise IllegalMove(
-                f"Your new triremes put to sea in the war phase: launch the one in dock in "
-                f"{PROVINCE[waiting[0]]['name']} before you end the war turn."
+                T(
+                    "Your new triremes put to sea in the war phase: launch the one in dock in "
+                    "%(province)s before you end the war turn.",
+                    province=PROVINCE[waiting[0]]["name"],
+                )
             )
         unchosen = pending_holds(state, civ)
         if unchosen:
             raise IllegalMove(
-                f"Choose which buildings your legions hold in {PROVINCE[unchosen[0]]['name']} "
-                "before you end the war turn."
+                T(
+                    "Choose which buildings your legions hold in %(province)s "
+                    "before you end the war turn.",
+                    province=PROVINCE[unchosen[0]]["name"],
+                )
             )
     assimilate(state, civ_of(state, seat))
     state["war"]["done"].append(seat)
