@@ -46,9 +46,11 @@ GAMES = [
 
 
 def texts(value):
-    """Every :class:`Text` in ``value`` (the text itself, its parameters, a list's items)."""
+    """Every :class:`Text` in ``value`` (the text itself, its parameters, a list's items),
+    but the server's own ("%(name)s (%(mark)s)": a player's name beside their colour)."""
     if isinstance(value, Text):
-        yield value
+        if value.domain is not None:
+            yield value
         for param in value.params.values():
             yield from texts(param)
     elif isinstance(value, Joined):
