@@ -13,6 +13,7 @@ Babel's CLDR data (:mod:`pbem.zones`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -175,9 +176,12 @@ def ngettext(singular: str, plural: str, number: int, **variables: Any) -> str:
 
 def localize_kept(value: Any, domain: str | None, language: str | None = None) -> Any:
     """Words an engine wrote that were kept as plain English (a finished game's result,
-    stored as JSON: its reason, its table's column labels) in ``language``: a title's
-    word without parameters is its own message id, so it is looked up as it stands in
-    the catalogue of ``domain`` (the title's slug); anything else as it is."""
+    stored as JSON; the phase a game's row keeps for the lobby and the mails) in
+    ``language``. A word without parameters is its own message id, so it is looked up as
+    it stands in the catalogue of ``domain`` (the title's slug); a sentence with
+    parameters is matched against the catalogue's patterns (:func:`_kept_patterns`) and
+    its parameters are read back the same way; "Ann (Red)" is a name beside a word.
+    What matches nothing stays as it is."""
     if isinstance(value, Text | Joined):
         return localize(value, language)
     if not isinstance(value, str) or not value:
@@ -185,8 +189,93 @@ def localize_kept(value: Any, domain: str | None, language: str | None = None) -
     language = known(language) or current_language()
     if language == DEFAULT:
         return value
+    return _kept(value, domain, language, 3)
+
+
+_NAMED = re.compile(r"^(?P<name>.+) \((?P<mark>[^()]+)\)$")
+_PARAMETER = re.compile(r"%\((\w+)\)([sd])")
+
+
+def _kept(value: str, domain: str | None, language: str, depth: int) -> str:
     catalogue = title_catalogue(language, domain) if domain else translation(language)
-    return catalogue.gettext(value)
+    found = catalogue.gettext(value)
+    if found != value or depth <= 0:
+        return found
+    for pattern, msgid, plural in _kept_patterns(domain):
+        match = pattern.match(value)
+        if match is None:
+            continue
+        params: dict[str, Any] = {}
+        for name, text in match.groupdict().items():
+            params[name] = int(text) if text.isdigit() else _kept(text, domain, language, depth - 1)
+        if plural is not None:
+            count = params.get("num")
+            if not isinstance(count, int):
+                continue
+            translated = catalogue.ngettext(msgid, plural, count)
+        else:
+            translated = catalogue.gettext(msgid)
+        try:
+            return translated % params
+        except (KeyError, TypeError, ValueError):
+            return value
+    named = _NAMED.match(value)
+    if named:
+        mark = _kept(named["mark"], domain, language, 0)
+        if mark != named["mark"]:
+            return f"{named['name']} ({mark})"
+    return value
+
+
+@cache
+def _kept_patterns(domain: str | None) -> list[tuple[re.Pattern, str, str | None]]:
+    """The message ids with parameters of ``domain``'s catalogue (read from any
+    language's), each as a regular expression reading its English back, the ones with
+    the most fixed words first; a pattern of parameters alone is left out."""
+    from babel.messages.mofile import read_mo
+
+    folder = None
+    if domain:
+        import engines
+
+        folder = getattr(engines.REGISTRY.get(domain), "translations_folder", None)
+    else:
+        folder = str(CATALOGUES)
+    if not folder:
+        return []
+    ids: list[tuple[str, str, str | None]] = []  # (English read, message id, plural)
+    for language in LANGUAGES:
+        path = Path(folder) / language / "LC_MESSAGES" / "messages.mo"
+        if path.is_file():
+            with open(path, "rb") as source:
+                for message in read_mo(source):
+                    if isinstance(message.id, tuple):
+                        one, many = message.id
+                        ids += [(one, one, many), (many, one, many)]
+                    elif message.id:
+                        ids.append((message.id, message.id, None))
+            break
+    patterns = []
+    for english, msgid, plural in ids:
+        if "%(" not in english:
+            continue
+        fixed = _PARAMETER.sub("", english)
+        if len(fixed.strip(" .,:;()—-")) < 3:
+            continue
+        regex, at, seen = "", 0, set()
+        for match in _PARAMETER.finditer(english):
+            regex += re.escape(english[at : match.start()])
+            name = match.group(1)
+            if name in seen:
+                regex += f"(?P={name})"
+            else:
+                regex += f"(?P<{name}>\\d+)" if match.group(2) == "d" else f"(?P<{name}>.+?)"
+                seen.add(name)
+            at = match.end()
+        regex += re.escape(english[at:])
+        patterns.append((re.compile(f"^{regex}$", re.S), msgid, plural, len(fixed)))
+    patterns.sort(key=lambda found: -found[3])
+    return [(pattern, msgid, plural) for pattern, msgid, plural, _ in patterns]
 
 
 def localize_template_parameters(environment: Any) -> None:

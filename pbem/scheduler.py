@@ -447,7 +447,7 @@ def _digests(runtime: Runtime, now: datetime) -> int:
                 games.append(
                     {
                         "title": game.title,
-                        "phase": game.phase,
+                        "phase": i18n.localize_kept(game.phase, game.engine, language),
                         "since": zones.when(clock.turn_since, seat.timezone, None, language),
                         "deadline": zones.when(clock.deadline_at, seat.timezone, now, language),
                         "link": links.play_url(runtime.config, token) if token else "",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pbem.i18n import localize_kept
 from pbem.words import join_names, sentence
 
 
@@ -20,11 +21,15 @@ def shown(value: Any) -> str:
     return str(value)
 
 
-def standings(result: Mapping[str, Any] | None, names: Sequence[str]) -> dict[str, Any] | None:
+def standings(
+    result: Mapping[str, Any] | None, names: Sequence[str], title: str | None = None
+) -> dict[str, Any] | None:
     """The result to show: ``headline`` ("Ann wins." / "Ann and Bo share the win."),
     ``reason`` (a sentence), ``columns`` and ``rows`` (each with the seat, name, rank,
     whether it won, and its values as text), ranked: winners first, then by score, ties
-    sharing a rank. None while the game runs."""
+    sharing a rank. None while the game runs. Given the ``title`` (its slug), the reason
+    and the columns the engine wrote are in the language being written
+    (:func:`pbem.i18n.localize_kept`: the result is kept as English JSON)."""
     if not result:
         return None
     winners = [seat for seat in result.get("winners") or [] if 0 <= seat < len(names)]
@@ -35,6 +40,9 @@ def standings(result: Mapping[str, Any] | None, names: Sequence[str]) -> dict[st
     else:
         columns, values, deciding = ["Score"], [[score] for score in scores], 0
     seats = [seat for seat in range(len(names)) if seat < len(values)]
+
+    def kept(words: Any) -> Any:
+        return localize_kept(words, title) if title else words
 
     def score(seat: int) -> float:
         value = scores[seat] if seat < len(scores) else 0
@@ -61,8 +69,8 @@ def standings(result: Mapping[str, Any] | None, names: Sequence[str]) -> dict[st
     headline = f"{join_names([names[seat] for seat in winners])} {verb}." if winners else ""
     return {
         "headline": headline,
-        "reason": sentence(str(result.get("reason") or "")),
-        "columns": columns,
+        "reason": sentence(str(kept(result.get("reason") or ""))),
+        "columns": [kept(column) for column in columns],
         "deciding": deciding,
         "rows": rows,
     }

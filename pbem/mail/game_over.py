@@ -106,7 +106,7 @@ def game_over_context(game: Game, names: list[str]) -> dict[str, Any]:
     ``standings``, winners first: each row's ``rank``, ``name``, ``winner`` and
     ``score`` (its figures as text, "Coins: 14, Goods: 3"); the headline in the spoken
     language (:func:`winners_headline`)."""
-    standing = results.standings(game.result, names) or {
+    standing = results.standings(game.result, names, game.engine) or {
         "headline": "",
         "reason": "",
         "columns": [],

@@ -24,6 +24,7 @@ from pbem.i18n import (
     clean_language,
     known,
     localize,
+    localize_kept,
     localize_template_parameters,
     set_request_language,
     title_folders,
@@ -145,6 +146,8 @@ def init_app(app: Flask) -> None:
     # An engine's words as a string in the page's language, for a template that works on
     # the string itself (slices it, changes its case) before printing it.
     app.jinja_env.filters["localized"] = localize
+    # Words an engine wrote that a game's row keeps as English (its phase), in the page's.
+    app.jinja_env.filters["kept"] = localize_kept
     app.jinja_env.globals.update(
         page_language=current,
         languages=LANGUAGES,

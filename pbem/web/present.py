@@ -132,11 +132,15 @@ def resigned_among(seats: Sequence[Any]) -> set[int]:
         return marked | seat_rules.resigned_seats(session, nobody[0].game_id)
 
 
-def standings_of(result: Mapping[str, Any] | None, shown: Sequence[Mapping[str, Any]]):
+def standings_of(
+    result: Mapping[str, Any] | None,
+    shown: Sequence[Mapping[str, Any]],
+    title: str | None = None,
+):
     """:func:`pbem.games.results.standings` with the names of :func:`players`, its
-    headline (and the plain score column of a result without a table) in the page's
-    language."""
-    standing = standings(result, [player["name"] for player in shown])
+    headline (and the plain score column of a result without a table), and the reason
+    and columns of the ``title``'s engine, in the page's language."""
+    standing = standings(result, [player["name"] for player in shown], title)
     if standing is None or result is None:
         return standing
     winners = [

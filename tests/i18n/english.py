@@ -24,6 +24,7 @@ ENGLISH = frozenset(
     """.split()
 )
 WORD = re.compile(r"(?:[^\W\d_]|')+")  # letters of any script: "présent" is no "sent"
+IDENTIFIER = re.compile(r"[/_@]")
 SKIPPED_TAGS = {"script", "style", "title", "svg", "code", "pre", "kbd", "samp"}
 ATTRIBUTES = {"title", "alt", "aria-label", "placeholder"}
 
@@ -66,7 +67,10 @@ def english_left(text_or_html: str, *, html: bool = True, allowed: frozenset = f
     parts = visible_text(text_or_html) if html else text_or_html.splitlines()
     found = []
     for part in parts:
-        words = {word.lower() for word in WORD.findall(part)}
+        # an identifier is a name too: a time zone (America/New_York), a handle (ann_b),
+        # an address or a link
+        kept = " ".join(token for token in part.split() if not IDENTIFIER.search(token))
+        words = {word.lower() for word in WORD.findall(kept)}
         if (words & ENGLISH) - {word.lower() for word in allowed}:
             found.append(part.strip())
     return found

@@ -16,7 +16,8 @@ from tests.i18n.english import english_left
 from tests.web.conftest import SCREENSHOTS, browser, shoot  # noqa: F401 (a fixture)
 from tests.web.test_browser_every_page import CONTEXTS, TITLES, site  # noqa: F401 (a fixture)
 
-NAMES = frozenset(name for names in TITLES.values() for name in names)
+# The players' names, and the keyword one writes for an open seat in the lobby's form.
+NAMES = frozenset(name for names in TITLES.values() for name in names) | {"open"}
 SIZES = {"phone": CONTEXTS["phone"], "desk": CONTEXTS["desk"]}
 
 
