@@ -156,7 +156,7 @@ def test_the_lobby_offers_and_seats_each_titles_hard_bot(client, runtime, slug):
 
     engine = REGISTRY[slug]
     lobby = client.get("/").text
-    assert "<em>bot:hard</em> for a stronger one" in lobby
+    assert "<code>bot:hard</code> for a stronger one" in lobby
     data = {
         "csrf_token": csrf_of(lobby),
         "game": slug,
