@@ -376,10 +376,11 @@ def option_words(engine: Engine, options: Mapping[str, Any]) -> list[str]:
     for option in engine.options:
         value = options.get(option.name, option.default)
         if isinstance(option.default, bool):
-            shown = "yes" if value else "no"
+            shown = T("yes") if value else T("no")
         else:
-            shown = str(option.choice_label(value))
-        words.append(f"{option.shown_label}: {shown}")
+            shown = option.choice_label(value)
+            shown = shown if isinstance(shown, str) else str(shown)
+        words.append(T("%(option)s: %(value)s", option=option.shown_label, value=shown))
     return words
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from engines import REGISTRY
 from pbem import i18n
 from pbem.games import names
-from pbem.i18n import N_
+from pbem.i18n import DEFAULT, N_, localize
 
 GROUP_OVER = 12
 CODE = re.compile(r"^#?(\d{1,4})[.)]?$")
@@ -146,9 +146,11 @@ def resolve(
     state: Any,
     seat: int,
     seat_names: list[str],
+    language: str | None = None,
 ) -> dict:
     """The move one reply line names (see the module's docstring); :class:`Unreadable`
-    when it names none."""
+    when it names none. A label may be written in English or in the seat's
+    ``language``, as the seat's mail lists it."""
     text = line.strip()
     code = CODE.match(text)
     if code:
@@ -182,7 +184,10 @@ def resolve(
     wanted = " ".join(text.casefold().rstrip(".").split())
     current = labelled(engine, state, seat, seat_names, bare=True)
     for label, base, move in current:
-        if wanted in (" ".join(label.casefold().split()), " ".join(base.casefold().split())):
+        words = {label, base}
+        if language and language != DEFAULT:
+            words |= {str(localize(label, language)), str(localize(base, language))}
+        if wanted in {" ".join(str(word).casefold().rstrip(".").split()) for word in words}:
             return dict(move)
     key = written_key(engine, text)
     if key is not None:

@@ -418,7 +418,7 @@ def _names_a_move(runtime: Runtime, line: str, reply: Reply) -> bool:
         return False
     for state in (mail_state, head_state):
         try:
-            moves.resolve(text, mail_list, engine, state, seat, seat_names)
+            moves.resolve(text, mail_list, engine, state, seat, seat_names, reply.seat.language)
             return True
         except moves.Unreadable:
             continue
@@ -456,7 +456,9 @@ def _apply_line(
                 reply, N_('"%(line)s" was not applied: it is no longer your turn.'), line=line
             )
         try:
-            move = moves.resolve(line, mail_list, engine, state, seat, seat_names)
+            move = moves.resolve(
+                line, mail_list, engine, state, seat, seat_names, reply.seat.language
+            )
             view = engine.view(state, seat)
             label = names.fill(engine.move_label(move, view), seat_names, names.marks_of(view))
             # A mail-only player gives no contribution to the dice: the server draws one
