@@ -41,7 +41,7 @@ from sqlmodel import col, select
 from engines import REGISTRY
 from pbem.eventlog.store import game_engine
 from pbem.games import names
-from pbem.i18n import gettext, spoken
+from pbem.i18n import gettext, localize, spoken
 from pbem.mail.pictures import HOOK, PHONE_WIDTH, Picture
 from pbem.models import Seat
 from pbem.web.present import players
@@ -477,5 +477,5 @@ def board_words(page: str, view: dict[str, Any]) -> list[str]:
     facts.feed(page)
     facts.close()
     phase = view.get("phase")
-    lines = [str(phase)] if isinstance(phase, str) and phase else []
+    lines = [str(localize(phase))] if isinstance(phase, str) and phase else []
     return lines + (facts.facts or facts.labels)
