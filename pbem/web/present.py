@@ -101,14 +101,17 @@ def players(view: Mapping[str, Any], seats: Sequence[Seat]) -> list[dict[str, An
     resigned = resigned_among(seats)
     for seat in seats:
         info = engine_players[seat.seat] if seat.seat < len(engine_players) else {}
-        colour_name = str(info.get("name") or info.get("colour") or "") if info else ""
+        # (an engine's word, "Red": the page prints it in its language; the English
+        # names the colour to draw)
+        mark = (info.get("name") or info.get("colour") or "") if info else ""
+        colour_name = str(mark)
         colour = NAMED_COLOURS.get(colour_name.lower(), PALETTE[seat.seat % len(PALETTE)])
         letter = (colour_name or chr(ord("A") + seat.seat))[0].upper()
         shown.append(
             {
                 "seat": seat.seat,
                 "name": seat.name,
-                "colour_name": colour_name,
+                "colour_name": mark if isinstance(mark, str) else colour_name,
                 "colour": colour,
                 "letter": letter,
                 "is_bot": seat.is_bot,
