@@ -186,8 +186,9 @@ def html_block(picture: Picture, image: Image | None, link: str = "") -> str:
             )
     if picture.words:
         items = "".join(f"<li>{escape(word)}</li>" for word in picture.words)
+        heading = escape(i18n.gettext("Where the game stands:"), quote=False)
         parts.append(
-            f'<p style="margin:0.6em 0 0.2em">{escape(i18n.gettext("Where the game stands:"), quote=False)}</p>'
+            f'<p style="margin:0.6em 0 0.2em">{heading}</p>'
             f'<ul style="margin:0 0 1em;padding-left:1.2em">{items}</ul>'
         )
     return "\n".join(parts)

@@ -21,7 +21,8 @@ from tests.mail.test_board_picture import (
     seat_mail,
     turn_mail,
 )
-from tests.mail.test_golden_mails import NAMES, cases
+from tests.mail.test_golden_mails import LANGUAGES, NAMES, cases, title_turn
+from tests.mail.test_golden_mails import TITLES as GOLDEN_TITLES
 from tests.mail.test_golden_mails import message_of as golden_message
 from tests.mail.test_golden_mails import runtime as runtime  # noqa: F401 - the golden fixture
 from tests.web.conftest import SCREENSHOTS, shoot
@@ -97,6 +98,26 @@ def test_every_golden_mail_on_a_phone(runtime, browser):  # noqa: F811 - the gol
             page.set_content(as_page(golden_message(runtime, kind, case)))
             shoot(page, path=str(FOLDER / f"golden-{name}.png"), full_page=True)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, name
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_titles_turn_mail_in_each_language_on_a_phone(runtime, browser, language):  # noqa: F811
+    """The golden turn mail of each title in German, Polish and French
+    (``golden-<language>-<title>.png``): nothing scrolls sideways in any language."""
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=3, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        for slug in GOLDEN_TITLES:
+            message = golden_message(runtime, "your_turn", title_turn(runtime, slug, language))
+            page.set_content(as_page(message))
+            shoot(page, path=str(FOLDER / f"golden-{language}-{slug}.png"), full_page=True)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, (language, slug, width)
     finally:
         context.close()
 
