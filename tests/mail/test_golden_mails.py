@@ -44,6 +44,7 @@ from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import CONSEQUENCES
 from pbem.web import board_picture
+from tests.i18n.english import english_left
 from tests.mail.conftest import Clock, make_runtime
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -875,3 +876,6 @@ def test_each_titles_turn_mail_in_each_language(runtime, slug, language):
         assert path.read_bytes() == content.encode(), f"{language}/{path.name} differs"
     assert_reads_right(text, html)
     assert f'<html lang="{language}">' in html
+    # Nothing of the mail as sent (its board filled in) is left in English.
+    assert english_left(text.split("\n\n", 1)[1], html=False) == []  # (the body)
+    assert english_left(html) == []
