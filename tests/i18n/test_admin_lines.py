@@ -124,3 +124,26 @@ def test_exact_sentences():
         "die erste Erinnerung 24 Stunden nach Beginn eines Zugs, danach alle 12 Stunden; "
         "nach 3 Tagen übernimmt ein Bot den Platz (sein Spieler kann ihn zurückfordern)"
     )
+
+
+def test_result_headline_and_yes():
+    from pbem.games.results import standings
+
+    names = ["Ann", "Bob", "Cy"]
+    one = standings({"winners": [0], "scores": [3, 1, 0]}, names)
+    assert one["headline"] == "Ann wins."
+    two = standings(
+        {
+            "winners": [0, 1],
+            "scores": [3, 3, 0],
+            "table": {"columns": ["Done"], "rows": [[True], [True], [False]], "deciding": 0},
+        },
+        names,
+    )
+    assert two["headline"] == "Ann and Bob share the win."
+    assert two["rows"][0]["values"] == ["yes"]
+    assert localize(two["headline"], "de") == "Ann und Bob teilen sich den Sieg."
+    assert localize(two["rows"][0]["values"][0], "fr") == "oui"
+    for language in ("de", "pl", "fr"):
+        assert english_left(localize(one["headline"], language), html=False, allowed=NAMES) == []
+        assert english_left(localize(two["headline"], language), html=False, allowed=NAMES) == []
