@@ -147,3 +147,13 @@ def test_result_headline_and_yes():
     for language in ("de", "pl", "fr"):
         assert english_left(localize(one["headline"], language), html=False, allowed=NAMES) == []
         assert english_left(localize(two["headline"], language), html=False, allowed=NAMES) == []
+
+
+def test_fresh_invitation_message():
+    from pbem.i18n import T
+
+    said = T("A fresh invitation is on its way to %(address)s.", address="ann@example.org")
+    assert said == "A fresh invitation is on its way to ann@example.org."
+    assert localize(said, "de") == "Eine neue Einladung ist unterwegs an ann@example.org."
+    for language in ("de", "pl", "fr"):
+        assert english_left(localize(said, language), html=False) == []
