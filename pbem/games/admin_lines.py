@@ -1,7 +1,9 @@
 """How administrative events read in a game's history and in mail: headlines and lines.
 
-Imports nothing from the rest of pbem but :mod:`pbem.zones`, so that mail and the web
-pages can use it without depending on the rescue actions.
+Imports nothing from the rest of pbem but :mod:`pbem.zones` and the markers of
+:mod:`pbem.i18n`, so that mail and the web pages can use it without depending on the
+rescue actions. Every line is a :class:`engines.text.Text`: the English words, shown in
+the reader's language where a page or a mail prints it.
 """
 
 from __future__ import annotations
@@ -9,7 +11,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from engines.text import joined
 from pbem import zones
+from pbem.i18n import T, Tn
 
 
 def N_(message: str) -> str:
@@ -36,85 +40,126 @@ HEADLINES = {
 
 # How a contribution to the draws reached the server (pbem.eventlog.contributions).
 CONTRIBUTED_BY = {
-    "browser": "from their browser",
-    "command line": "from the command line",
-    "server": "drawn by the server for them (they play by mail, or gave none)",
+    "browser": T("from their browser"),
+    "command line": T("from the command line"),
+    "server": T("drawn by the server for them (they play by mail, or gave none)"),
 }
 
 BY = {
-    "creator": " (by the game's creator)",
-    "vote": " (by a vote of the other players)",
-    "deadline": " (the deadline passed)",
-    "operator": " (by the server's operator)",
-    "player": " (at the player's own request)",
+    "creator": T(" (by the game's creator)"),
+    "vote": T(" (by a vote of the other players)"),
+    "deadline": T(" (the deadline passed)"),
+    "operator": T(" (by the server's operator)"),
+    "player": T(" (at the player's own request)"),
 }
 
 # Game-level changes (pbem.games.control) say who made them without parentheses.
-BY_GAME = {"creator": " by the game's creator", "operator": " by the server's operator"}
+BY_GAME = {"creator": T(" by the game's creator"), "operator": T(" by the server's operator")}
 
-CONSEQUENCES = {
-    "wait": "the game waits (reminders go on)",
-    "bot_turn": "a bot plays that turn",
-    "bot_seat": "a bot takes over the seat (its player may reclaim it)",
-    "replace": "the seat is offered to a new player",
-}
+
+# What happens at the deadline, after ``days`` (a phrase with a count, see policy_text).
+def _consequence(at_deadline: str, days: Any) -> Any:
+    if at_deadline == "wait":
+        return T("after %(days)s the game waits (reminders go on)", days=days)
+    if at_deadline == "bot_turn":
+        return T("after %(days)s a bot plays that turn", days=days)
+    if at_deadline == "bot_seat":
+        return T("after %(days)s a bot takes over the seat (its player may reclaim it)", days=days)
+    if at_deadline == "replace":
+        return T("after %(days)s the seat is offered to a new player", days=days)
+    return T("after %(days)s ", days=days)
+
 
 BY_WHOM = {
-    "vote": "by a vote of the other players",
-    "deadline": "because your turn's deadline passed",
-    "operator": "by the server's operator",
-    "player": "at your own request",
+    "vote": T("by a vote of the other players"),
+    "deadline": T("because your turn's deadline passed"),
+    "operator": T("by the server's operator"),
+    "player": T("at your own request"),
 }
-
-# A level other than the default is named: "An easy bot takes over Ann's seat."
-LEVEL_BOT = {"easy": "An easy bot", "hard": "A hard bot"}
 
 
 def describe_admin(row: dict[str, Any], zone: str | None = None) -> str:
     """The history line of an administrative event (empty for kinds without one), its
     times in ``zone`` (the reader's; UTC, named, for a reader without one)."""
     payload = row.get("payload") or {}
-    name = payload.get("name", f"seat {row.get('seat')}")
+    name = payload.get("name")
+    name = str(name) if name is not None else T("seat %(seat)s", seat=str(row.get("seat")))
     by = BY.get(payload.get("by", ""), "")
     kind = row.get("kind")
-    new_name = payload.get("new_name", "A new player")
+    new_name = payload.get("new_name")
     if kind == "seat_to_bot":
-        bot = LEVEL_BOT.get(payload.get("level"), "A bot")
-        return f"{bot} takes over {name}'s seat{by}."
+        level = payload.get("level")
+        if level == "easy":
+            return T("An easy bot takes over %(name)s's seat%(by)s.", name=name, by=by)
+        if level == "hard":
+            return T("A hard bot takes over %(name)s's seat%(by)s.", name=name, by=by)
+        return T("A bot takes over %(name)s's seat%(by)s.", name=name, by=by)
     if kind in ("seat_replaced", "seat_taken"):
         if payload.get("returning"):
-            return f"{new_name} takes their seat again."
+            if new_name is None:
+                return T("A new player takes their seat again.")
+            return T("%(new_name)s takes their seat again.", new_name=str(new_name))
+        if new_name is None:
+            return T("A new player takes over %(name)s's seat%(by)s.", name=name, by=by)
         if new_name == name:
-            return f"A new player, also called {new_name}, takes over the seat{by}."
-        return f"{new_name} takes over {name}'s seat{by}."
+            return T(
+                "A new player, also called %(new_name)s, takes over the seat%(by)s.",
+                new_name=str(new_name),
+                by=by,
+            )
+        return T(
+            "%(new_name)s takes over %(name)s's seat%(by)s.",
+            new_name=str(new_name),
+            name=name,
+            by=by,
+        )
     if kind == "seat_reclaimed":
-        return f"{name} takes their seat back from the bot."
+        return T("%(name)s takes their seat back from the bot.", name=name)
     if kind == "vacation":
-        return f"{name} is on vacation until {moment(payload.get('until'), zone)}; deadlines pause."
+        return T(
+            "%(name)s is on vacation until %(until)s; deadlines pause.",
+            name=name,
+            until=moment(payload.get("until"), zone),
+        )
     if kind == "vacation_ended":
-        return f"{name} is back from vacation early; their deadlines run again."
+        return T("%(name)s is back from vacation early; their deadlines run again.", name=name)
     if kind in ("policy_changed", "game_paused", "game_resumed"):
         return describe_game_change(row)
     if kind == "seat_offered":
         if payload.get("new_name"):
-            return (
-                f"{name}'s seat is offered to {payload['new_name']}{by}; the old link no "
-                "longer works."
+            return T(
+                "%(name)s's seat is offered to %(new_name)s%(by)s; the old link no longer works.",
+                name=name,
+                new_name=str(payload["new_name"]),
+                by=by,
             )
-        return f"{name}'s seat is open for a new player{by}; the old link no longer works."
+        return T(
+            "%(name)s's seat is open for a new player%(by)s; the old link no longer works.",
+            name=name,
+            by=by,
+        )
     if kind == "seat_resigned":
-        return f"{name} resigns; a bot plays {name}'s seat to the end of the game."
+        return T("%(name)s resigns; a bot plays %(name)s's seat to the end of the game.", name=name)
     if kind == "seat_left":
-        return f"{name} leaves the game; a bot keeps the seat until a new player takes it."
+        return T(
+            "%(name)s leaves the game; a bot keeps the seat until a new player takes it.",
+            name=name,
+        )
     if kind == "roster":
-        return f"The log records who holds the seats: {roster_names(payload.get('roster'))}."
+        return T(
+            "The log records who holds the seats: %(roster)s.",
+            roster=roster_names(payload.get("roster")),
+        )
     if kind == "take_back":
-        return f"The game is taken back to event {payload.get('to_seq')}."
+        return T("The game is taken back to event %(seq)s.", seq=str(payload.get("to_seq")))
     if kind == "contribution":
         road = CONTRIBUTED_BY.get(payload.get("by"), "")
-        return (
-            f"{name} adds a contribution to the dice ({road}); every draw from here on "
-            f"mixes it in. Its sha256: {str(payload.get('sha256', ''))[:16]}..."
+        return T(
+            "%(name)s adds a contribution to the dice (%(road)s); every draw from here on "
+            "mixes it in. Its sha256: %(sha256)s...",
+            name=name,
+            road=road,
+            sha256=str(payload.get("sha256", ""))[:16],
         )
     return ""
 
@@ -131,47 +176,66 @@ def moment(text: Any, zone: str | None) -> str:
     return zones.stamp(at, zone or "UTC")
 
 
-def roster_names(roster: Any) -> str:
+def roster_names(roster: Any) -> Any:
     """The holders of a roster (an event's ``roster`` payload) as one phrase."""
     seats = roster.get("seats") if isinstance(roster, dict) else None
     if not isinstance(seats, list):
-        return "(unreadable)"
+        return T("(unreadable)")
     names = []
     for entry in seats:
         entry = entry if isinstance(entry, dict) else {}
-        name = str(entry.get("name", "?"))
+        name: Any = str(entry.get("name", "?"))
         if entry.get("bot"):
             level = entry.get("level")
-            name += f" ({level} bot)" if level in ("easy", "hard") else " (bot)"
+            if level == "easy":
+                name = T("%(name)s (easy bot)", name=name)
+            elif level == "hard":
+                name = T("%(name)s (hard bot)", name=name)
+            else:
+                name = T("%(name)s (bot)", name=name)
         if entry.get("resigned"):
-            name += ", resigned"
+            name = T("%(name)s, resigned", name=name)
         elif entry.get("open"):
-            name += ", open to a new player"
+            name = T("%(name)s, open to a new player", name=name)
         names.append(name)
-    return "; ".join(names)
+    return joined(names, "; ")
 
 
-def policy_text(policy: dict[str, Any]) -> str:
+def _amount(value: float, unit: str) -> Any:
+    """``value`` hours or days ("1 hour", "36 hours", "1.5 days")."""
+    if value == int(value):
+        count = int(value)
+        if unit == "hour":
+            return Tn("%(num)d hour", "%(num)d hours", count)
+        return Tn("%(num)d day", "%(num)d days", count)
+    if unit == "hour":
+        return T("%(amount)s hours", amount=f"{value:g}")
+    return T("%(amount)s days", amount=f"{value:g}")
+
+
+def policy_text(policy: dict[str, Any]) -> Any:
     """A deadline policy in one sentence (without the final stop)."""
-
-    def amount(value: float, unit: str) -> str:
-        return f"{value:g} {unit}{'' if value == 1 else 's'}"
-
     after = float(policy.get("reminder_after_hours", 0))
     every = float(policy.get("reminder_every_hours", 0))
     days = float(policy.get("deadline_after_days", 0))
     if after > 0:
-        text = f"the first reminder {amount(after, 'hour')} after a turn begins"
         if every > 0:
-            text += f", then every {amount(every, 'hour')}"
+            reminders = T(
+                "the first reminder %(after)s after a turn begins, then every %(every)s",
+                after=_amount(after, "hour"),
+                every=_amount(every, "hour"),
+            )
+        else:
+            reminders = T(
+                "the first reminder %(after)s after a turn begins", after=_amount(after, "hour")
+            )
     else:
-        text = "no reminders"
+        reminders = T("no reminders")
     if days > 0:
-        consequence = CONSEQUENCES.get(policy.get("at_deadline", "wait"), "")
-        text += f"; after {amount(days, 'day')} {consequence}"
+        deadline = _consequence(policy.get("at_deadline", "wait"), _amount(days, "day"))
     else:
-        text += "; no deadline"
-    return text
+        deadline = T("no deadline")
+    return joined([reminders, deadline], "; ")
 
 
 def describe_game_change(row: dict[str, Any]) -> str:
@@ -180,9 +244,15 @@ def describe_game_change(row: dict[str, Any]) -> str:
     by = BY_GAME.get(payload.get("by", ""), "")
     kind = row.get("kind")
     if kind == "policy_changed":
-        return f"The deadline policy was changed{by}: {policy_text(payload.get('policy') or {})}."
+        return T(
+            "The deadline policy was changed%(by)s: %(policy)s.",
+            by=by,
+            policy=policy_text(payload.get("policy") or {}),
+        )
     if kind == "game_paused":
-        return f"The game was paused{by}; no moves, reminders or deadlines until it goes on."
+        return T(
+            "The game was paused%(by)s; no moves, reminders or deadlines until it goes on.", by=by
+        )
     if kind == "game_resumed":
-        return f"The game goes on again{by}; the deadlines moved later by the pause."
+        return T("The game goes on again%(by)s; the deadlines moved later by the pause.", by=by)
     return ""

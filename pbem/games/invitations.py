@@ -168,7 +168,11 @@ def request_open_seat(
         invite(session, runtime, game, target, offer, token)
         session.commit()
     outcome = RescueOutcome(
-        True, f"A link to take the seat is on its way to {email}; it works once."
+        True,
+        T(
+            "A link to take the seat is on its way to %(address)s; it works once.",
+            address=str(email),
+        ),
     )
     outcome.token = token
     return outcome
@@ -298,7 +302,9 @@ def resend_invitation(runtime: Runtime, game_id: str, seat: Any, by: int | None)
         invite(session, runtime, game, target, offer, token)
         session.commit()
         email = offer.email
-    outcome = RescueOutcome(True, f"A fresh invitation is on its way to {email}.")
+    outcome = RescueOutcome(
+        True, T("A fresh invitation is on its way to %(address)s.", address=str(email))
+    )
     outcome.token = token
     return outcome
 

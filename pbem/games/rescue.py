@@ -82,7 +82,7 @@ def hand_to_bot(
         )
     target = active_seat(runtime, game_id, seat)
     if target.is_bot:
-        return RescueOutcome(True, f"A bot already plays {target.name}'s seat.")
+        return RescueOutcome(True, T("A bot already plays %(name)s's seat.", name=str(target.name)))
     permitted = permission(runtime, game_id, "to_bot", seat, by, deadline=claim is not None)
     if isinstance(permitted, RescueOutcome):
         return permitted

@@ -8,14 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbem.i18n import localize_kept
-from pbem.words import join_names, sentence
+from engines.text import joined
+from pbem.i18n import T, Tn, localize_kept
+from pbem.words import sentence
 
 
 def shown(value: Any) -> str:
     """A table value as text: whole numbers without a fraction, text as it is."""
     if isinstance(value, bool):
-        return "yes" if value else "—"
+        return T("yes") if value else "—"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
@@ -65,8 +66,18 @@ def standings(
                 "values": [shown(value) for value in values[seat]],
             }
         )
-    verb = "wins" if len(winners) == 1 else "share the win"
-    headline = f"{join_names([names[seat] for seat in winners])} {verb}." if winners else ""
+    # Shown in the page's language; the same words in English as join_names.
+    last = T(" and ")
+    headline = (
+        Tn(
+            "%(names)s wins.",
+            "%(names)s share the win.",
+            len(winners),
+            names=joined([str(names[seat]) for seat in winners], ", ", last),
+        )
+        if winners
+        else ""
+    )
     return {
         "headline": headline,
         "reason": sentence(str(kept(result.get("reason") or ""))),
