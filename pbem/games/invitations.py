@@ -99,10 +99,15 @@ def invite_replacement(
                 f"former:seat_replaced:{game_id}:{seat}:{game.head_seq}",
                 HEADLINES["seat_offered"],
                 [
-                    f"Your seat is given to a new player {whom}; your link no longer opens it.",
-                    "If you want to play again, write to the other players; if the "
-                    "newcomer does not take the seat, they or the operator can invite you "
-                    "back.",
+                    T(
+                        "Your seat is given to a new player %(by)s; your link no longer opens it.",
+                        by=whom,
+                    ),
+                    T(
+                        "If you want to play again, write to the other players; if the "
+                        "newcomer does not take the seat, they or the operator can invite "
+                        "you back."
+                    ),
                 ],
             )
         record_former(session, runtime, game, row, "replaced")

@@ -105,9 +105,11 @@ def hand_to_bot(
         claim=claim,
         level=level,
         target_lines=[
-            f"From now on a bot plays your seat, {BY_WHOM[permitted.by]}.",
-            'Your link still works: open it, go to "Seats and deadlines" and choose '
-            '"Take my seat back" at any time.',
+            T("From now on a bot plays your seat, %(by)s.", by=BY_WHOM[permitted.by]),
+            T(
+                'Your link still works: open it, go to "Seats and deadlines" and choose '
+                '"Take my seat back" at any time.'
+            ),
         ],
     )
     return outcome
@@ -139,9 +141,16 @@ def leave_game(runtime: Runtime, game_id: str, seat: int, by: int | None) -> Res
             f"former:seat_left:{game_id}:{seat}:{game.head_seq}",
             HEADLINES["seat_left"],
             [
-                f"You left {game.title}, as you asked; your link no longer opens the seat.",
-                "A bot plays your seat until a new player takes it.",
-                come_back,
+                T(
+                    "You left %(title)s, as you asked; your link no longer opens the seat.",
+                    title=game.title,
+                ),
+                T("A bot plays your seat until a new player takes it."),
+                T(
+                    "The seat is open on the game's page, %(page)s; to come back, ask for it "
+                    "there with your address while nobody else has taken it.",
+                    page=page,
+                ),
             ],
         )
         record_former(session, runtime, game, row, "left")
@@ -157,7 +166,9 @@ def leave_game(runtime: Runtime, game_id: str, seat: int, by: int | None) -> Res
         permitted,
         change,
         notify_target=False,
-        other_lines=[f"A new player can ask for the seat on the game's page: {page}"],
+        other_lines=[
+            T("A new player can ask for the seat on the game's page: %(page)s", page=page)
+        ],
     )
     return outcome
 
@@ -202,12 +213,18 @@ def resign(runtime: Runtime, game_id: str, seat: int, by: int | None) -> RescueO
             game,
             row,
             f"former:seat_resigned:{game_id}:{seat}:{game.head_seq}",
-            "Your resignation is recorded",
+            T("Your resignation is recorded"),
             [
-                f"You resigned from {game.title}, as you asked; your link no longer opens "
-                "the seat.",
-                "A bot plays your seat to the end of the game; the seat cannot be taken back.",
-                f"You will get the result by mail when the game ends. The game's page: {page}",
+                T(
+                    "You resigned from %(title)s, as you asked; your link no longer opens "
+                    "the seat.",
+                    title=game.title,
+                ),
+                T("A bot plays your seat to the end of the game; the seat cannot be taken back."),
+                T(
+                    "You will get the result by mail when the game ends. The game's page: %(page)s",
+                    page=page,
+                ),
             ],
         )
         record_former(session, runtime, game, row, "resigned")
@@ -262,9 +279,15 @@ def offer_seat(
                 f"former:seat_offered:{game_id}:{seat}:{game.head_seq}",
                 HEADLINES["seat_offered"],
                 [
-                    "The deadline of your turn passed, so your seat is offered to a new "
-                    "player; your link no longer opens it.",
-                    come_back,
+                    T(
+                        "The deadline of your turn passed, so your seat is offered to a new "
+                        "player; your link no longer opens it."
+                    ),
+                    T(
+                        "The seat is open on the game's page, %(page)s; to come back, ask for "
+                        "it there with your address while nobody else has taken it.",
+                        page=page,
+                    ),
                 ],
             )
         record_former(session, runtime, game, row, "offered")
@@ -279,7 +302,9 @@ def offer_seat(
         change,
         claim=claim,
         notify_target=False,
-        other_lines=[f"A new player can ask for the seat on the game's page: {page}"],
+        other_lines=[
+            T("A new player can ask for the seat on the game's page: %(page)s", page=page)
+        ],
     )
 
 

@@ -58,17 +58,27 @@ def _seat(session: Session, notice: Notice) -> Seat:
     return seat
 
 
+def _worded(value: Any, language: str | None) -> Any:
+    """A notice's words (the game side's :class:`engines.text.Text`) in the reader's
+    language now: a mail's context is kept as JSON until it is rendered, and JSON keeps
+    only the English."""
+    if isinstance(value, list | tuple):
+        return [i18n.localize(item, language) for item in value]
+    return i18n.localize(value, language)
+
+
 def _seat_event(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
+    seat = _seat(session, notice)
     seat_mails.mail_seat(
         session,
         runtime,
         game,
-        _seat(session, notice),
+        seat,
         "notice",
         notice.key,
         bot_seat_too=bool(notice.facts.get("even_a_bot")),
-        headline=notice.facts["headline"],
-        lines=list(notice.facts["lines"]),
+        headline=_worded(notice.facts["headline"], seat.language),
+        lines=_worded(list(notice.facts["lines"]), seat.language),
     )
 
 
@@ -82,6 +92,8 @@ def _to_address(
     **extra: Any,
 ) -> None:
     """A ``notice`` mail to a person who holds no seat, at the notice's address."""
+    language = extra.get("language") or outbox.address_language(session, notice.address)
+    headline, lines = _worded(headline, language), _worded(lines, language)
     outbox.enqueue(
         session,
         runtime,
@@ -150,15 +162,16 @@ def _seat_offered(runtime: Runtime, session: Session, game: Game, notice: Notice
 
 
 def _link_given(runtime: Runtime, session: Session, game: Game, notice: Notice) -> None:
+    seat = _seat(session, notice)
     seat_mails.mail_seat(
         session,
         runtime,
         game,
-        _seat(session, notice),
+        seat,
         "seat_link",
         notice.key,
         bot_seat_too=bool(notice.facts.get("even_a_bot")),
-        message=notice.facts["message"],
+        message=_worded(notice.facts["message"], seat.language),
         deadline=notice.facts.get("deadline"),
     )
 
