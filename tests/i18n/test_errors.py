@@ -17,7 +17,6 @@ from pbem.i18n import LANGUAGES, localize, translation
 from pbem.mail.dispatch import dispatch
 from pbem.mail.inbound.receive import take
 from pbem.models import Seat
-from pbem.web import create_app
 from tests.i18n.english import english_left
 from tests.mail.conftest import Clock, make_runtime
 from tests.mail.conftest import smtp as smtp  # noqa: F401 (a fixture, for the mail test)
@@ -92,16 +91,6 @@ EXPECTED = {
     },
 }
 FOREIGN = ["de", "pl", "fr"]
-
-
-@pytest.fixture
-def runtime(sqlite_db, tmp_path):
-    return make_runtime(sqlite_db, tmp_path, Clock())
-
-
-@pytest.fixture
-def client(runtime):
-    return create_app({"TESTING": True}, runtime=runtime).test_client()
 
 
 def refusal(answer) -> str:

@@ -18,21 +18,10 @@ from pbem.mail.models import Mail
 from pbem.models import Game, Seat
 from pbem.scheduler import sweep
 from pbem.web import create_app
-from tests.mail.conftest import Clock, as_sent, make_runtime
+from tests.mail.conftest import as_sent
 from tests.web.conftest import csrf_of
 
 SETTINGS = re.compile(r"http://pbem\.test(/mail/settings/\S+?)(?=[\s\"<>]|$)")
-
-
-@pytest.fixture
-def runtime(sqlite_db, tmp_path):
-    return make_runtime(sqlite_db, tmp_path, Clock())
-
-
-@pytest.fixture
-def client(runtime):
-    app = create_app({"TESTING": True}, runtime=runtime)
-    return app.test_client()
 
 
 def new_game(runtime, **language):

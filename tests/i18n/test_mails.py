@@ -9,26 +9,22 @@ for a mail to an address, that of the address's seat."""
 from __future__ import annotations
 
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlmodel import Session
 
-from pbem import i18n, receipts, zones
+from pbem import i18n, zones
 from pbem.games.notices import Notice
 from pbem.mail import open_mails, outbox, render
 from pbem.mail.inbound import answers, commands, moves
 from tests.i18n.english import english_left
-from tests.mail.conftest import Clock, make_runtime
+from tests.mail.conftest import Clock
 from tests.mail.test_golden_mails import (
-    BASE,
     DEADLINE,
     GAME_ID,
     NAMES,
     NOW,
-    POLICY,
-    SENDER,
     TURN_SINCE,
     cases,
-    game_row,
+    golden_runtime,
     seat_row,
 )
 
@@ -49,18 +45,7 @@ NAMES_ONLY = ["Anna, Zoe (Carthago)", "Dan"]
 def golden(sqlite_db, tmp_path):
     """The golden mails' server and game (:mod:`tests.mail.test_golden_mails`), without
     its board drawer: the mails are only rendered here."""
-    runtime = make_runtime(
-        sqlite_db,
-        tmp_path,
-        Clock(NOW),
-        server={"base_url": BASE, "demo": False},
-        mail={"sender": SENDER},
-    )
-    with Session(runtime.db) as session:
-        session.add(game_row(policy=POLICY))
-        session.commit()
-    receipts.rotate(runtime.config, NOW, private=Ed25519PrivateKey.from_private_bytes(bytes(32)))
-    return runtime
+    return golden_runtime(sqlite_db, tmp_path)
 
 
 def localized(runtime, name: str, language: str) -> tuple[str, dict]:

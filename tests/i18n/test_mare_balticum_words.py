@@ -21,7 +21,6 @@ from pbem.games.service import SeatSpec
 from pbem.models import Seat
 from pbem.web import create_app
 from tests.i18n.english import english_left
-from tests.mail.conftest import Clock, make_runtime
 
 SLUG = "mare_balticum"
 LANGUAGES = ("de", "pl", "fr")
@@ -219,11 +218,6 @@ def test_a_few_sentences_read_as_a_player_of_each_language_writes_them():
 
 
 # --------------------------------------------------------------------------- pages
-@pytest.fixture
-def runtime(sqlite_db, tmp_path):
-    return make_runtime(sqlite_db, tmp_path, Clock())
-
-
 def board_part(page: str) -> str:
     """The title's board on a page: from the map to the end of its legend."""
     start = page.index('<div class="map-frame')

@@ -16,9 +16,8 @@ import pytest
 from pbem.games import profiles, talk
 from pbem.games.policy import DEFAULT_POLICY
 from pbem.games.service import SeatSpec
-from pbem.web import create_app
 from tests.i18n.english import english_left
-from tests.mail.conftest import Clock, make_runtime, take_turn
+from tests.mail.conftest import take_turn
 from tests.web.conftest import csrf_of
 
 LANGUAGES = ("de", "pl", "fr")
@@ -37,16 +36,6 @@ ENGINE = re.compile(
 )
 # The view's own fields as the generic board lists them (its keys are the engine's).
 VIEW_FIELDS = re.compile(r'<dl class="view-fields">(?:(?!<dl).)*?</dl>', re.S)
-
-
-@pytest.fixture
-def runtime(sqlite_db, tmp_path):
-    return make_runtime(sqlite_db, tmp_path, Clock())
-
-
-@pytest.fixture
-def client(runtime):
-    return create_app({"TESTING": True}, runtime=runtime).test_client()
 
 
 def new_game(runtime, language: str | None = None, target: int = 30):

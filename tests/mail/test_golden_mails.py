@@ -89,8 +89,8 @@ LINES = [
 ]
 
 
-@pytest.fixture
-def runtime(sqlite_db, tmp_path):
+def golden_runtime(sqlite_db, tmp_path):
+    """The golden mails' server and game, without a board drawer."""
     runtime = make_runtime(
         sqlite_db,
         tmp_path,
@@ -101,9 +101,15 @@ def runtime(sqlite_db, tmp_path):
     with Session(runtime.db) as session:
         session.add(game_row(policy=POLICY))
         session.commit()
-    runtime.extras[pictures.HOOK] = GoldenBoard(runtime)
     # A fixed receipt key: Ed25519 signs alike every time, so the receipts are golden too.
     receipts.rotate(runtime.config, NOW, private=Ed25519PrivateKey.from_private_bytes(bytes(32)))
+    return runtime
+
+
+@pytest.fixture
+def runtime(sqlite_db, tmp_path):
+    runtime = golden_runtime(sqlite_db, tmp_path)
+    runtime.extras[pictures.HOOK] = GoldenBoard(runtime)
     return runtime
 
 
