@@ -499,16 +499,8 @@ def _apply_line(
 def _theirs(reply: Reply, message: str, **params: Any) -> str:
     """``message`` (marked N_) in the language of the reply's seat, its parameters filled."""
     with i18n.speaking(reply.seat.language) as language:
-        # A parameter that is a message of the catalogues itself (an error's), when the
-        # server has a way to translate one (pbem.i18n.localize), in the same language.
-        localize = getattr(i18n, "localize", None)
-        if localize is not None:
-            params = {
-                name: localize(value, language)
-                if isinstance(value, str) and type(value) is not str
-                else value
-                for name, value in params.items()
-            }
+        # A parameter that is itself words to translate (an error's Text): the same language.
+        params = {name: i18n.localize(value, language) for name, value in params.items()}
         return i18n.gettext(message, **params)
 
 
