@@ -4,12 +4,13 @@
         [--weak normal] [--playouts P]
 
 Plays GAMES games (default 30) per player count: one ``strong`` seat (rotating) against
-``weak`` seats, each deal once per seat (``tests/bot_duel.py``). Prints the strong
-bot's share of wins (a shared win counts as a share), the baseline, its head-to-head
-record against each weak seat (ties half) and the CPU milliseconds a move of each level
-costs, p50 and p99 (process time, over every move that level made). ``--playouts``
-sets the title's module-level ``PLAYOUTS`` of its ``bot_hard`` module, to tune with a
-smaller budget; ``--set NAME=NUMBER`` any other of its module-level numbers.
+``weak`` seats, each deal once per seat (``tests/bot_duel.py``). Prints the strong bot's
+share of wins (a shared win counts as a share), the baseline, its head-to-head record
+against each weak seat (the winners rank first, then the scores; ties half) and the CPU
+milliseconds a move of each level costs, p50 and p99 (process time, over every move that
+level made). ``--playouts`` sets the title's module-level ``PLAYOUTS`` of its
+``bot_hard`` module, to tune with a smaller budget; ``--set NAME=NUMBER`` any other of
+its module-level numbers.
 
 ``--paired`` also plays each deal with ``weak`` bots in every seat (the control: the same
 seed, so the same set-up and the same first draws) and prints the strong seat's head to
@@ -56,15 +57,12 @@ def play(engine, levels: list[str], seed: int, ms: dict[str, list[float]]):
 
 
 def head_to_head(result, seat: int) -> float:
-    """A seat's share of its pairings in one game: 1 for each seat it ends above, half a
-    tie, over the other seats."""
+    """A seat's share of its pairings in one game (:func:`tests.bot_duel.pairing`: the
+    winners first, then the scores; a tie half), over the other seats."""
+    from tests.bot_duel import pairing
+
     others = [other for other in range(len(result.scores)) if other != seat]
-    mine = result.scores[seat]
-    points = sum(
-        1.0 if mine > result.scores[other] else 0.5 if mine == result.scores[other] else 0.0
-        for other in others
-    )
-    return points / len(others)
+    return sum(pairing(result, seat, other) for other in others) / len(others)
 
 
 def gain_line(gains: list[float]) -> str:
@@ -91,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from engines import REGISTRY
+    from tests.bot_duel import pairing
 
     engine = REGISTRY[args.slug]
     hard = importlib.import_module(f"engines.{args.slug}.bot_hard")
@@ -126,12 +125,12 @@ def main(argv: list[str] | None = None) -> int:
                 wins += 1 / len(result.winners)
             for other in range(players):
                 if other != seat:
-                    mine, theirs = result.scores[seat], result.scores[other]
-                    pairs += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+                    pairs += pairing(result, seat, other)
                     pair_count += 1
             if args.progress:
                 print(
                     f"game {game + 1}: strong seat {seat}, scores {list(result.scores)}, "
+                    f"winners {list(result.winners)}, "
                     f"wins {wins:.1f}, head to head {pairs:.1f}/{pair_count:.0f}",
                     file=sys.stderr,
                     flush=True,

@@ -58,6 +58,19 @@ HEADER = (
 )
 
 
+def pairing(result, seat: int, other: int) -> float:
+    """``seat``'s share of its pairing with ``other`` in a finished game: 1 if it ranks
+    above, half on a tie, 0 below. The winners rank first whatever their scores (as
+    :class:`engines.api.Result` says: Mare Nostrum's Pyramids win outright), then the
+    scores rank the rest."""
+
+    def rank(who: int) -> tuple[bool, float]:
+        return who in result.winners, result.scores[who]
+
+    mine, theirs = rank(seat), rank(other)
+    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
+
 def play_game(
     engine: Engine,
     levels: list[str],
@@ -117,7 +130,6 @@ def duel(
         for other in range(players):
             if other == seat:
                 continue
-            mine, theirs = result.scores[seat], result.scores[other]
-            table.pairs += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+            table.pairs += pairing(result, seat, other)
             table.pair_count += 1
     return table
