@@ -182,3 +182,34 @@ def test_a_move_leaves_the_normal_bots_only_for_a_gain_clear_of_the_noise(monkey
     assert bot_hard.confident_best([base, lucky, steady]) == 2
     assert bot_hard.confident_best([base, steady, steadier]) == 2
     assert bot_hard.confident_best([base, [value + 0.01 for value in base]]) == 0  # margin
+
+
+@pytest.mark.parametrize("fitted", [1, 0])
+def test_the_evaluation_shares_out_the_win_and_grows_with_heroes_and_income(monkeypatch, fitted):
+    """The evaluation gives each player a chance to win, the chances add up to one, and
+    a hero or wonder more, or a city more in a province it holds, raises the player's
+    chance (with the fitted weights and with the hand-set standing alike)."""
+    monkeypatch.setattr(bot_hard, "FITTED", fitted)
+    state, _seat = next(
+        (state, seat)
+        for state, seat in states_of_a_game(5, every=3)
+        if state["turn"] >= 3 and state["phase"] == "war"
+    )
+    state = ENGINE.load(ENGINE.dump(state))
+    chances = [bot_hard.evaluate(ENGINE, state, seat) for seat in range(state["seats"])]
+    assert sum(chances) == pytest.approx(1.0)
+    assert len(bot_hard.WEIGHTS) == len(bot_hard.FEATURES) == len(bot_hard.features(state, 0))
+
+    civ = state["civs"][0]
+    held = next(
+        p for p in state["provinces"].values() if p["marker"] == civ and p["occupier"] is None
+    )
+    richer = ENGINE.load(ENGINE.dump(state))
+    next(p for p in richer["provinces"].values() if p["marker"] == civ and p["occupier"] is None)[
+        "cities"
+    ] = [*held["cities"], civ]
+    greater = ENGINE.load(ENGINE.dump(state))
+    missing = next(card for card in bot_normal.CARD_BONUS if card not in state["cards"][0])
+    greater["cards"][0] = [*greater["cards"][0], missing]
+    assert bot_hard.evaluate(ENGINE, richer, 0) > chances[0]
+    assert bot_hard.evaluate(ENGINE, greater, 0) > bot_hard.evaluate(ENGINE, richer, 0)
