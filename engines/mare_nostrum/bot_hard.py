@@ -52,6 +52,11 @@ then heroes and wonders, ties half):
 - together 65.3% of 288 pairings, wins 45.8%. The same 96 deals with the hand-set
   standing (``--set FITTED=0``): 56.9% (60.1% and 53.8%), wins 31.2%; the gain, deal by
   deal, is +8.3 points ± 4.9.
+- seed 203, 24 games: head to head 57.6% (of 72), wins 33.3%; ms p50 212, p99 1177. All
+  three: 63.7% of 360 pairings (± 3.2, game by game), wins 43.3%.
+- At 3 players (seed 201, 24 games): 77.1% of 48 pairings, wins 66.7% (baseline 33.3%),
+  ms p99 900; at 5 players (seed 201, 20 games): 65.6% of 80, wins 25.0% (baseline 20%),
+  ms p99 1200.
 
 Earlier measures, all with the hand-set standing, and with head to head counting heroes
 and wonders alone (a Pyramids winner holding fewer of them counted below), at
