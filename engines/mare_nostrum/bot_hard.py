@@ -287,26 +287,13 @@ def rollout(engine: Any, state: dict, seat: int, legal: Sequence[dict], rng: ran
 
 
 def standing(state: dict, seat: int) -> float:
-    """How near ``seat`` stands to winning: heroes and wonders (nine points each, as a
-    set of nine cards buys one), the set its hand makes, its income and its provinces."""
-    civ = state["civs"][seat]
-    hand = state["hands"][seat]
-    coins, goods = 0, set()
-    provinces = 0
-    for province in state["provinces"].values():
-        if province["marker"] != civ:
-            continue
-        provinces += 1
-        if province["occupier"] is not None:
-            continue
-        coins += len(province["cities"]) * (2 if province["temple"] else 1)
-        goods.update(province["caravans"])
-    progress = max(hand["coin"], sum(1 for kind in GOODS_KINDS if hand[kind]))
-    build = state["build"]
-    if build and seat in build["done"] and "mausoleum" not in state["cards"][seat]:
-        progress = min(hand["coin"], COINS_KEPT)  # the rest goes when the phase ends
-    income = max(coins + 2, len(goods))
-    return 9 * len(state["cards"][seat]) + 0.5 * progress + income + 0.3 * provinces
+    """How near ``seat`` stands to winning, as set by hand before :data:`WEIGHTS` were
+    fitted (``FITTED = 0``): heroes and wonders (nine points each, as a set of nine cards
+    buys one), the set its hand makes, its income and its provinces."""
+    greats, _three, progress, _cards, coins, goods, provinces, _legions, _triremes = features(
+        state, seat
+    )
+    return 9 * greats + 0.5 * progress + max(coins + 2, goods) + 0.3 * provinces
 
 
 def features(state: dict, seat: int) -> tuple[float, ...]:
