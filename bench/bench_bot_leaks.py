@@ -6,8 +6,9 @@ against easy bots).
 Prints, per title:
 
 - **mare_balticum** (both modules): the trade contracts the normal bot took and how many
-  scored nothing at the end; its unloadings, how many moved a single fish, and how many
-  of those came early (before the last turns were counted) with room left in the hold.
+  scored nothing at the end; its unloadings, how many moved a single fish, how many
+  of those came early (before the last turns were counted) with room left in the hold,
+  and how many of these left fish aboard that the same port would have taken at once.
 - **mare_nostrum**: the ends of the normal bot's Build phase, and how many burned 3 or
   more cards while a build it could pay for was among its legal moves.
 
@@ -84,6 +85,9 @@ def watch_balticum(view, legal, move, counts, taken) -> None:
             early = view.get("final_turns") is None
             if early and sum(me["hold"].values()) < 5:
                 counts["single-fish, early, room in the hold"] += 1
+                most = max(sum(m["fish"].values()) for m in legal if m["type"] == "unload")
+                if most > 1:
+                    counts["single-fish, early, room, more landable there"] += 1
 
 
 def watch_nostrum(view, legal, move, counts, taken) -> None:
@@ -134,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  single-fish unloadings: {share(counts['single-fish unloadings'], unloads)}")
             early = counts["single-fish, early, room in the hold"]
             print(f"    of them early with room in the hold: {early}")
+            more = counts["single-fish, early, room, more landable there"]
+            print(f"      of those, where an unloading there could land more fish: {more}")
         else:
             ends = counts["build phase ends"]
             print(f"  build phase ends burning 3+ cards: {share(counts['burned 3+ cards'], ends)}")
