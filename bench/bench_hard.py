@@ -89,7 +89,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     from engines import REGISTRY
-    from tests.bot_duel import pairing
 
     engine = REGISTRY[args.slug]
     hard = importlib.import_module(f"engines.{args.slug}.bot_hard")
@@ -123,10 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                     gains.append(head_to_head(result, seat) - head_to_head(control, seat))
             if seat in result.winners:
                 wins += 1 / len(result.winners)
-            for other in range(players):
-                if other != seat:
-                    pairs += pairing(result, seat, other)
-                    pair_count += 1
+            pairs += head_to_head(result, seat) * (players - 1)
+            pair_count += players - 1
             if args.progress:
                 print(
                     f"game {game + 1}: strong seat {seat}, scores {list(result.scores)}, "

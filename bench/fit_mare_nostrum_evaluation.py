@@ -51,11 +51,9 @@ def positions(engine, players: int, seed: int, every: int) -> tuple[list, list[f
 
 
 def probabilities(weights, rows) -> list[float]:
-    marks = [sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows]
-    top = max(marks)
-    exps = [math.exp(m - top) for m in marks]
-    total = sum(exps)
-    return [e / total for e in exps]
+    from engines.mare_nostrum.bot_hard import shares, weighed
+
+    return shares([weighed(weights, row) for row in rows])
 
 
 def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:

@@ -354,17 +354,23 @@ def evaluate(engine: Any, state: dict, seat: int) -> float:
     """The seat's chance to win as the evaluation reckons it: its share of a soft maximum
     over every player's standing (weighed features with :data:`FITTED`)."""
     if FITTED:
-        marks = [
-            sum(w * f for w, f in zip(WEIGHTS, features(state, other), strict=True))
-            for other in range(state["seats"])
-        ]
-        spread = 1.0
+        marks = [weighed(WEIGHTS, features(state, other)) for other in range(state["seats"])]
     else:
-        marks = [standing(state, other) for other in range(state["seats"])]
-        spread = TEMPER
+        marks = [standing(state, other) / TEMPER for other in range(state["seats"])]
+    return shares(marks)[seat]
+
+
+def weighed(weights: Sequence[float], row: Sequence[float]) -> float:
+    """``weights . row``: a player's mark in the conditional logit."""
+    return sum(w * f for w, f in zip(weights, row, strict=True))
+
+
+def shares(marks: Sequence[float]) -> list[float]:
+    """Each player's share of ``exp(mark)`` over the players (a soft maximum)."""
     top = max(marks)
-    weights = [math.exp((mark - top) / spread) for mark in marks]
-    return weights[seat] / sum(weights)
+    weights = [math.exp(mark - top) for mark in marks]
+    total = sum(weights)
+    return [weight / total for weight in weights]
 
 
 # --- Candidates and the move -----------------------------------------------------------

@@ -202,12 +202,10 @@ def test_the_evaluation_shares_out_the_win_and_grows_with_heroes_and_income(monk
 
     civ = state["civs"][0]
     held = next(
-        p for p in state["provinces"].values() if p["marker"] == civ and p["occupier"] is None
+        pid for pid, p in state["provinces"].items() if p["marker"] == civ and not p["occupier"]
     )
     richer = ENGINE.load(ENGINE.dump(state))
-    next(p for p in richer["provinces"].values() if p["marker"] == civ and p["occupier"] is None)[
-        "cities"
-    ] = [*held["cities"], civ]
+    richer["provinces"][held]["cities"] = [*state["provinces"][held]["cities"], civ]
     greater = ENGINE.load(ENGINE.dump(state))
     missing = next(card for card in bot_normal.CARD_BONUS if card not in state["cards"][0])
     greater["cards"][0] = [*greater["cards"][0], missing]
