@@ -29,6 +29,7 @@ def test_nothing_secret_leaves_by_any_channel(client, runtime, receiver, mailbox
     created = runtime.service.create_game(
         "secret_pig",
         [SeatSpec("Anna", "anna@example.org"), SeatSpec("Ben", "ben@example.org")],
+        {"target": 100},  # out of reach in four turns, whatever the dice
         policy={"deadline_after_days": 3},
     )
     game = created.game_id
