@@ -8,7 +8,9 @@ but under ``CI=true`` they fail.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import itertools
 import os
 import secrets
 import tempfile
@@ -83,6 +85,20 @@ def db(request, tmp_path):
         reset_postgres(engine, schema)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def seeds_of_this_test(request, monkeypatch):
+    """A game made in a test draws from a seed fixed by the test's name (and a count of
+    the games before it there): a test's dice are the same on every run, so a failure is
+    never the luck of one run, and it comes back to be looked at."""
+    from pbem.eventlog import chance
+
+    name = request.node.nodeid.encode()
+    count = itertools.count()
+    monkeypatch.setattr(
+        chance, "new_seed", lambda: hashlib.sha256(b"%s#%d" % (name, next(count))).digest()
+    )
 
 
 @pytest.fixture
