@@ -21,7 +21,7 @@ import pytest
 
 from engines import REGISTRY
 from pbem.db import make_engine
-from pbem.games.service import GameService
+from pbem.games.service import GAME_ID_ALPHABET, GameService
 from tests.databases import reset_postgres, sqlite_engine
 from tests.fixture_engine import PIG
 
@@ -89,16 +89,24 @@ def db(request, tmp_path):
 
 @pytest.fixture(autouse=True)
 def seeds_of_this_test(request, monkeypatch):
-    """A game made in a test draws from a seed fixed by the test's name (and a count of
-    the games before it there): a test's dice are the same on every run, so a failure is
-    never the luck of one run, and it comes back to be looked at."""
+    """A game made in a test draws from a seed, and has an id, fixed by the test's name
+    (and a count of the games before it there): its draws derive from both, so a test's
+    dice are the same on every run. A failure is never the luck of one run, and it comes
+    back to be looked at. (Games made by a fixture wider than one test keep random ones.)"""
     from pbem.eventlog import chance
+    from pbem.games import service
 
     name = request.node.nodeid.encode()
-    count = itertools.count()
+    seeds, ids = itertools.count(), itertools.count()
+
+    def game_id() -> str:
+        digest = hashlib.sha256(b"%s#id%d" % (name, next(ids))).digest()
+        return "".join(GAME_ID_ALPHABET[byte % len(GAME_ID_ALPHABET)] for byte in digest[:10])
+
     monkeypatch.setattr(
-        chance, "new_seed", lambda: hashlib.sha256(b"%s#%d" % (name, next(count))).digest()
+        chance, "new_seed", lambda: hashlib.sha256(b"%s#%d" % (name, next(seeds))).digest()
     )
+    monkeypatch.setattr(service, "new_game_id", game_id)
 
 
 @pytest.fixture

@@ -1401,9 +1401,11 @@ class GameService:
             listener(session, transition)
 
 
+GAME_ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l, o, 0 or 1 to misread
+
+
 def new_game_id() -> str:
-    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(10))
+    return "".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(10))
 
 
 def check_roster_change(
