@@ -131,7 +131,7 @@ def test_the_cycle_check_finds_a_cycle(tmp_path):
 IMPORT_EACH = r"""
 import json, os, signal, sys, traceback
 
-OURS = ("pbem", "engines", "tests")
+OURS = tuple(sys.argv[1:])  # the project's top-level packages
 names = json.load(sys.stdin)
 
 
@@ -192,7 +192,7 @@ json.dump(results, sys.stdout)
 def imported_first() -> dict[str, str | None]:
     """Each module -> None if it imported first on its own, else the error."""
     done = subprocess.run(
-        [sys.executable, "-c", IMPORT_EACH],
+        [sys.executable, "-c", IMPORT_EACH, "pbem", "engines", "tests"],
         cwd=ROOT,
         input=json.dumps(sorted(MODULES)),
         capture_output=True,
@@ -218,7 +218,7 @@ def test_the_import_check_finds_a_module_that_needs_another_imported_first(tmp_p
     (package / "a.py").write_text("from cyc import b\nVALUE = 1\n")
     (package / "b.py").write_text("import cyc.a\nSEEN = cyc.a.VALUE\n")
     done = subprocess.run(
-        [sys.executable, "-c", IMPORT_EACH.replace('("pbem", "engines", "tests")', '("cyc",)')],
+        [sys.executable, "-c", IMPORT_EACH, "cyc"],
         cwd=tmp_path,
         input=json.dumps(["cyc.a", "cyc.b"]),
         capture_output=True,
